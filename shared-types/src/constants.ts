@@ -1,0 +1,31 @@
+/** Business numbers of the product (spec §9). Both sides import them from here. */
+
+export const DAILY_STEP_MAX = 50_000;
+export const DAILY_STEP_GOAL = 10_000;
+export const MONTHLY_STEP_GOAL = 100_000;
+export const STEPS_PER_PRIZE_ENTRY = 10_000;
+
+export const MANUAL_STEPS_MIN = 1;
+export const MANUAL_STEPS_MAX = DAILY_STEP_MAX;
+export const MANUAL_NOTE_MAX_CHARS = 500;
+export const MANUAL_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** How far back a day may still be synced, and how long the device keeps it. */
+export const STEP_HISTORY_DAYS = 30;
+export const BACKGROUND_DATA_DAYS = 7;
+
+export const JOIN_CODE_LENGTH = 8;
+export const GROUP_NAME_MAX_CHARS = 60;
+export const GROUP_DESCRIPTION_MAX_CHARS = 500;
+
+export const SESSION_TTL_DAYS = 30;
+
+/** UI timings (spec §9). */
+export const TOAST_DEFAULT_DURATION_MS = 5_000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
+export const COPY_INDICATOR_MS = 2_000;
+export const AUTH_USER_CACHE_MS = 5 * 60_000;
+
+export const LOGIN_PATH = "/api/login";
+export const LOGOUT_PATH = "/api/logout";

@@ -1,0 +1,50 @@
+/** Days and months are calendar dates in Europe/London, on client and server alike (DESIGN §5). */
+
+export const STEP_TIME_ZONE = "Europe/London";
+
+/** A London calendar day, `YYYY-MM-DD`. */
+export type DayString = string;
+/** A London calendar month, `YYYY-MM`. */
+export type MonthString = string;
+
+// en-CA formats dates as YYYY-MM-DD; one formatter is reused because building one is costly.
+const londonDateFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: STEP_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+export function londonDay(at: Date | number = Date.now()): DayString {
+  return londonDateFormat.format(at);
+}
+
+export function londonMonth(at: Date | number = Date.now()): MonthString {
+  return londonDay(at).slice(0, 7);
+}
+
+export function monthOfDay(day: DayString): MonthString {
+  return day.slice(0, 7);
+}
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written `YYYY-MM-DD` (rejects 2025-02-30). */
+export function isCalendarDay(value: string): value is DayString {
+  const match = DAY_PATTERN.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** Whole days from `from` to `to` (both `YYYY-MM-DD`); negative when `to` is earlier. */
+export function daysBetween(from: DayString, to: DayString): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The day `offset` days after `day` (negative goes back). */
+export function addDays(day: DayString, offset: number): DayString {
+  const date = new Date(Date.parse(`${day}T00:00:00Z`) + offset * 86_400_000);
+  return date.toISOString().slice(0, 10);
+}
