@@ -1,0 +1,123 @@
+import fastifyCookie from "@fastify/cookie";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { ClientMetadata } from "oidc-provider";
+import { OidcClient } from "./auth/oidc-client.js";
+import { identityProviderPlugin } from "./auth/provider/plugin.js";
+import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
+import { sessionsPlugin } from "./auth/sessions.js";
+import { type AppConfig, isHttps } from "./config.js";
+import { configPlugin } from "./plugins/config.js";
+import { csrfPlugin } from "./plugins/csrf.js";
+import { databasePlugin } from "./plugins/database.js";
+import { errorsPlugin } from "./plugins/errors.js";
+import { securityHeadersPlugin } from "./plugins/security-headers.js";
+import { validationPlugin } from "./plugins/validation.js";
+import { webAppPlugin } from "./plugins/web-app.js";
+import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
+import { healthRoutes } from "./routes/api/health/index.js";
+
+export type { AppConfig } from "./config.js";
+export { loadConfig } from "./config.js";
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions["logger"];
+}
+
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+/** Builds the whole API (and the PWA it serves) for one configuration; used by the server and tests. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = createFastify(config, options);
+
+  await registerFoundation(app, config);
+  await app.register(sessionsPlugin);
+
+  const oidc = await createOidcClient(app, config);
+  await app.register(healthRoutes);
+  await app.register(authRoutes, { oidc });
+  await app.register(webAppPlugin);
+
+  const housekeeping = setInterval(() => {
+    void Promise.all([
+      app.repositories.sessions.deleteExpired(),
+      app.repositories.oidcPayloads.deleteExpired(),
+    ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+  app.addHook("onClose", async () => clearInterval(housekeeping));
+
+  return app;
+}
+
+/**
+ * Only the built-in identity provider, on its own: what an operator runs as a stand-alone issuer,
+ * and what the tests point the app at as an "external" provider.
+ */
+export async function buildIdentityServer(
+  config: AppConfig,
+  clients: ClientMetadata[],
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = createFastify(config, options);
+  await registerFoundation(app, config);
+  await app.register(identityProviderPlugin, { issuer: `${config.publicUrl}/oidc`, clients });
+  await app.register(healthRoutes);
+  await app.register(webAppPlugin);
+  return app;
+}
+
+function createFastify(config: AppConfig, options: BuildOptions) {
+  return Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    // Identity-provider redirects carry long query strings.
+    maxParamLength: 500,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+/** External plugins, then the app's own (config, validation, errors, security, database): fastify/demo's order. */
+async function registerFoundation(app: FastifyInstance, config: AppConfig): Promise<void> {
+  await app.register(configPlugin, { config });
+  await app.register(validationPlugin);
+  await app.register(errorsPlugin);
+  await app.register(fastifyCookie);
+  await app.register(securityHeadersPlugin);
+  await app.register(csrfPlugin);
+  await app.register(databasePlugin);
+}
+
+/** The OIDC client for the configured issuer; with none configured, starts the built-in provider. */
+async function createOidcClient(app: FastifyInstance, config: AppConfig): Promise<OidcClient> {
+  const callbackUrl = `${config.publicUrl}${CALLBACK_PATH}`;
+  const postLogoutUrl = `${config.publicUrl}/`;
+  const secureCookies = isHttps(config);
+  if (config.oidc.kind === "external") {
+    const { issuerUrl, clientId, clientSecret } = config.oidc;
+    return new OidcClient({ issuerUrl, clientId, clientSecret, callbackUrl, postLogoutUrl, secureCookies });
+  }
+  const issuerUrl = `${config.publicUrl}/oidc`;
+  const { clientId } = config.oidc;
+  const clientSecret =
+    config.oidc.clientSecret ??
+    deriveSecret(await loadMasterSecret(config, app.repositories.appSecrets), "built-in-oidc-client");
+  await app.register(identityProviderPlugin, {
+    issuer: issuerUrl,
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        client_name: "Charity Steps",
+        redirect_uris: [callbackUrl],
+        post_logout_redirect_uris: [postLogoutUrl],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+  });
+  return new OidcClient({ issuerUrl, clientId, clientSecret, callbackUrl, postLogoutUrl, secureCookies });
+}

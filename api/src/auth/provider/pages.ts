@@ -1,0 +1,131 @@
+/**
+ * The built-in identity provider's pages, rendered on the server and styled like the app (the
+ * palette mirrors web/src/styles.css). They run no inline script, so the app's CSP holds here too.
+ */
+
+export const ASSETS_PREFIX = "/auth/assets";
+
+const escapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => escapes[char] ?? char);
+}
+
+function layout(title: string, body: string, extraHead = ""): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="#0d9488">
+<title>${escapeHtml(title)} · Charity Steps</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${ASSETS_PREFIX}/pages.css">
+${extraHead}
+</head>
+<body>
+<header class="brand"><a href="/">Charity Steps</a></header>
+<main class="card">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function errorBox(error: string | undefined): string {
+  return error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "";
+}
+
+function field(id: string, label: string, type: string, value: string, autocomplete: string): string {
+  return `<label for="${id}">${label}</label>
+<input id="${id}" name="${id}" type="${type}" value="${escapeHtml(value)}" autocomplete="${autocomplete}" required>`;
+}
+
+export function signInPage(uid: string, values: { email?: string } = {}, error?: string): string {
+  return layout(
+    "Sign in",
+    `<h1>Sign in</h1>
+<p class="lead">Welcome back. Sign in to keep counting your steps for charity.</p>
+${errorBox(error)}
+<form method="post" action="/auth/interaction/${escapeHtml(uid)}/login" novalidate>
+${field("email", "Email", "email", values.email ?? "", "email")}
+${field("password", "Password", "password", "", "current-password")}
+<button type="submit">Sign in</button>
+</form>
+<p class="switch">New to Charity Steps? <a href="/auth/interaction/${escapeHtml(uid)}/signup">Create an account</a></p>
+<p class="switch"><a href="/auth/interaction/${escapeHtml(uid)}/abort">Cancel and go back</a></p>`,
+  );
+}
+
+export interface SignUpValues {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+export function signUpPage(uid: string, values: SignUpValues = {}, error?: string): string {
+  return layout(
+    "Create your account",
+    `<h1>Create your account</h1>
+<p class="lead">Join the free beta: count your steps, support a charity and earn prize entries.</p>
+${errorBox(error)}
+<form method="post" action="/auth/interaction/${escapeHtml(uid)}/signup" novalidate>
+${field("firstName", "First name", "text", values.firstName ?? "", "given-name")}
+${field("lastName", "Last name", "text", values.lastName ?? "", "family-name")}
+${field("email", "Email", "email", values.email ?? "", "email")}
+${field("password", "Password", "password", "", "new-password")}
+<p class="hint">At least 8 characters. Not a common password.</p>
+<button type="submit">Create account</button>
+</form>
+<p class="switch">Already have an account? <a href="/auth/interaction/${escapeHtml(uid)}">Sign in</a></p>`,
+  );
+}
+
+export function messagePage(title: string, message: string, link: { href: string; label: string }): string {
+  return layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="lead">${escapeHtml(message)}</p>
+<a class="button" href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`,
+  );
+}
+
+/** Signing out of the provider needs a POST carrying its xsrf token; a small script submits it. */
+export function signOutPage(form: string): string {
+  return layout(
+    "Signing out",
+    `<h1>Signing you out…</h1>
+<p class="lead">One moment while we sign you out of Charity Steps.</p>
+${form.replace("</form>", '<input type="hidden" name="logout" value="yes"></form>')}
+<button type="submit" form="op.logoutForm">Sign out</button>`,
+    `<script src="${ASSETS_PREFIX}/sign-out.js" defer></script>`,
+  );
+}
+
+export const PAGES_CSS = `*{box-sizing:border-box}
+body{margin:0;min-height:100vh;background:#f8fafc;color:#0f172a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
+.brand{background:#0d9488;padding:14px 20px}
+.brand a{color:#fff;font-weight:700;font-size:1.15rem;text-decoration:none}
+.card{max-width:420px;margin:32px auto;padding:28px 24px;background:#fff;border:1px solid #e2e8f0;border-radius:12px;box-shadow:0 1px 2px rgba(15,23,42,.06)}
+@media (max-width:480px){.card{margin:16px;padding:22px 18px}}
+h1{margin:0 0 6px;font-size:1.5rem}
+.lead{margin:0 0 20px;color:#64748b}
+form{display:flex;flex-direction:column;gap:6px}
+label{font-weight:600;font-size:.9rem;margin-top:10px}
+input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px;background:#fff;color:inherit}
+input:focus{outline:2px solid #0d9488;outline-offset:1px;border-color:#0d9488}
+button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:#0d9488;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+button:hover,.button:hover{background:#0f766e}
+.error{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#fef2f2;border:1px solid #fecaca;color:#b91c1c}
+.hint{margin:2px 0 0;font-size:.8rem;color:#64748b}
+.switch{margin:16px 0 0;text-align:center;color:#64748b}
+.switch a{color:#0f766e;font-weight:600}
+`;
+
+export const SIGN_OUT_JS = `document.getElementById("op.logoutForm")?.submit();\n`;

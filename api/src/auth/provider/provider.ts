@@ -1,0 +1,102 @@
+import type { FastifyBaseLogger } from "fastify";
+import Provider, { type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { LocalAccountsRepository } from "../../repositories/local-accounts.js";
+import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
+import { DatabaseOidcAdapter } from "./adapter.js";
+import type { loadSigningKey } from "./keys.js";
+import { messagePage, signOutPage } from "./pages.js";
+
+export interface IdentityProviderOptions {
+  /** `${origin}/oidc`: the provider is mounted at the issuer's path. */
+  issuer: string;
+  clients: ClientMetadata[];
+  cookieKey: string;
+  signingKey: Awaited<ReturnType<typeof loadSigningKey>>;
+  accounts: LocalAccountsRepository;
+  payloads: OidcPayloadsRepository;
+  trustProxy: boolean;
+  log: FastifyBaseLogger;
+}
+
+export const SCOPES = "openid profile email";
+
+/** The built-in OpenID Connect provider (oidc-provider) with real local accounts. */
+export function createIdentityProvider(options: IdentityProviderOptions): Provider {
+  const { accounts, payloads } = options;
+  const configuration: Configuration = {
+    adapter: (model: string) => new DatabaseOidcAdapter(model, payloads),
+    clients: options.clients,
+    cookies: { keys: [options.cookieKey] },
+    jwks: { keys: [options.signingKey] },
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["given_name", "family_name", "name"],
+    },
+    async findAccount(_ctx, accountId) {
+      const account = await accounts.findById(accountId);
+      if (!account) return undefined;
+      return {
+        accountId,
+        claims: async () => ({
+          sub: accountId,
+          email: account.email,
+          email_verified: false,
+          given_name: account.first_name,
+          family_name: account.last_name,
+          name: `${account.first_name} ${account.last_name}`,
+        }),
+      };
+    },
+    interactions: { url: async (_ctx, interaction) => `/auth/interaction/${interaction.uid}` },
+    // Our clients are our own apps: the walker is not asked to consent to sharing their name.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { client, session, result } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(SCOPES);
+      await grant.save();
+      return grant;
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = "html";
+          ctx.body = signOutPage(form);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = "html";
+          ctx.body = messagePage("You're signed out", "You have been signed out of Charity Steps.", {
+            href: "/",
+            label: "Back to Charity Steps",
+          });
+        },
+      },
+    },
+    ttl: {
+      AccessToken: 10 * 60,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Grant: 30 * 86_400,
+      Session: 30 * 86_400,
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = "html";
+      ctx.body = messagePage(
+        "Sign-in problem",
+        `The sign-in could not continue (${String(out.error_description ?? out.error)}). Please start again.`,
+        { href: "/api/login", label: "Sign in again" },
+      );
+    },
+  };
+  const provider = new Provider(options.issuer, configuration);
+  provider.proxy = options.trustProxy;
+  provider.on("server_error", (_ctx, error) => options.log.error({ err: error }, "identity provider error"));
+  return provider;
+}

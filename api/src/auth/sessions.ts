@@ -1,0 +1,87 @@
+import { SESSION_TTL_DAYS } from "@charity-steps/shared-types";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { isHttps } from "../config.js";
+import { UnauthorizedError } from "../errors.js";
+import type { UserRow } from "../repositories/users.js";
+
+export const SESSION_TTL_MS = SESSION_TTL_DAYS * 86_400_000;
+/** A rolling session is pushed forward at most this often, so reads don't all become writes. */
+const RENEW_AFTER_MS = 60 * 60_000;
+
+export const SESSION_EXPIRED_MESSAGE = "Your session has expired. Please sign in again.";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** preHandler: 401 unless the request carries a valid session; sets `request.user`. */
+    requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    sessionCookie: SessionCookie;
+  }
+  interface FastifyRequest {
+    user: UserRow | null;
+  }
+}
+
+export interface SessionCookie {
+  name: string;
+  read(request: FastifyRequest): string | undefined;
+  /** Opens a new session for `userId`, closing the one the request came with (id rotation). */
+  signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void>;
+  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+/** Server-side sessions (DESIGN §4): random 256-bit id in an httpOnly cookie, its hash in the database. */
+export const sessionsPlugin = fp(
+  async (app) => {
+    const secure = isHttps(app.config);
+    // The __Host- prefix pins the cookie to this origin, but browsers accept it only over https.
+    const name = secure ? "__Host-cs_session" : "cs_session";
+    const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure } as const;
+    const { sessions } = app.repositories;
+
+    const setCookie = (reply: FastifyReply, token: string, expiresAt: number) =>
+      reply.setCookie(name, token, { ...cookieOptions, expires: new Date(expiresAt) });
+
+    const sessionCookie: SessionCookie = {
+      name,
+      read: (request) => request.cookies[name] || undefined,
+      async signIn(request, reply, userId) {
+        const previous = sessionCookie.read(request);
+        if (previous) await sessions.close(previous);
+        const { token, expiresAt } = await sessions.open(userId, SESSION_TTL_MS);
+        setCookie(reply, token, expiresAt);
+      },
+      async signOut(request, reply) {
+        const token = sessionCookie.read(request);
+        if (token) await sessions.close(token);
+        reply.clearCookie(name, cookieOptions);
+      },
+    };
+
+    app.decorate("sessionCookie", sessionCookie);
+    app.decorateRequest("user", null);
+    app.decorate("requireUser", async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = sessionCookie.read(request);
+      if (!token) throw new UnauthorizedError();
+      const now = Date.now();
+      const session = await sessions.findValid(token, now);
+      if (!session) {
+        reply.clearCookie(name, cookieOptions);
+        throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);
+      }
+      if (now - session.renewedAt >= RENEW_AFTER_MS) {
+        const expiresAt = now + SESSION_TTL_MS;
+        await sessions.renew(session.idHash, expiresAt, now);
+        setCookie(reply, token, expiresAt);
+      }
+      request.user = session.user;
+    });
+  },
+  { name: "sessions", dependencies: ["config", "database", "@fastify/cookie"] },
+);
+
+/** The walker `requireUser` found; for handlers behind it. */
+export function signedInUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new UnauthorizedError();
+  return request.user;
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrationProvider } from "./migrations/index.js";
+import type { DatabaseSchema } from "./schema/index.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+// PostgreSQL returns BIGINT (timestamps, COUNT, SUM) as strings; every such value here fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+/**
+ * The one handle on the database: Kysely over better-sqlite3 (default) or pg (`postgres://…`),
+ * with the same migrations on both.
+ */
+export class Database {
+  private constructor(
+    readonly db: Kysely<DatabaseSchema>,
+    readonly dialect: DialectName,
+  ) {}
+
+  static connect(url: string, options: { poolSize?: number } = {}): Database {
+    if (/^postgres(ql)?:\/\//.test(url)) {
+      const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+      // An idle client losing its connection must not crash the process.
+      pool.on("error", () => {});
+      return new Database(new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }), "postgres");
+    }
+    mkdirSync(dirname(url), { recursive: true });
+    const sqlite = new SqliteDatabase(url);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    return new Database(
+      new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
+      "sqlite",
+    );
+  }
+
+  async migrateToLatest(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === "Error");
+    if (error || failed) {
+      throw new Error(`Database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
+    }
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  /**
+   * Runs `work` in a transaction. SQLite answers SQLITE_BUSY when another process holds the write
+   * lock past the busy timeout; such a transaction is retried a few times before giving up.
+   */
+  async transaction<T>(work: (trx: Kysely<DatabaseSchema>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(work);
+      } catch (error) {
+        if (this.dialect !== "sqlite" || !isSqliteBusy(error) || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  return error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
+}
+
+/** True when `error` is a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  return (
+    error.code === "23505" ||
+    error.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    error.code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  );
+}

@@ -1,0 +1,13 @@
+/** A walker, keyed by the identity provider that vouches for them (issuer + subject). */
+export interface UsersTable {
+  id: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  /** Epoch milliseconds, as every timestamp in this schema. */
+  created_at: number;
+  updated_at: number;
+}

@@ -1,0 +1,41 @@
+import fp from "fastify-plugin";
+import { Database } from "../db/database.js";
+import { AppSecretsRepository } from "../repositories/app-secrets.js";
+import { LocalAccountsRepository } from "../repositories/local-accounts.js";
+import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
+import { SessionsRepository } from "../repositories/sessions.js";
+import { UsersRepository } from "../repositories/users.js";
+
+export interface Repositories {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  localAccounts: LocalAccountsRepository;
+  oidcPayloads: OidcPayloadsRepository;
+  appSecrets: AppSecretsRepository;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    database: Database;
+    repositories: Repositories;
+  }
+}
+
+/** Opens the database, migrates it to the latest schema, and exposes the repositories. */
+export const databasePlugin = fp(
+  async (app) => {
+    const database = Database.connect(app.config.databaseUrl);
+    app.addHook("onClose", async () => database.close());
+    await database.migrateToLatest();
+    const { db } = database;
+    app.decorate("database", database);
+    app.decorate("repositories", {
+      users: new UsersRepository(db),
+      sessions: new SessionsRepository(db),
+      localAccounts: new LocalAccountsRepository(db),
+      oidcPayloads: new OidcPayloadsRepository(db),
+      appSecrets: new AppSecretsRepository(db),
+    } satisfies Repositories);
+  },
+  { name: "database", dependencies: ["config"] },
+);

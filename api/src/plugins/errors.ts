@@ -1,0 +1,26 @@
+import type { FastifyError } from "fastify";
+import fp from "fastify-plugin";
+
+export const SERVER_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
+
+/**
+ * The one error handler: every failure answers JSON `{ message }` with its status. Errors the caller
+ * caused (4xx) say what was wrong; 5xx are logged with their context and never show internals.
+ */
+export const errorsPlugin = fp(
+  async (app) => {
+    app.setErrorHandler<FastifyError>((error, request, reply) => {
+      if (error.validation) {
+        return reply.status(400).send({ message: `Invalid request: ${error.message}.` });
+      }
+      const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, "request failed");
+        return reply.status(status).send({ message: SERVER_ERROR_MESSAGE });
+      }
+      request.log.info({ status, reason: error.message }, "request refused");
+      return reply.status(status).send({ message: error.message });
+    });
+  },
+  { name: "errors" },
+);

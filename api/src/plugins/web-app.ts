@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+
+/** Paths the server answers itself; the app shell is never served for them. */
+const SERVER_PREFIXES = ["/api/", "/oidc/", "/auth/"];
+const NO_CACHE_FILES = new Set(["index.html", "sw.js", "manifest.webmanifest", "registerSW.js"]);
+
+/**
+ * Serves the built PWA from the same origin as the API: hashed assets cached for a year, the shell
+ * and the service worker revalidated on every visit, and every app route answered with index.html.
+ * Anything else unknown is a JSON 404.
+ */
+export const webAppPlugin = fp(
+  async (app) => {
+    const root = app.config.webDistDir;
+    const hasApp = root !== null && existsSync(join(root, "index.html"));
+    if (hasApp) {
+      await app.register(fastifyStatic, {
+        root,
+        cacheControl: false,
+        setHeaders(res, path) {
+          const file = path.slice(path.lastIndexOf("/") + 1);
+          if (path.includes("/assets/")) res.header("cache-control", "public, max-age=31536000, immutable");
+          else if (NO_CACHE_FILES.has(file)) res.header("cache-control", "no-cache");
+          else res.header("cache-control", "public, max-age=3600");
+        },
+      });
+    } else {
+      app.log.warn({ webDistDir: root }, "no built web app found: serving the API only");
+    }
+
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split("?")[0] ?? "/";
+      const isNavigation =
+        (request.method === "GET" || request.method === "HEAD") &&
+        !SERVER_PREFIXES.some((prefix) => `${path}/`.startsWith(prefix)) &&
+        (request.headers.accept ?? "").includes("text/html");
+      if (hasApp && isNavigation) {
+        return reply.header("cache-control", "no-cache").sendFile("index.html");
+      }
+      return reply.status(404).send({ message: `There is nothing at ${request.method} ${path}.` });
+    });
+  },
+  { name: "web-app", dependencies: ["config"] },
+);

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { CookieJar } from "tough-cookie";
+import { buildApp } from "../src/app.js";
+import { type AppConfig, loadConfig } from "../src/config.js";
+
+export type TestDialect = "sqlite" | "postgres";
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI always sets it). */
+export const dialects: TestDialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database: a SQLite file in a temporary folder, or a fresh PostgreSQL database. */
+export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "charity-steps-test-"));
+    return { url: join(dir, "test.db"), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `cs_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  return loadConfig({ LOG_LEVEL: "silent", WEB_DIST_DIR: "none", DATA_DIR: tmpdir(), ...env });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The whole app on a fresh database, for inject() tests. */
+export async function buildTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), { logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+export interface RunningServer extends TestApp {
+  origin: string;
+}
+
+/**
+ * The app listening on a real loopback port. Sign-in needs one: the OIDC client redeems codes over
+ * HTTP at the provider, which (built in) is this same server.
+ */
+export async function startTestServer(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const testApp = await buildTestApp(dialect, { PUBLIC_URL: origin, ...env });
+  await testApp.app.listen({ port, host: "127.0.0.1" });
+  return { ...testApp, origin };
+}
+
+export interface Visit {
+  response: Response;
+  body: string;
+  /** Every URL requested, the redirects included. */
+  trail: string[];
+}
+
+/** A minimal browser for HTTP tests: a real cookie jar (paths, expiry) and redirects followed by hand. */
+export class TestBrowser {
+  readonly jar = new CookieJar();
+
+  async visit(url: string, init: RequestInit = {}): Promise<Visit> {
+    const trail: string[] = [];
+    let current = url;
+    let request = init;
+    for (let hop = 0; hop < 15; hop++) {
+      trail.push(current);
+      const cookie = await this.jar.getCookieString(current);
+      const headers = new Headers(request.headers);
+      if (cookie) headers.set("cookie", cookie);
+      const response = await fetch(current, { ...request, headers, redirect: "manual" });
+      for (const setCookie of response.headers.getSetCookie()) {
+        await this.jar.setCookie(setCookie, current, { ignoreError: true });
+      }
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.arrayBuffer();
+        current = new URL(location, current).href;
+        request = {};
+        continue;
+      }
+      return { response, body: await response.text(), trail };
+    }
+    throw new Error(`Too many redirects from ${url}`);
+  }
+
+  /**
+   * Submits the page's form whose action ends with `actionSuffix`, as a browser would: its hidden
+   * inputs plus `fields`.
+   */
+  async submit(page: Visit, actionSuffix: string, fields: Record<string, string> = {}): Promise<Visit> {
+    const forms = [...page.body.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)];
+    const form = forms.find((match) => (match[1] ?? "").endsWith(actionSuffix));
+    if (!form) throw new Error(`No form posting to …${actionSuffix} on ${page.trail.at(-1)}`);
+    const hidden = [...(form[2] ?? "").matchAll(/<input[^>]*type="hidden"[^>]*>/g)].map((match) => [
+      /name="([^"]*)"/.exec(match[0])?.[1] ?? "",
+      /value="([^"]*)"/.exec(match[0])?.[1] ?? "",
+    ]);
+    const target = new URL((form[1] ?? "").replaceAll("&amp;", "&"), page.trail.at(-1));
+    return this.visit(target.href, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: target.origin,
+        "sec-fetch-site": "same-origin",
+      },
+      body: new URLSearchParams([...hidden, ...Object.entries(fields)]).toString(),
+    });
+  }
+
+  async cookie(origin: string, name: string): Promise<string | undefined> {
+    const cookies = await this.jar.getCookies(origin);
+    return cookies.find((cookie) => cookie.key === name)?.value;
+  }
+}
+
+export interface NewWalker {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+export function newWalker(overrides: Partial<NewWalker> = {}): NewWalker {
+  const id = randomBytes(4).toString("hex");
+  return {
+    firstName: "Ada",
+    lastName: "Walker",
+    email: `ada.${id}@example.org`,
+    password: "long-walks-2026",
+    ...overrides,
+  };
+}
+
+/** From /api/login through the built-in provider's sign-up form back to the app, signed in. */
+export async function signUp(browser: TestBrowser, origin: string, walker: NewWalker): Promise<Visit> {
+  const signInPage = await browser.visit(`${origin}/api/login`);
+  const signUpLink = /href="(\/auth\/interaction\/[^"]+\/signup)"/.exec(signInPage.body)?.[1];
+  if (!signUpLink)
+    throw new Error(`No sign-up link on ${signInPage.trail.at(-1)}: ${signInPage.response.status}`);
+  const signUpPage = await browser.visit(new URL(signUpLink, signInPage.trail.at(-1)).href);
+  return browser.submit(signUpPage, "/signup", { ...walker });
+}
+
+/** /api/logout, then the provider's sign-out confirmation that its page submits by script. */
+export async function signOut(browser: TestBrowser, origin: string): Promise<Visit> {
+  const page = await browser.visit(`${origin}/api/logout`);
+  return page.body.includes('id="op.logoutForm"') ? browser.submit(page, "/oidc/session/end/confirm") : page;
+}
+
+export async function signIn(
+  browser: TestBrowser,
+  origin: string,
+  email: string,
+  password: string,
+): Promise<Visit> {
+  const signInPage = await browser.visit(`${origin}/api/login`);
+  return browser.submit(signInPage, "/login", { email, password });
+}
