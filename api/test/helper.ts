@@ -112,7 +112,8 @@ export interface Visit {
 export class TestBrowser {
   readonly jar = new CookieJar();
 
-  async visit(url: string, init: RequestInit = {}): Promise<Visit> {
+  /** Requests `url` and follows redirects, stopping before any URL that `stopBefore` matches. */
+  async visit(url: string, init: RequestInit = {}, stopBefore?: (next: URL) => boolean): Promise<Visit> {
     const trail: string[] = [];
     let current = url;
     let request = init;
@@ -128,7 +129,9 @@ export class TestBrowser {
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
         await response.arrayBuffer();
-        current = new URL(location, current).href;
+        const next = new URL(location, current);
+        if (stopBefore?.(next)) return { response, body: "", trail: [...trail, next.href] };
+        current = next.href;
         request = {};
         continue;
       }
@@ -141,7 +144,12 @@ export class TestBrowser {
    * Submits the page's form whose action ends with `actionSuffix`, as a browser would: its hidden
    * inputs plus `fields`.
    */
-  async submit(page: Visit, actionSuffix: string, fields: Record<string, string> = {}): Promise<Visit> {
+  async submit(
+    page: Visit,
+    actionSuffix: string,
+    fields: Record<string, string> = {},
+    stopBefore?: (next: URL) => boolean,
+  ): Promise<Visit> {
     const forms = [...page.body.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)];
     const form = forms.find((match) => (match[1] ?? "").endsWith(actionSuffix));
     if (!form) throw new Error(`No form posting to …${actionSuffix} on ${page.trail.at(-1)}`);
@@ -150,15 +158,19 @@ export class TestBrowser {
       /value="([^"]*)"/.exec(match[0])?.[1] ?? "",
     ]);
     const target = new URL((form[1] ?? "").replaceAll("&amp;", "&"), page.trail.at(-1));
-    return this.visit(target.href, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        origin: target.origin,
-        "sec-fetch-site": "same-origin",
+    return this.visit(
+      target.href,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: target.origin,
+          "sec-fetch-site": "same-origin",
+        },
+        body: new URLSearchParams([...hidden, ...Object.entries(fields)]).toString(),
       },
-      body: new URLSearchParams([...hidden, ...Object.entries(fields)]).toString(),
-    });
+      stopBefore,
+    );
   }
 
   async cookie(origin: string, name: string): Promise<string | undefined> {
@@ -185,14 +197,37 @@ export function newWalker(overrides: Partial<NewWalker> = {}): NewWalker {
   };
 }
 
-/** From /api/login through the built-in provider's sign-up form back to the app, signed in. */
-export async function signUp(browser: TestBrowser, origin: string, walker: NewWalker): Promise<Visit> {
+/**
+ * From /api/login through the built-in provider's sign-up form back to the app, signed in (or,
+ * with `stopBefore`, up to the redirect it matches).
+ */
+export async function signUp(
+  browser: TestBrowser,
+  origin: string,
+  walker: NewWalker,
+  stopBefore?: (next: URL) => boolean,
+): Promise<Visit> {
   const signInPage = await browser.visit(`${origin}/api/login`);
   const signUpLink = /href="(\/auth\/interaction\/[^"]+\/signup)"/.exec(signInPage.body)?.[1];
-  if (!signUpLink)
+  if (!signUpLink) {
     throw new Error(`No sign-up link on ${signInPage.trail.at(-1)}: ${signInPage.response.status}`);
+  }
   const signUpPage = await browser.visit(new URL(signUpLink, signInPage.trail.at(-1)).href);
-  return browser.submit(signUpPage, "/signup", { ...walker });
+  return browser.submit(signUpPage, "/signup", { ...walker }, stopBefore);
+}
+
+/** A walker and an open session made directly in the database, for tests that are not about sign-in. */
+export async function createSignedInWalker(app: FastifyInstance, name = "Test") {
+  const user = await app.repositories.users.upsertFromIdentity({
+    issuer: "https://issuer.test",
+    subject: randomBytes(8).toString("hex"),
+    email: `${name.toLowerCase()}.${randomBytes(3).toString("hex")}@example.org`,
+    firstName: name,
+    lastName: "Walker",
+    pictureUrl: null,
+  });
+  const session = await app.repositories.sessions.open(user.id, 30 * 86_400_000);
+  return { user, token: session.token, cookie: `cs_session=${session.token}` };
 }
 
 /** /api/logout, then the provider's sign-out confirmation that its page submits by script. */

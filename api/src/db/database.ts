@@ -40,13 +40,23 @@ export class Database {
     );
   }
 
+  /**
+   * Brings the schema up to date. PostgreSQL serialises concurrent runs with Kysely's advisory
+   * lock; on SQLite, Kysely assumes one process, so the run holds the write lock (BEGIN IMMEDIATE)
+   * and is atomic: a second process waits, then finds nothing left to do.
+   */
   async migrateToLatest(): Promise<void> {
-    const migrator = new Migrator({ db: this.db, provider: migrationProvider });
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((result) => result.status === "Error");
-    if (error || failed) {
-      throw new Error(`Database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
-    }
+    if (this.dialect === "postgres") return migrate(this.db);
+    await this.db.connection().execute(async (connection) => {
+      await beginImmediate(connection);
+      try {
+        await migrate(connection);
+        await sql`commit`.execute(connection);
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
   }
 
   async ping(): Promise<void> {
@@ -70,6 +80,35 @@ export class Database {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+}
+
+async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const failed = results?.find((result) => result.status === "Error");
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
+  }
+}
+
+/**
+ * Takes SQLite's write lock, waiting without blocking the event loop (better-sqlite3's busy
+ * timeout would block it, and with it another connection of this process that holds the lock).
+ */
+async function beginImmediate(connection: Kysely<DatabaseSchema>): Promise<void> {
+  await sql`pragma busy_timeout = 0`.execute(connection);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql`begin immediate`.execute(connection);
+        return;
+      } catch (error) {
+        if (!isSqliteBusy(error) || attempt >= 1200) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  } finally {
+    await sql`pragma busy_timeout = 5000`.execute(connection);
   }
 }
 

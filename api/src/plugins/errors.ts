@@ -1,5 +1,6 @@
 import type { FastifyError } from "fastify";
 import fp from "fastify-plugin";
+import { AppError } from "../errors.js";
 
 export const SERVER_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
 
@@ -16,7 +17,9 @@ export const errorsPlugin = fp(
       const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) {
         request.log.error({ err: error }, "request failed");
-        return reply.status(status).send({ message: SERVER_ERROR_MESSAGE });
+        // Our own errors carry messages written for walkers; anything else may leak internals.
+        const message = error instanceof AppError ? error.message : SERVER_ERROR_MESSAGE;
+        return reply.status(status).send({ message });
       }
       request.log.info({ status, reason: error.message }, "request refused");
       return reply.status(status).send({ message: error.message });

@@ -1,0 +1,138 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, buildIdentityServer } from "../../src/app.js";
+import {
+  createTestDatabase,
+  dialects,
+  freePort,
+  newWalker,
+  signIn,
+  signOut,
+  signUp,
+  TestBrowser,
+  type TestDatabase,
+  testConfig,
+} from "../helper.js";
+
+/**
+ * The app pointed at an identity provider it does not run: a second, separately started instance of
+ * the built-in provider, on its own port and database, with the app registered as its client.
+ */
+describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) => {
+  const clientId = "charity-steps-external";
+  const clientSecret = "a-client-secret-known-to-both-sides-0123456789";
+  let issuerDb: TestDatabase;
+  let appDb: TestDatabase;
+  let identityServer: FastifyInstance;
+  let app: FastifyInstance;
+  let issuerOrigin: string;
+  let appOrigin: string;
+
+  beforeAll(async () => {
+    const [issuerPort, appPort] = [await freePort(), await freePort()];
+    issuerOrigin = `http://127.0.0.1:${issuerPort}`;
+    appOrigin = `http://127.0.0.1:${appPort}`;
+    [issuerDb, appDb] = await Promise.all([createTestDatabase(dialect), createTestDatabase(dialect)]);
+
+    identityServer = await buildIdentityServer(
+      testConfig({ DATABASE_URL: issuerDb.url, PUBLIC_URL: issuerOrigin }),
+      [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: [`${appOrigin}/api/callback`],
+          post_logout_redirect_uris: [`${appOrigin}/`],
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+        },
+      ],
+      { logger: false },
+    );
+    await identityServer.listen({ port: issuerPort, host: "127.0.0.1" });
+
+    app = await buildApp(
+      testConfig({
+        DATABASE_URL: appDb.url,
+        PUBLIC_URL: appOrigin,
+        OIDC_ISSUER_URL: `${issuerOrigin}/oidc`,
+        OIDC_CLIENT_ID: clientId,
+        OIDC_CLIENT_SECRET: clientSecret,
+      }),
+      { logger: false },
+    );
+    await app.listen({ port: appPort, host: "127.0.0.1" });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await identityServer.close();
+    await Promise.all([issuerDb.drop(), appDb.drop()]);
+  });
+
+  it("sends the walker to the issuer and back, and keys them by that issuer", async () => {
+    const browser = new TestBrowser();
+    const walker = newWalker({ firstName: "Nan", lastName: "Shepherd" });
+
+    const landed = await signUp(browser, appOrigin, walker);
+
+    expect(landed.trail.some((url) => url.startsWith(`${issuerOrigin}/auth/interaction/`))).toBe(true);
+    expect(landed.trail.at(-1)).toBe(`${appOrigin}/`);
+    const me = await browser.visit(`${appOrigin}/api/auth/user`);
+    expect(JSON.parse(me.body)).toMatchObject({
+      firstName: "Nan",
+      lastName: "Shepherd",
+      email: walker.email,
+    });
+    const user = await app.database.db.selectFrom("users").selectAll().executeTakeFirstOrThrow();
+    expect(user.issuer).toBe(`${issuerOrigin}/oidc`);
+    // The accounts live with the issuer; the app keeps none and serves no provider of its own.
+    expect(await app.database.db.selectFrom("local_accounts").selectAll().execute()).toEqual([]);
+    expect(await identityServer.database.db.selectFrom("local_accounts").select("email").execute()).toEqual([
+      { email: walker.email },
+    ]);
+    expect((await fetch(`${appOrigin}/oidc/.well-known/openid-configuration`)).status).toBe(404);
+  });
+
+  it("signs out at the app and at the issuer, then signs the same walker in again", async () => {
+    const browser = new TestBrowser();
+    const walker = newWalker();
+    await signUp(browser, appOrigin, walker);
+
+    const signedOut = await signOut(browser, appOrigin);
+    expect(signedOut.trail.at(-1)).toBe(`${appOrigin}/`);
+    expect((await browser.visit(`${appOrigin}/api/auth/user`)).response.status).toBe(401);
+
+    const again = await signIn(browser, appOrigin, walker.email, walker.password);
+    expect(again.trail.at(-1)).toBe(`${appOrigin}/`);
+    expect((await browser.visit(`${appOrigin}/api/auth/user`)).response.status).toBe(200);
+    const users = await app.database.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", walker.email)
+      .execute();
+    expect(users).toHaveLength(1);
+  });
+
+  it("answers 502 with a message, not a crash, when the issuer cannot be reached", async () => {
+    const db = await createTestDatabase(dialect);
+    const lonely = await buildApp(
+      testConfig({
+        DATABASE_URL: db.url,
+        OIDC_ISSUER_URL: `http://127.0.0.1:${await freePort()}/oidc`,
+        OIDC_CLIENT_ID: clientId,
+        OIDC_CLIENT_SECRET: clientSecret,
+      }),
+      { logger: false },
+    );
+    try {
+      const response = await lonely.inject({ method: "GET", url: "/api/login" });
+      expect(response.statusCode).toBe(502);
+      expect(response.json()).toEqual({
+        message: "The sign-in service could not be reached. Please try again in a moment.",
+      });
+    } finally {
+      await lonely.close();
+      await db.drop();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { Migrator, NO_MIGRATIONS } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { Database } from "../../src/db/database.js";
+import { migrationProvider, migrations } from "../../src/db/migrations/index.js";
+import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
+
+const TABLES = ["app_secrets", "local_accounts", "oidc_payloads", "sessions", "users"];
+
+describe.each(dialects)("migrations (%s)", (dialect) => {
+  let testDb: TestDatabase;
+  let database: Database;
+  afterEach(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const appTables = async () =>
+    (await database.db.introspection.getTables())
+      .map((table) => table.name)
+      .filter((name) => !name.startsWith("kysely_"))
+      .sort();
+
+  it("creates every table on an empty database, and a second run changes nothing", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+
+    await database.migrateToLatest();
+    expect(await appTables()).toEqual(TABLES);
+    await database.migrateToLatest();
+
+    const applied = await new Migrator({ db: database.db, provider: migrationProvider }).getMigrations();
+    expect(applied.map((migration) => [migration.name, migration.executedAt !== undefined])).toEqual(
+      Object.keys(migrations).map((name) => [name, true]),
+    );
+  });
+
+  it("migrates down to nothing and up again", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    expect(await appTables()).toEqual([]);
+
+    await database.migrateToLatest();
+    expect(await appTables()).toEqual(TABLES);
+  });
+
+  it("keeps one walker per issuer and subject, and removes their sessions with them", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const { db } = database;
+    const user = { issuer: "https://id.test", subject: "abc", created_at: 1, updated_at: 1 };
+    await db
+      .insertInto("users")
+      .values({ id: "u1", ...user })
+      .execute();
+    await expect(
+      db
+        .insertInto("users")
+        .values({ id: "u2", ...user })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto("sessions")
+      .values({ id_hash: "h", user_id: "u1", created_at: 1, expires_at: 2, renewed_at: 1 })
+      .execute();
+    await expect(
+      db
+        .insertInto("sessions")
+        .values({ id_hash: "h2", user_id: "nobody", created_at: 1, expires_at: 2, renewed_at: 1 })
+        .execute(),
+    ).rejects.toThrow();
+
+    await db.deleteFrom("users").where("id", "=", "u1").execute();
+    expect(await db.selectFrom("sessions").selectAll().execute()).toEqual([]);
+  });
+
+  it("returns timestamps as numbers on both dialects", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const at = Date.UTC(2026, 10, 21, 12);
+    await database.db.insertInto("app_secrets").values({ name: "n", value: "v", created_at: at }).execute();
+    const row = await database.db.selectFrom("app_secrets").selectAll().executeTakeFirstOrThrow();
+    expect(row.created_at).toBe(at);
+  });
+});
