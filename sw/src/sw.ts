@@ -1,0 +1,8 @@
+import { registerUpdateMessages } from "./messages";
+import { registerNavigationFallback } from "./navigation";
+import { registerPrecache } from "./precache";
+
+// Order matters: the precache route must be registered before the navigation fallback that reads it.
+registerPrecache();
+registerNavigationFallback();
+registerUpdateMessages();
