@@ -1,0 +1,69 @@
+/// <reference types="vitest/config" />
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defaultClientConditions, defineConfig, type ProxyOptions } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+// The API (port 3000) answers these paths itself; keeping the browser's Host lets its cookies and
+// OIDC redirects name the dev server's origin.
+const toApi: ProxyOptions = { target: "http://localhost:3000", changeOrigin: false, xfwd: true };
+const apiProxy = { "/api": toApi, "/oidc": toApi, "/auth": toApi };
+
+export default defineConfig({
+  resolve: {
+    // Use shared-types' TypeScript source directly, so there is no build step to forget.
+    conditions: ["source", ...defaultClientConditions],
+  },
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "../sw/src",
+      filename: "sw.ts",
+      registerType: "prompt",
+      injectRegister: false,
+      includeAssets: ["favicon.ico", "favicon.svg", "apple-touch-icon-180x180.png"],
+      manifest: {
+        id: "/",
+        name: "Charity Steps",
+        short_name: "Charity Steps",
+        description: "Count your steps, support a charity and earn monthly prize-draw entries.",
+        lang: "en-GB",
+        theme_color: "#0d9488",
+        background_color: "#f8fafc",
+        display: "standalone",
+        orientation: "portrait",
+        start_url: "/",
+        scope: "/",
+        icons: [
+          { src: "/pwa-192x192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+          { src: "/pwa-512x512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+          { src: "/maskable-icon-512x512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  server: { port: 5173, strictPort: true, proxy: apiProxy },
+  preview: { port: 4173, proxy: apiProxy },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    rollupOptions: {
+      // shared-types only declares constants, schemas and helpers: modules the app does not use
+      // (e.g. the TypeBox schemas, when only their types are imported) can be dropped.
+      treeshake: { moduleSideEffects: (id: string) => !id.includes("/shared-types/src/") },
+    },
+  },
+  test: {
+    environment: "jsdom",
+    setupFiles: ["./src/test/setup.ts"],
+    include: ["src/**/*.test.{ts,tsx}"],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
