@@ -1,0 +1,16 @@
+import type { ReactNode } from "react";
+
+/** The frame of an app screen: a readable column with the screen's one heading. */
+export function Page({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6">
+      <h1 className="mb-4 text-2xl font-bold tracking-tight">{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+/** Said plainly on screens whose features are still being built, instead of showing made-up data. */
+export function ComingSoon() {
+  return <p className="card p-4 text-muted">Coming soon in the beta.</p>;
+}

@@ -1,0 +1,24 @@
+import { QueryClient } from "@tanstack/react-query";
+import { getQueryFn } from "./api-client";
+
+const UNUSED_DATA_LIFETIME_MS = 5 * 60_000;
+
+/**
+ * Query data never goes stale on its own and is never retried or polled (spec §4); screens refresh
+ * it explicitly after the writes that change it.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: "returnNull" }),
+        staleTime: Number.POSITIVE_INFINITY,
+        gcTime: UNUSED_DATA_LIFETIME_MS,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { create } from "zustand";
+
+export type ToastVariant = "default" | "destructive";
+
+export interface ToastOptions {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+  /** Milliseconds on screen; the Toaster's default (5 s) when absent. */
+  duration?: number;
+}
+
+export interface ToastEntry extends ToastOptions {
+  id: number;
+  open: boolean;
+}
+
+interface ToastState {
+  /** Only one toast is ever visible (spec §9): a new one replaces it. */
+  current: ToastEntry | null;
+  show: (options: ToastOptions) => number;
+  dismiss: (id?: number) => void;
+}
+
+let nextId = 1;
+
+export const useToastStore = create<ToastState>()((set) => ({
+  current: null,
+  show: (options) => {
+    const id = nextId++;
+    set({ current: { ...options, id, open: true } });
+    return id;
+  },
+  dismiss: (id) =>
+    set(({ current }) => {
+      if (!current || (id !== undefined && current.id !== id)) return {};
+      // Kept (closed) rather than removed so the closing animation can play; the next toast replaces it.
+      return { current: { ...current, open: false } };
+    }),
+}));
+
+/** Shows a toast from anywhere (components, mutation handlers, plain modules). */
+export function toast(options: ToastOptions): { id: number; dismiss: () => void } {
+  const id = useToastStore.getState().show(options);
+  return { id, dismiss: () => useToastStore.getState().dismiss(id) };
+}

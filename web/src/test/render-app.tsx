@@ -1,0 +1,42 @@
+import type { AuthUser } from "@charity-steps/shared-types";
+import { render } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
+import { vi } from "vitest";
+import { AppRoutes } from "../app/app-routes";
+import { AppProviders } from "../app/providers";
+import { createQueryClient } from "../lib/query-client";
+
+export const testWalker: AuthUser = {
+  id: "user-1",
+  firstName: "Ada",
+  lastName: "Walker",
+  email: "ada@example.com",
+  profileImageUrl: null,
+  createdAt: "2025-03-14T09:30:00.000Z",
+};
+
+/** Stubs fetch so GET /api/auth/user answers as the server does: the walker, or 401 when signed out. */
+export function stubAuthUser(user: AuthUser | null) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = String(input);
+    if (url === "/api/auth/user") {
+      return user
+        ? Response.json(user)
+        : new Response(JSON.stringify({ message: "Sign in first." }), { status: 401 });
+    }
+    return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+/** The real app (providers, layout, route table) at `path`, as main.tsx mounts it but in memory. */
+export function renderApp(path: string) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppProviders queryClient={createQueryClient()}>
+        <AppRoutes />
+      </AppProviders>
+    </MemoryRouter>,
+  );
+}
