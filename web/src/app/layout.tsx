@@ -1,0 +1,38 @@
+import { Suspense } from "react";
+import { Outlet, useLocation } from "react-router-dom";
+import { LoadingSpinner } from "../components/loading-spinner";
+import { useAuth } from "../features/auth/use-auth";
+import { ErrorBoundary } from "../features/errors/error-boundary";
+import { paths } from "./paths";
+import { TabBar } from "./tab-bar";
+import { TopBar } from "./top-bar";
+
+export function Layout() {
+  const { pathname } = useLocation();
+  const { isLoading, isAuthenticated } = useAuth();
+  // Hidden while we don't yet know who is here, and for signed-out visitors on the landing page.
+  const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <TopBar />
+      <main
+        id="main"
+        className={`flex-1 ${showTabBar ? "pb-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom))]" : ""}`}
+      >
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<LoadingSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      {showTabBar && <TabBar />}
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/** Every in-app route (spec §2). Sign-in and sign-out are server routes: LOGIN_PATH / LOGOUT_PATH. */
+export const paths = {
+  home: "/",
+  dashboard: "/dashboard",
+  charity: "/charity",
+  prizeDraw: "/prize-draw",
+  groups: "/groups",
+  groupDetail: "/groups/:id",
+  account: "/account",
+  terms: "/terms",
+  subscribe: "/subscribe",
+} as const;
+
+export function groupPath(id: number): string {
+  return `${paths.groups}/${id}`;
+}

@@ -1,0 +1,55 @@
+import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
+import { Link, NavLink } from "react-router-dom";
+import { LogoMark } from "../components/logo-mark";
+import { useAuth } from "../features/auth/use-auth";
+import { paths } from "./paths";
+
+const topLink =
+  "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";
+
+/** The header: home link always; signed in, the top navigation; signed out, a Sign In link (spec §2). */
+export function TopBar() {
+  const { isLoading, isAuthenticated } = useAuth();
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-line bg-white pt-[env(safe-area-inset-top)]">
+      <div className="mx-auto flex h-[var(--header-height)] max-w-3xl items-center justify-between gap-2 px-4">
+        <Link to={paths.home} className="flex items-center gap-2 rounded-md font-bold text-ink">
+          <LogoMark />
+          <span className={isAuthenticated ? "sr-only sm:not-sr-only" : ""}>Charity Steps</span>
+        </Link>
+        {!isLoading &&
+          (isAuthenticated ? (
+            <nav aria-label="Top">
+              <ul className="flex items-center gap-0.5">
+                <li>
+                  <NavLink to={paths.dashboard} className={topLink}>
+                    Dashboard
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.groups} className={topLink}>
+                    Groups
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.subscribe} className={topLink}>
+                    Subscribe
+                  </NavLink>
+                </li>
+                <li>
+                  <a href={LOGOUT_PATH} className={topLink}>
+                    Logout
+                  </a>
+                </li>
+              </ul>
+            </nav>
+          ) : (
+            <a href={LOGIN_PATH} className="btn-primary px-3 py-1.5 text-sm">
+              Sign In
+            </a>
+          ))}
+      </div>
+    </header>
+  );
+}

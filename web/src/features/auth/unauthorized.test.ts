@@ -1,0 +1,36 @@
+import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { navigateTo } from "../../lib/browser-location";
+import { useToastStore } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "./unauthorized";
+
+vi.mock("../../lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.mocked(navigateTo).mockClear();
+});
+afterEach(() => vi.useRealTimers());
+
+describe("a mutation that fails because the session ended", () => {
+  it("announces it, then goes to sign in after the redirect delay", () => {
+    expect(handleUnauthorizedError(new Error('401: {"message":"Sign in first."}'))).toBe(true);
+
+    expect(useToastStore.getState().current).toMatchObject({
+      title: "Unauthorized",
+      description: "You are logged out. Logging in again...",
+      variant: "destructive",
+    });
+    vi.advanceTimersByTime(UNAUTHORIZED_REDIRECT_DELAY_MS - 1);
+    expect(navigateTo).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(navigateTo).toHaveBeenCalledWith(LOGIN_PATH);
+  });
+
+  it("leaves other failures to the screen", () => {
+    expect(handleUnauthorizedError(new Error("500: Internal Server Error"))).toBe(false);
+    vi.runAllTimers();
+    expect(useToastStore.getState().current).toBeNull();
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+});

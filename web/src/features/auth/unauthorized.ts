@@ -1,0 +1,28 @@
+import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
+import { isUnauthorizedError } from "../../lib/api-client";
+import { navigateTo } from "../../lib/browser-location";
+import { toast } from "../../lib/toast-store";
+
+/**
+ * Tells the walker their session has ended, then sends them to sign in after a short pause
+ * (spec §4, §8). Returns a function that cancels the redirect (e.g. when the screen unmounts).
+ */
+export function announceSignedOutAndRedirect(): () => void {
+  toast({
+    title: "Unauthorized",
+    description: "You are logged out. Logging in again...",
+    variant: "destructive",
+  });
+  const timer = setTimeout(() => navigateTo(LOGIN_PATH), UNAUTHORIZED_REDIRECT_DELAY_MS);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * For mutations' onError: when the error means the session ended, announce it and redirect to
+ * sign in, returning true; otherwise return false and let the screen show its own error toast.
+ */
+export function handleUnauthorizedError(error: unknown): boolean {
+  if (!isUnauthorizedError(error)) return false;
+  announceSignedOutAndRedirect();
+  return true;
+}

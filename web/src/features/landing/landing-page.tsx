@@ -1,0 +1,137 @@
+import { CHARITIES, JOIN_CODE_LENGTH, LOGIN_PATH, STEPS_PER_PRIZE_ENTRY } from "@charity-steps/shared-types";
+import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { paths } from "../../app/paths";
+import { FREE_TRIAL_DAYS, FUTURE_MONTHLY_PRICE_PENCE, formatPounds, REVENUE_SPLIT } from "../../lib/pricing";
+
+const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
+
+const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
+  {
+    icon: Footprints,
+    title: "Count your steps",
+    text: "Your phone's motion sensors count as you walk, even without signal. You can also add steps by hand with a photo as proof.",
+  },
+  {
+    icon: HeartHandshake,
+    title: "Support a charity",
+    text: `Pick one of ${CHARITIES.length} UK charities to walk for, and change your mind whenever you like.`,
+  },
+  {
+    icon: Trophy,
+    title: "Earn prize entries",
+    text: `Every ${stepsPerEntry} steps you walk in a month earns an entry in that month's prize draw.`,
+  },
+  {
+    icon: Users,
+    title: "Walk together",
+    text: `Start a group or join one with its ${JOIN_CODE_LENGTH}-character code, and climb the monthly leaderboard.`,
+  },
+];
+
+/** The signed-out home page (spec §2). Every sign-in button is a full navigation to the server. */
+export function LandingPage() {
+  return (
+    <>
+      <section className="bg-gradient-to-b from-brand-soft to-page">
+        <div className="mx-auto max-w-3xl px-4 pt-10 pb-12 text-center">
+          <p className="inline-block rounded-full bg-white px-3 py-1 text-sm font-semibold text-brand-strong shadow-sm">
+            Free beta now open
+          </p>
+          <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+            Every step you walk helps a charity
+          </h1>
+          <p className="mx-auto mt-4 max-w-xl text-lg text-muted">
+            Charity Steps counts your steps, backs the charity you choose and gives you a prize-draw entry for
+            every {stepsPerEntry} steps you walk each month.
+          </p>
+          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+            <a href={LOGIN_PATH} className="btn-primary px-6 py-3 text-lg">
+              Get Started
+            </a>
+            <a href={LOGIN_PATH} className="btn-secondary px-6 py-3 text-lg">
+              Welcome Back - Log In
+            </a>
+          </div>
+        </div>
+      </section>
+
+      <LandingSection id="features" title="How it works">
+        <ul className="grid gap-4 sm:grid-cols-2">
+          {FEATURES.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="card p-5">
+              <Icon aria-hidden="true" className="size-7 text-brand" />
+              <h3 className="mt-3 font-semibold">{title}</h3>
+              <p className="mt-1 text-muted">{text}</p>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
+
+      <LandingSection id="charities" title="Walk for a charity you care about">
+        <ul className="grid gap-4">
+          {CHARITIES.map((charity) => (
+            <li key={charity.name} className="card p-5">
+              <h3 className="font-semibold">{charity.name}</h3>
+              <p className="mt-1 text-muted">{charity.description}</p>
+              <p className="mt-2 text-sm font-medium text-brand-strong">{charity.focus}</p>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
+
+      <LandingSection id="beta" title="Join the free beta">
+        <div className="card p-5">
+          <p className="font-semibold">Free while we're in beta: no payment is taken.</p>
+          <p className="mt-2 text-muted">
+            When Charity Steps launches on the app stores, membership will be{" "}
+            <strong className="text-ink">{formatPounds(FUTURE_MONTHLY_PRICE_PENCE)} a month</strong> with a{" "}
+            {FREE_TRIAL_DAYS}-day free trial. Each payment will be split:
+          </p>
+          <ul className="mt-4 grid gap-2 sm:grid-cols-3">
+            {REVENUE_SPLIT.map((part) => (
+              <li key={part.share} className="rounded-lg bg-page p-3">
+                <p className="text-2xl font-bold text-brand-strong">{part.percent}%</p>
+                <p className="text-sm text-muted">
+                  {formatPounds(part.pence)} {part.label}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <a href={LOGIN_PATH} className="btn-primary mt-5 w-full sm:w-auto">
+            Sign In for Beta Access
+          </a>
+        </div>
+      </LandingSection>
+
+      <section className="mx-auto max-w-3xl px-4 py-10 text-center">
+        <h2 className="text-2xl font-bold tracking-tight">Ready for your first walk?</h2>
+        <p className="mt-2 text-muted">It takes a minute to sign up.</p>
+        <a href={LOGIN_PATH} className="btn-primary mt-6 px-6 py-3 text-lg">
+          Join Beta - Free
+        </a>
+      </section>
+
+      <footer className="border-t border-line">
+        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted">
+          <p>© Charity Steps</p>
+          <Link to={paths.terms} className="link">
+            Terms &amp; Conditions
+          </Link>
+        </div>
+      </footer>
+    </>
+  );
+}
+
+function LandingSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="mx-auto max-w-3xl px-4 py-10">
+      <h2 id={`${id}-title`} className="mb-6 text-2xl font-bold tracking-tight">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
