@@ -42,11 +42,23 @@ if (!existsSync(join(root, "node_modules", ".modules.yaml"))) {
 const sharedSources = ["shared-types/src", "shared-types/package.json"];
 const builds = [
   { filter: "./shared-types", output: "shared-types/dist/index.js", sources: sharedSources },
-  { filter: "./api", output: "api/dist/server.js", sources: ["api/src", "api/package.json", ...sharedSources] },
+  {
+    filter: "./api",
+    output: "api/dist/server.js",
+    sources: ["api/src", "api/package.json", ...sharedSources],
+  },
   {
     filter: "./web",
     output: "web/dist/index.html",
-    sources: ["web/src", "web/public", "web/index.html", "web/vite.config.ts", "web/package.json", "sw/src", ...sharedSources],
+    sources: [
+      "web/src",
+      "web/public",
+      "web/index.html",
+      "web/vite.config.ts",
+      "web/package.json",
+      "sw/src",
+      ...sharedSources,
+    ],
   },
 ];
 for (const build of builds) {

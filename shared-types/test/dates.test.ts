@@ -25,7 +25,15 @@ describe("London days and months", () => {
   it("recognises real calendar dates only", () => {
     expect(isCalendarDay("2026-02-28")).toBe(true);
     expect(isCalendarDay("2028-02-29")).toBe(true);
-    for (const bad of ["2026-02-29", "2026-13-01", "2026-00-10", "2026-1-1", "26-01-01", "2026-01-01T00:00", ""]) {
+    for (const bad of [
+      "2026-02-29",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-1-1",
+      "26-01-01",
+      "2026-01-01T00:00",
+      "",
+    ]) {
       expect(isCalendarDay(bad)).toBe(false);
     }
   });

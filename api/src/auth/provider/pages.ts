@@ -30,7 +30,7 @@ function layout(title: string, body: string, extraHead = ""): string {
 ${extraHead}
 </head>
 <body>
-<header class="brand"><a href="/">Charity Steps</a></header>
+<header class="brand"><a href="/"><img src="/favicon.svg" alt="" width="32" height="32">Charity Steps</a></header>
 <main class="card">
 ${body}
 </main>
@@ -110,8 +110,9 @@ ${form.replace("</form>", '<input type="hidden" name="logout" value="yes"></form
 
 export const PAGES_CSS = `*{box-sizing:border-box}
 body{margin:0;min-height:100vh;background:#f8fafc;color:#0f172a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
-.brand{background:#0d9488;padding:14px 20px}
-.brand a{color:#fff;font-weight:700;font-size:1.15rem;text-decoration:none}
+.brand{background:#fff;border-bottom:1px solid #e2e8f0;padding:10px 16px}
+.brand a{display:inline-flex;align-items:center;gap:8px;color:#0f172a;font-weight:700;font-size:1.05rem;text-decoration:none}
+.brand img{border-radius:8px}
 .card{max-width:420px;margin:32px auto;padding:28px 24px;background:#fff;border:1px solid #e2e8f0;border-radius:12px;box-shadow:0 1px 2px rgba(15,23,42,.06)}
 @media (max-width:480px){.card{margin:16px;padding:22px 18px}}
 h1{margin:0 0 6px;font-size:1.5rem}

@@ -1,0 +1,62 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const screenshotDir = fileURLToPath(new URL("../screenshots", import.meta.url));
+
+/** Debian's Chromium with the flags DESIGN §8 names (no downloads, no background traffic). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A phone-sized context (390×844 at 2×, touch), as walkers use the app. */
+export function phoneContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+const ASSET_TYPES = new Set(["script", "stylesheet", "image", "manifest", "font"]);
+
+/**
+ * Collects what the page logs as errors (CSP violations among them), uncaught exceptions, server
+ * failures and missing assets. Chromium also logs every 4xx answer ("Failed to load resource"):
+ * those are expected here (the signed-out 401 of GET /api/auth/user, a refused password), so
+ * answers are judged by status and type instead.
+ */
+export function watchForErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (message.type() === "error" && !text.startsWith("Failed to load resource")) errors.push(text);
+  });
+  page.on("response", (response) => {
+    const status = response.status();
+    if (status >= 500 || (status >= 400 && ASSET_TYPES.has(response.request().resourceType()))) {
+      errors.push(`${status} ${response.url()}`);
+    }
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}

@@ -1,0 +1,112 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  await context?.close();
+  context = await phoneContext(browser);
+  page = await context.newPage();
+  errors = watchForErrors(page);
+});
+
+describe("a visitor who is not signed in", () => {
+  it("sees the landing page with its sections and four ways to sign in", async () => {
+    await page.goto(`${server.origin}/`);
+
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBeTruthy();
+    for (const label of [
+      "Get Started",
+      "Sign In for Beta Access",
+      "Welcome Back - Log In",
+      "Join Beta - Free",
+    ]) {
+      const button = page.getByRole("link", { name: label, exact: true });
+      expect(await button.getAttribute("href")).toBe("/api/login");
+    }
+    for (const charity of ["Cancer Research UK", "Crohn's & Colitis UK", "British Heart Foundation"]) {
+      expect(await page.getByText(charity, { exact: true }).count()).toBeGreaterThan(0);
+    }
+    expect(await page.getByRole("link", { name: /terms/i }).last().getAttribute("href")).toBe("/terms");
+    // The bottom tab bar is hidden for signed-out visitors on /.
+    expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+    await screenshot(page, "01-landing");
+    expect(errors).toEqual([]);
+  });
+
+  it.each(["/dashboard", "/charity", "/prize-draw", "/groups", "/account"])(
+    "is asked to log in on %s, told why, and sent to sign-in after half a second",
+    async (path) => {
+      await page.goto(`${server.origin}${path}`);
+
+      await page.getByRole("heading", { name: "Log In Required" }).waitFor();
+      expect(await page.getByRole("link", { name: "Log In to Continue" }).getAttribute("href")).toBe(
+        "/api/login",
+      );
+      await page.getByText("You are logged out. Logging in again...").first().waitFor();
+      await page.getByText("Unauthorized", { exact: true }).first().waitFor();
+
+      await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it("sees the prompt's benefits (screenshot with the redirect held back)", async () => {
+    // A 204 answer to the redirect's navigation leaves the page where it is.
+    await page.route("**/api/login", (route) => route.fulfill({ status: 204 }));
+    await page.goto(`${server.origin}/dashboard`);
+    await page.getByRole("heading", { name: "Log In Required" }).waitFor();
+    for (const benefit of [
+      /track your steps and monthly progress/i,
+      /charity selection/i,
+      /join groups and compete/i,
+      /test all features/i,
+    ]) {
+      expect(await page.getByRole("listitem").filter({ hasText: benefit }).count()).toBeGreaterThan(0);
+    }
+    await page.getByText("You are logged out. Logging in again...").first().waitFor();
+    await screenshot(page, "02-log-in-required");
+  });
+
+  it("reads the terms, and Back returns to where they came from", async () => {
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("link", { name: /terms/i }).last().click();
+    await page.waitForURL(`${server.origin}/terms`);
+    await page.getByRole("heading", { level: 1, name: "Terms & Conditions" }).waitFor();
+
+    const headings = await page.getByRole("heading", { level: 2 }).allTextContents();
+    expect(headings.join(" | ")).toMatch(/postal/i);
+    expect(headings.join(" | ")).toMatch(/how it works/i);
+    expect(headings.join(" | ")).toMatch(/revenue/i);
+    expect(headings.join(" | ")).toMatch(/responsibilities/i);
+    expect(headings.join(" | ")).toMatch(/cancellation/i);
+    await screenshot(page, "03-terms");
+
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.waitForURL(`${server.origin}/`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+  });
+
+  it("gets the 404 page on an unknown path, and on a group page (not routed when signed out)", async () => {
+    for (const path of ["/no-such-page", "/groups/12"]) {
+      const response = await page.goto(`${server.origin}${path}`);
+      expect(response?.status()).toBe(200);
+      await page.getByText("404 Page Not Found").waitFor();
+    }
+    await screenshot(page, "04-not-found");
+  });
+});

@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+const walker = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: `ada.${randomBytes(4).toString("hex")}@example.org`,
+  password: "many-steps-for-charity",
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  context = await phoneContext(browser);
+  page = await context.newPage();
+  errors = watchForErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const tabBar = () => page.getByRole("navigation", { name: "Main" });
+
+// The steps depend on each other: one walker signs up, moves around, and signs out.
+describe("a new walker's first visit", () => {
+  it("signs up through the built-in provider and lands on the dashboard", async () => {
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).click();
+
+    await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await screenshot(page, "05-sign-in");
+    await page.getByRole("link", { name: "Create an account" }).click();
+
+    await page.getByRole("button", { name: "Create account" }).waitFor();
+    await page.getByLabel("First name").fill(walker.firstName);
+    await page.getByLabel("Last name").fill(walker.lastName);
+    await page.getByLabel("Email").fill(walker.email);
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("alert").filter({ hasText: "at least 8 characters" }).waitFor();
+    // What was typed is kept, except the password.
+    expect(await page.getByLabel("First name").inputValue()).toBe(walker.firstName);
+    await screenshot(page, "06-sign-up-error");
+
+    await page.getByLabel("Password").fill(walker.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+
+    await page.waitForURL(`${server.origin}/`);
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    await tabBar().waitFor();
+    expect(await tabBar().getByRole("link", { name: "Dashboard" }).getAttribute("aria-current")).toBe("page");
+    await screenshot(page, "07-dashboard");
+  });
+
+  it("moves between the five tabs, each lit on its own screen", async () => {
+    const tabs = [
+      { label: "Groups", path: "/groups" },
+      { label: "Charity", path: "/charity" },
+      { label: "Prizes", path: "/prize-draw" },
+      { label: "Account", path: "/account" },
+      { label: "Dashboard", path: "/dashboard" },
+    ];
+    for (const [index, tab] of tabs.entries()) {
+      await tabBar().getByRole("link", { name: tab.label }).click();
+      await page.waitForURL(`${server.origin}${tab.path}`);
+      // The next screen's code loads lazily; the tab lights once it is shown.
+      await expect
+        .poll(() => tabBar().getByRole("link", { name: tab.label }).getAttribute("aria-current"))
+        .toBe("page");
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      const lit = await tabBar().locator('[aria-current="page"]').count();
+      expect(lit).toBe(1);
+      await screenshot(page, `${String(8 + index).padStart(2, "0")}-tab-${tab.label.toLowerCase()}`);
+    }
+  });
+
+  it("shows the walker's own name and email on the account screen", async () => {
+    await tabBar().getByRole("link", { name: "Account" }).click();
+    await page.getByText(walker.email).waitFor();
+    await page.getByText(`${walker.firstName} ${walker.lastName}`).first().waitFor();
+  });
+
+  it("keeps the Groups tab lit on a group's page", async () => {
+    await page.goto(`${server.origin}/groups/7`);
+    await expect
+      .poll(() => tabBar().getByRole("link", { name: "Groups" }).getAttribute("aria-current"))
+      .toBe("page");
+  });
+
+  it("signs out from the top navigation and is a visitor again", async () => {
+    await page.goto(`${server.origin}/dashboard`);
+    await page.getByRole("link", { name: "Logout" }).click();
+
+    await page.waitForURL(`${server.origin}/`, { timeout: 15_000 });
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+    expect(await tabBar().count()).toBe(0);
+    const me = await page.evaluate(async () => (await fetch("/api/auth/user")).status);
+    expect(me).toBe(401);
+  });
+
+  it("signs back in with the password (the provider asks again)", async () => {
+    await page.getByRole("link", { name: "Welcome Back - Log In", exact: true }).click();
+    await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
+    await page.getByLabel("Email").fill(walker.email);
+    await page.getByLabel("Password").fill("wrong-password-here");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "don't match" }).waitFor();
+
+    await page.getByLabel("Password").fill(walker.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.origin}/`);
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+  });
+
+  it("logged no errors and met no Content-Security-Policy violation on the way", () => {
+    expect(errors).toEqual([]);
+  });
+});
