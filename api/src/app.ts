@@ -74,8 +74,6 @@ function createFastify(config: AppConfig, options: BuildOptions) {
       redact: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'],
     },
     trustProxy: config.trustProxy,
-    // Identity-provider redirects carry long query strings.
-    maxParamLength: 500,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
