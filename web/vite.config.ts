@@ -23,7 +23,8 @@ export default defineConfig({
       filename: "sw.ts",
       registerType: "prompt",
       injectRegister: false,
-      includeAssets: ["favicon.ico", "favicon.svg", "apple-touch-icon-180x180.png"],
+      // The glob below already precaches every icon; listing them again would only duplicate entries.
+      includeManifestIcons: false,
       manifest: {
         id: "/",
         name: "Charity Steps",
@@ -43,7 +44,7 @@ export default defineConfig({
         ],
       },
       injectManifest: {
-        globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
+        globPatterns: ["**/*.{js,css,html,svg,png,ico}"],
       },
       devOptions: { enabled: false },
     }),

@@ -35,11 +35,11 @@ export function LandingPage() {
   return (
     <>
       <section className="bg-gradient-to-b from-brand-soft to-page">
-        <div className="mx-auto max-w-3xl px-4 pt-10 pb-12 text-center">
+        <div className="mx-auto max-w-3xl px-4 pt-10 pb-8 text-center">
           <p className="inline-block rounded-full bg-white px-3 py-1 text-sm font-semibold text-brand-strong shadow-sm">
             Free beta now open
           </p>
-          <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+          <h1 className="mt-4 text-4xl leading-tight font-bold tracking-tight text-balance sm:text-5xl">
             Every step you walk helps a charity
           </h1>
           <p className="mx-auto mt-4 max-w-xl text-lg text-muted">
@@ -60,10 +60,14 @@ export function LandingPage() {
       <LandingSection id="features" title="How it works">
         <ul className="grid gap-4 sm:grid-cols-2">
           {FEATURES.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="card p-5">
-              <Icon aria-hidden="true" className="size-7 text-brand" />
-              <h3 className="mt-3 font-semibold">{title}</h3>
-              <p className="mt-1 text-muted">{text}</p>
+            <li key={title} className="card flex gap-4 p-4">
+              <div className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-soft">
+                <Icon aria-hidden="true" className="size-6 text-brand-strong" />
+              </div>
+              <div>
+                <h3 className="font-semibold">{title}</h3>
+                <p className="mt-1 text-muted">{text}</p>
+              </div>
             </li>
           ))}
         </ul>
@@ -72,7 +76,7 @@ export function LandingPage() {
       <LandingSection id="charities" title="Walk for a charity you care about">
         <ul className="grid gap-4">
           {CHARITIES.map((charity) => (
-            <li key={charity.name} className="card p-5">
+            <li key={charity.name} className="card p-4">
               <h3 className="font-semibold">{charity.name}</h3>
               <p className="mt-1 text-muted">{charity.description}</p>
               <p className="mt-2 text-sm font-medium text-brand-strong">{charity.focus}</p>
@@ -82,7 +86,7 @@ export function LandingPage() {
       </LandingSection>
 
       <LandingSection id="beta" title="Join the free beta">
-        <div className="card p-5">
+        <div className="card p-4">
           <p className="font-semibold">Free while we're in beta: no payment is taken.</p>
           <p className="mt-2 text-muted">
             When Charity Steps launches on the app stores, membership will be{" "}
@@ -105,7 +109,7 @@ export function LandingPage() {
         </div>
       </LandingSection>
 
-      <section className="mx-auto max-w-3xl px-4 py-10 text-center">
+      <section className="mx-auto max-w-3xl px-4 pt-6 pb-10 text-center">
         <h2 className="text-2xl font-bold tracking-tight">Ready for your first walk?</h2>
         <p className="mt-2 text-muted">It takes a minute to sign up.</p>
         <a href={LOGIN_PATH} className="btn-primary mt-6 px-6 py-3 text-lg">
@@ -127,8 +131,8 @@ export function LandingPage() {
 
 function LandingSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby={`${id}-title`} className="mx-auto max-w-3xl px-4 py-10">
-      <h2 id={`${id}-title`} className="mb-6 text-2xl font-bold tracking-tight">
+    <section aria-labelledby={`${id}-title`} className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
+      <h2 id={`${id}-title`} className="mb-4 text-2xl font-bold tracking-tight">
         {title}
       </h2>
       {children}
