@@ -127,6 +127,7 @@ describe("signed in", () => {
     expect(top.getByRole("link", { name: "Subscribe" }).getAttribute("href")).toBe("/subscribe");
     expect(top.getByRole("link", { name: "Logout" }).getAttribute("href")).toBe(LOGOUT_PATH);
     expect(screen.getByRole("link", { name: "Charity Steps" }).getAttribute("href")).toBe("/");
+    expect(screen.getByRole("link", { name: "Terms & Conditions" }).getAttribute("href")).toBe("/terms");
     expect(screen.queryByRole("link", { name: "Get Started" })).toBeNull();
   });
 

@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { Outlet, useLocation } from "react-router-dom";
+import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { useAuth } from "../features/auth/use-auth";
 import { ErrorBoundary } from "../features/errors/error-boundary";
@@ -14,7 +14,9 @@ export function Layout() {
   const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
 
   return (
-    <div className="flex min-h-dvh flex-col">
+    <div
+      className={`flex min-h-dvh flex-col ${showTabBar ? "pb-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom))]" : ""}`}
+    >
       <a
         href="#main"
         className="sr-only z-50 rounded-md bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
@@ -22,16 +24,23 @@ export function Layout() {
         Skip to content
       </a>
       <TopBar />
-      <main
-        id="main"
-        className={`flex-1 ${showTabBar ? "pb-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom))]" : ""}`}
-      >
+      <main id="main" className="flex-1">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<LoadingSpinner />}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>
       </main>
+      {!isLoading && (
+        <footer className="border-t border-line">
+          <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-muted">
+            <p>© Charity Steps</p>
+            <Link to={paths.terms} className="link">
+              Terms &amp; Conditions
+            </Link>
+          </div>
+        </footer>
+      )}
       {showTabBar && <TabBar />}
     </div>
   );

@@ -1,8 +1,6 @@
 import { CHARITIES, JOIN_CODE_LENGTH, LOGIN_PATH, STEPS_PER_PRIZE_ENTRY } from "@charity-steps/shared-types";
 import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router-dom";
-import { paths } from "../../app/paths";
 import { FREE_TRIAL_DAYS, FUTURE_MONTHLY_PRICE_PENCE, formatPounds, REVENUE_SPLIT } from "../../lib/pricing";
 
 const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
@@ -116,15 +114,6 @@ export function LandingPage() {
           Join Beta - Free
         </a>
       </section>
-
-      <footer className="border-t border-line">
-        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted">
-          <p>© Charity Steps</p>
-          <Link to={paths.terms} className="link">
-            Terms &amp; Conditions
-          </Link>
-        </div>
-      </footer>
     </>
   );
 }
