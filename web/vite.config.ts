@@ -54,11 +54,6 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    rollupOptions: {
-      // shared-types only declares constants, schemas and helpers: modules the app does not use
-      // (e.g. the TypeBox schemas, when only their types are imported) can be dropped.
-      treeshake: { moduleSideEffects: (id: string) => !id.includes("/shared-types/src/") },
-    },
   },
   test: {
     environment: "jsdom",

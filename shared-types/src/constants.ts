@@ -29,3 +29,6 @@ export const AUTH_USER_CACHE_MS = 5 * 60_000;
 
 export const LOGIN_PATH = "/api/login";
 export const LOGOUT_PATH = "/api/logout";
+
+/** Query data nobody uses any more is dropped after this long (spec §9). */
+export const QUERY_CACHE_LIFETIME_MS = 5 * 60_000;

@@ -4,4 +4,5 @@ export * from "./constants.js";
 export * from "./dates.js";
 export * from "./errors.js";
 export * from "./health.js";
+export * from "./pricing.js";
 export * from "./prizes.js";

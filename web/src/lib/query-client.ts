@@ -1,7 +1,6 @@
+import { QUERY_CACHE_LIFETIME_MS } from "@charity-steps/shared-types";
 import { QueryClient } from "@tanstack/react-query";
 import { getQueryFn } from "./api-client";
-
-const UNUSED_DATA_LIFETIME_MS = 5 * 60_000;
 
 /**
  * Query data never goes stale on its own and is never retried or polled (spec §4); screens refresh
@@ -13,7 +12,7 @@ export function createQueryClient(): QueryClient {
       queries: {
         queryFn: getQueryFn({ on401: "returnNull" }),
         staleTime: Number.POSITIVE_INFINITY,
-        gcTime: UNUSED_DATA_LIFETIME_MS,
+        gcTime: QUERY_CACHE_LIFETIME_MS,
         retry: false,
         refetchOnWindowFocus: false,
         refetchInterval: false,

@@ -121,8 +121,8 @@ form{display:flex;flex-direction:column;gap:6px}
 label{font-weight:600;font-size:.9rem;margin-top:10px}
 input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px;background:#fff;color:inherit}
 input:focus{outline:2px solid #0d9488;outline-offset:1px;border-color:#0d9488}
-button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:#0d9488;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
-button:hover,.button:hover{background:#0f766e}
+button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:#0f766e;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+button:hover,.button:hover{background:#115e59}
 .error{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#fef2f2;border:1px solid #fecaca;color:#b91c1c}
 .hint{margin:2px 0 0;font-size:.8rem;color:#64748b}
 .switch{margin:16px 0 0;text-align:center;color:#64748b}

@@ -1,7 +1,15 @@
-import { CHARITIES, JOIN_CODE_LENGTH, LOGIN_PATH, STEPS_PER_PRIZE_ENTRY } from "@charity-steps/shared-types";
+import {
+  CHARITIES,
+  FREE_TRIAL_DAYS,
+  FUTURE_MONTHLY_PRICE_PENCE,
+  formatPounds,
+  JOIN_CODE_LENGTH,
+  LOGIN_PATH,
+  STEPS_PER_PRIZE_ENTRY,
+} from "@charity-steps/shared-types";
 import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
 import type { ReactNode } from "react";
-import { FREE_TRIAL_DAYS, FUTURE_MONTHLY_PRICE_PENCE, formatPounds, REVENUE_SPLIT } from "../../lib/pricing";
+import { REVENUE_SPLIT } from "../../lib/pricing";
 
 const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
 

@@ -1,15 +1,16 @@
-import { CHARITIES, STEPS_PER_PRIZE_ENTRY } from "@charity-steps/shared-types";
-import { ArrowLeft } from "lucide-react";
-import type { ReactNode } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
-import { paths } from "../../app/paths";
 import {
+  CHARITIES,
   FREE_TRIAL_DAYS,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatPounds,
   POSTAL_ENTRY_DEADLINE_DAY,
-  REVENUE_SPLIT,
-} from "../../lib/pricing";
+  STEPS_PER_PRIZE_ENTRY,
+} from "@charity-steps/shared-types";
+import { ArrowLeft } from "lucide-react";
+import type { ReactNode } from "react";
+import { useLocation, useNavigate } from "react-router-dom";
+import { paths } from "../../app/paths";
+import { REVENUE_SPLIT } from "../../lib/pricing";
 
 const charityNames = CHARITIES.map((charity) => charity.name).join(", ");
 
