@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { CookieJar } from "tough-cookie";
 import { buildApp } from "../src/app.js";
+import { SESSION_TTL_MS } from "../src/auth/sessions.js";
 import { type AppConfig, loadConfig } from "../src/config.js";
 
 export type TestDialect = "sqlite" | "postgres";
@@ -226,7 +227,7 @@ export async function createSignedInWalker(app: FastifyInstance, name = "Test") 
     lastName: "Walker",
     pictureUrl: null,
   });
-  const session = await app.repositories.sessions.open(user.id, 30 * 86_400_000);
+  const session = await app.repositories.sessions.open(user.id, SESSION_TTL_MS);
   return { user, token: session.token, cookie: `cs_session=${session.token}` };
 }
 

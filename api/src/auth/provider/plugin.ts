@@ -20,7 +20,7 @@ import {
   signInPage,
   signUpPage,
 } from "./pages.js";
-import { createIdentityProvider, SCOPES } from "./provider.js";
+import { createIdentityProvider } from "./provider.js";
 
 export interface IdentityProviderPluginOptions {
   issuer: string;
@@ -120,22 +120,7 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
       pages.get("/auth/interaction/:uid", { schema: { params: UidParams } }, async (request, reply) => {
         const details = await interactionOf(request, reply, request.params.uid);
         if (!details) return reply;
-        if (details.prompt.name === "consent" && details.session?.accountId) {
-          // Only our own clients are registered, so consent is given on the walker's behalf.
-          const grant = new oidc.Grant({
-            accountId: details.session.accountId,
-            clientId: String(details.params.client_id),
-          });
-          grant.addOIDCScope(SCOPES);
-          const grantId = await grant.save();
-          const returnTo = await oidc.interactionResult(
-            request.raw,
-            reply.raw,
-            { consent: { grantId } },
-            { mergeWithLastSubmission: true },
-          );
-          return reply.redirect(returnTo, 303);
-        }
+        // Only the login prompt reaches this page: loadExistingGrant consents for our own clients.
         return html(reply, 200, signInPage(details.uid));
       });
 

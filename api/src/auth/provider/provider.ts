@@ -20,6 +20,14 @@ export interface IdentityProviderOptions {
 
 export const SCOPES = "openid profile email";
 
+/** Consent given on the walker's behalf: every registered client is one of our own apps. */
+async function grantOwnClient(provider: Provider, accountId: string, clientId: string) {
+  const grant = new provider.Grant({ accountId, clientId });
+  grant.addOIDCScope(SCOPES);
+  await grant.save();
+  return grant;
+}
+
 /** The built-in OpenID Connect provider (oidc-provider) with real local accounts. */
 export function createIdentityProvider(options: IdentityProviderOptions): Provider {
   const { accounts, payloads } = options;
@@ -55,10 +63,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
       if (!client || !session?.accountId) return undefined;
       const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope(SCOPES);
-      await grant.save();
-      return grant;
+      return grantOwnClient(ctx.oidc.provider, session.accountId, client.clientId);
     },
     pkce: { required: () => true },
     features: {
