@@ -11,11 +11,15 @@ import { configPlugin } from "./plugins/config.js";
 import { csrfPlugin } from "./plugins/csrf.js";
 import { databasePlugin } from "./plugins/database.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { jsonBodyPlugin } from "./plugins/json-body.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
+import { dashboardRoutes } from "./routes/api/dashboard/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
+import { resetRoutes } from "./routes/api/resets/index.js";
+import { stepsRoutes } from "./routes/api/steps/index.js";
 
 export type { AppConfig } from "./config.js";
 export { loadConfig } from "./config.js";
@@ -36,12 +40,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const oidc = await createOidcClient(app, config);
   await app.register(healthRoutes);
   await app.register(authRoutes, { oidc });
+  await app.register(stepsRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(resetRoutes);
   await app.register(webAppPlugin);
 
   const housekeeping = setInterval(() => {
     void Promise.all([
       app.repositories.sessions.deleteExpired(),
       app.repositories.oidcPayloads.deleteExpired(),
+      app.repositories.steps.deleteExpiredIdempotencyRecords(null),
     ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
@@ -81,6 +89,7 @@ function createFastify(config: AppConfig, options: BuildOptions) {
 async function registerFoundation(app: FastifyInstance, config: AppConfig): Promise<void> {
   await app.register(configPlugin, { config });
   await app.register(validationPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(errorsPlugin);
   await app.register(fastifyCookie);
   await app.register(securityHeadersPlugin);

@@ -6,3 +6,4 @@ export * from "./errors.js";
 export * from "./health.js";
 export * from "./pricing.js";
 export * from "./prizes.js";
+export * from "./steps.js";

@@ -3,7 +3,9 @@ import { Database } from "../db/database.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
 import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
+import { RevenueRepository } from "../repositories/revenue.js";
 import { SessionsRepository } from "../repositories/sessions.js";
+import { StepsRepository } from "../repositories/steps.js";
 import { UsersRepository } from "../repositories/users.js";
 
 export interface Repositories {
@@ -12,6 +14,8 @@ export interface Repositories {
   localAccounts: LocalAccountsRepository;
   oidcPayloads: OidcPayloadsRepository;
   appSecrets: AppSecretsRepository;
+  steps: StepsRepository;
+  revenue: RevenueRepository;
 }
 
 declare module "fastify" {
@@ -35,6 +39,8 @@ export const databasePlugin = fp(
       localAccounts: new LocalAccountsRepository(db),
       oidcPayloads: new OidcPayloadsRepository(db),
       appSecrets: new AppSecretsRepository(db),
+      steps: new StepsRepository(database),
+      revenue: new RevenueRepository(db),
     } satisfies Repositories);
   },
   { name: "database", dependencies: ["config"] },

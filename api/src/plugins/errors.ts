@@ -1,6 +1,16 @@
 import type { FastifyError } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../errors.js";
+import { describeValidationErrors } from "./validation-messages.js";
+
+/** Messages for the refusals that libraries raise with their own wording (multipart uploads). */
+const LIBRARY_MESSAGES: Record<string, string> = {
+  FST_REQ_FILE_TOO_LARGE: "Please upload an image smaller than 5MB.",
+  FST_FILES_LIMIT: "Please send one image only.",
+  FST_FIELDS_LIMIT: "The form has more fields than this request takes.",
+  FST_PARTS_LIMIT: "The form has more fields than this request takes.",
+  FST_PROTO_VIOLATION: "The form has a field name that is not allowed.",
+};
 
 export const SERVER_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
 
@@ -12,7 +22,9 @@ export const errorsPlugin = fp(
   async (app) => {
     app.setErrorHandler<FastifyError>((error, request, reply) => {
       if (error.validation) {
-        return reply.status(400).send({ message: `Invalid request: ${error.message}.` });
+        return reply
+          .status(400)
+          .send({ message: describeValidationErrors(error.validation, error.validationContext) });
       }
       const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) {
@@ -22,7 +34,7 @@ export const errorsPlugin = fp(
         return reply.status(status).send({ message });
       }
       request.log.info({ status, reason: error.message }, "request refused");
-      return reply.status(status).send({ message: error.message });
+      return reply.status(status).send({ message: LIBRARY_MESSAGES[error.code] ?? error.message });
     });
   },
   { name: "errors" },

@@ -66,8 +66,11 @@ export class SessionsRepository {
     await this.db.deleteFrom("sessions").where("id_hash", "=", hashSessionToken(token)).execute();
   }
 
-  async deleteExpired(now = Date.now()): Promise<number> {
-    const result = await this.db.deleteFrom("sessions").where("expires_at", "<=", now).executeTakeFirst();
+  /** Deletes expired sessions: everyone's, or one walker's. */
+  async deleteExpired(now = Date.now(), userId?: string): Promise<number> {
+    let query = this.db.deleteFrom("sessions").where("expires_at", "<=", now);
+    if (userId !== undefined) query = query.where("user_id", "=", userId);
+    const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

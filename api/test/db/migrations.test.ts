@@ -4,7 +4,19 @@ import { Database } from "../../src/db/database.js";
 import { migrationProvider, migrations } from "../../src/db/migrations/index.js";
 import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
-const TABLES = ["app_secrets", "local_accounts", "oidc_payloads", "sessions", "users"];
+const TABLES = [
+  "app_secrets",
+  "idempotency_records",
+  "local_accounts",
+  "manual_step_entries",
+  "oidc_payloads",
+  "sessions",
+  "step_counters",
+  "step_days",
+  "step_photos",
+  "subscription_payments",
+  "users",
+];
 
 describe.each(dialects)("migrations (%s)", (dialect) => {
   let testDb: TestDatabase;

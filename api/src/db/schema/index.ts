@@ -1,7 +1,15 @@
 import type { AppSecretsTable } from "./app-secrets.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
+import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
+import type {
+  IdempotencyRecordsTable,
+  ManualStepEntriesTable,
+  StepCountersTable,
+  StepDaysTable,
+  StepPhotosTable,
+} from "./steps.js";
 import type { UsersTable } from "./users.js";
 
 export interface DatabaseSchema {
@@ -10,4 +18,10 @@ export interface DatabaseSchema {
   local_accounts: LocalAccountsTable;
   oidc_payloads: OidcPayloadsTable;
   app_secrets: AppSecretsTable;
+  step_counters: StepCountersTable;
+  step_days: StepDaysTable;
+  manual_step_entries: ManualStepEntriesTable;
+  step_photos: StepPhotosTable;
+  idempotency_records: IdempotencyRecordsTable;
+  subscription_payments: SubscriptionPaymentsTable;
 }

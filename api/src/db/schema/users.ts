@@ -7,6 +7,8 @@ export interface UsersTable {
   first_name: string | null;
   last_name: string | null;
   profile_image_url: string | null;
+  /** The charity the walker supports in the beta, one of CHARITY_NAMES; null until chosen. */
+  charity_name: string | null;
   /** Epoch milliseconds, as every timestamp in this schema. */
   created_at: number;
   updated_at: number;

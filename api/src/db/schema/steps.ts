@@ -1,0 +1,66 @@
+/**
+ * One device's (or one health source's) count for a walker's day. Counters only grow: a sync
+ * carries the counter's whole total for the day and the larger value is kept (DESIGN §5).
+ */
+export interface StepCountersTable {
+  user_id: string;
+  day: string;
+  /** `device:<X-Device-Id>` for motion counting, `health:<source>` for a health source. */
+  counter_id: string;
+  kind: "motion" | "health";
+  /** The source named by the sync that last raised the counter. */
+  source: string;
+  steps: number;
+  updated_at: number;
+}
+
+/**
+ * A walker's day as counted (the parts and the capped total), rewritten in the same transaction as
+ * every counter or manual entry of that day, so month totals and leaderboards read one row per day.
+ */
+export interface StepDaysTable {
+  user_id: string;
+  day: string;
+  month: string;
+  motion_steps: number;
+  health_steps: number;
+  manual_steps: number;
+  total_steps: number;
+  updated_at: number;
+}
+
+/** A manual entry verified by a photo; never deleted, so a replay of its key never adds again. */
+export interface ManualStepEntriesTable {
+  id: string;
+  user_id: string;
+  day: string;
+  steps: number;
+  note: string;
+  idempotency_key: string;
+  photo_id: string;
+  created_at: number;
+}
+
+/** The proof photo of a manual entry, re-encoded without metadata (no location). */
+export interface StepPhotosTable {
+  id: string;
+  user_id: string;
+  content_type: string;
+  width: number;
+  height: number;
+  byte_size: number;
+  data: Buffer;
+  created_at: number;
+}
+
+/** The first answer to a request carrying an Idempotency-Key, returned again on a replay. */
+export interface IdempotencyRecordsTable {
+  user_id: string;
+  key: string;
+  /** Hash of what the request asked for, so a key reused for a different request is refused. */
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: number;
+  expires_at: number;
+}

@@ -1,0 +1,51 @@
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+
+/**
+ * Turns Ajv's findings into one sentence a person can act on, naming the field by its path:
+ * "steps must be at most 50,000", "date is required", "colour is not a field this request takes".
+ */
+export function describeValidationErrors(errors: FastifySchemaValidationError[], context?: string): string {
+  const first = errors[0];
+  if (!first) return "The request is not valid.";
+  const field = fieldName(first, context);
+  const params = first.params as Record<string, unknown>;
+  switch (first.keyword) {
+    case "required":
+      return `${join(field, String(params.missingProperty))} is required.`;
+    case "additionalProperties":
+      return `${join(field, String(params.additionalProperty))} is not a field this request takes.`;
+    case "type":
+      return `${field} must be ${params.type === "integer" ? "a whole number" : `of type ${String(params.type)}`}.`;
+    case "minimum":
+      return `${field} must be at least ${formatNumber(params.limit)}.`;
+    case "maximum":
+      return `${field} must be at most ${formatNumber(params.limit)}.`;
+    case "minLength":
+      return `${field} must not be empty.`;
+    case "maxLength":
+      return `${field} must be at most ${formatNumber(params.limit)} characters.`;
+    case "pattern":
+    case "format":
+      return `${field} is not in the expected format.`;
+    case "enum":
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(", ")}.`;
+    case "const":
+      return `${field} must be ${JSON.stringify(params.allowedValue)}.`;
+    default:
+      return `${field} ${first.message ?? "is not valid"}.`;
+  }
+}
+
+function fieldName(error: FastifySchemaValidationError, context?: string): string {
+  const path = error.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  if (path) return path;
+  return context === "body" || context === undefined ? "The request body" : `The ${context}`;
+}
+
+function join(parent: string, child: string): string {
+  return parent.startsWith("The ") ? child : `${parent}.${child}`;
+}
+
+function formatNumber(value: unknown): string {
+  return typeof value === "number" ? value.toLocaleString("en-GB") : String(value);
+}

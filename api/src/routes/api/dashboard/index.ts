@@ -1,0 +1,44 @@
+import {
+  DAILY_STEP_GOAL,
+  DashboardStatsResponse,
+  ErrorResponse,
+  londonDay,
+  MONTHLY_STEP_GOAL,
+  monthOfDay,
+  prizeEntries,
+  stepsToNextEntry,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+
+/** `GET /api/dashboard/stats`: everything the dashboard's tiles show, in one answer (DESIGN §6). */
+export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    "/api/dashboard/stats",
+    {
+      onRequest: app.requireUser,
+      schema: { response: { 200: DashboardStatsResponse, 401: ErrorResponse } },
+    },
+    async (request) => {
+      const user = signedInUser(request);
+      const date = londonDay();
+      const month = monthOfDay(date);
+      const todaySteps = await app.repositories.steps.dayTotal(user.id, date);
+      const monthlySteps = await app.repositories.steps.monthTotal(user.id, month);
+      const revenue = await app.repositories.revenue.monthSplit(month);
+      return {
+        date,
+        month,
+        todaySteps,
+        monthlySteps,
+        dailyGoal: DAILY_STEP_GOAL,
+        monthlyGoal: MONTHLY_STEP_GOAL,
+        monthlyStepsRemaining: Math.max(0, MONTHLY_STEP_GOAL - monthlySteps),
+        prizeEntries: prizeEntries(monthlySteps),
+        stepsToNextEntry: stepsToNextEntry(monthlySteps),
+        charityName: user.charity_name,
+        prizePool: revenue.prizes / 100,
+      };
+    },
+  );
+};

@@ -1,0 +1,132 @@
+import {
+  addDays,
+  DEVICE_ID_HEADER,
+  DEVICE_ID_PATTERN,
+  ErrorResponse,
+  LocalStepSyncRequest,
+  londonDay,
+  londonMonth,
+  MonthlyStepsResponse,
+  RealtimeStepsRequest,
+  RealtimeStepsResponse,
+  STEP_HISTORY_DAYS,
+  StepHistoryResponse,
+  type StepSyncRequest,
+  StepSyncRequest as StepSyncRequestSchema,
+  type StepSyncResponse,
+  StepSyncResponse as StepSyncResponseSchema,
+  TodayStepsResponse,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { ForbiddenError } from "../../../errors.js";
+import { acceptedStepDate, counterReading } from "./counter-reading.js";
+import { manualEntryRoutes } from "./manual-entry.js";
+
+export const OTHER_WALKER_MESSAGE = "These steps belong to another walker: sign in as them to sync them.";
+
+const DeviceHeaders = Type.Object({
+  [DEVICE_ID_HEADER]: Type.Optional(Type.String({ pattern: DEVICE_ID_PATTERN })),
+});
+
+const syncResponses = {
+  200: StepSyncResponseSchema,
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  422: ErrorResponse,
+};
+const readResponses = { 401: ErrorResponse };
+
+/** The step calls of spec §7, on the ledger of DESIGN §5. Every one needs a signed-in walker. */
+export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Before the body is read (an upload is not received for nobody), and before validation.
+  app.addHook("onRequest", app.requireUser);
+  const { steps: ledger } = app.repositories;
+
+  const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
+    const date = acceptedStepDate(body.date);
+    const totals = await ledger.recordCount(counterReading(userId, deviceId, { ...body, date }));
+    return { ok: true, date, ...totals } satisfies StepSyncResponse;
+  };
+
+  app.post(
+    "/api/steps/sync",
+    { schema: { body: StepSyncRequestSchema, headers: DeviceHeaders, response: syncResponses } },
+    async (request) => sync(signedInUser(request).id, request.headers[DEVICE_ID_HEADER], request.body),
+  );
+
+  app.post(
+    "/api/steps/sync-background",
+    { schema: { body: StepSyncRequestSchema, headers: DeviceHeaders, response: syncResponses } },
+    async (request) => sync(signedInUser(request).id, request.headers[DEVICE_ID_HEADER], request.body),
+  );
+
+  app.post(
+    "/api/steps/sync-local",
+    { schema: { body: LocalStepSyncRequest, headers: DeviceHeaders, response: syncResponses } },
+    async (request) => {
+      const user = signedInUser(request);
+      // DESIGN §6: the id in the body is never trusted, only compared with the session's.
+      const { userId, ...body } = request.body;
+      if (userId !== user.id) throw new ForbiddenError(OTHER_WALKER_MESSAGE);
+      return sync(user.id, request.headers[DEVICE_ID_HEADER], body);
+    },
+  );
+
+  app.post(
+    "/api/steps/realtime",
+    {
+      schema: {
+        body: RealtimeStepsRequest,
+        headers: DeviceHeaders,
+        response: { 200: RealtimeStepsResponse, 400: ErrorResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const totals = await ledger.recordCount(
+        counterReading(signedInUser(request).id, request.headers[DEVICE_ID_HEADER], {
+          ...request.body,
+          date: londonDay(),
+        }),
+      );
+      return { todaySteps: totals.todaySteps, monthlyTotal: totals.monthlySteps };
+    },
+  );
+
+  app.get(
+    "/api/steps/today",
+    { schema: { response: { 200: TodayStepsResponse, ...readResponses } } },
+    async (request) => {
+      const date = londonDay();
+      return { date, steps: await ledger.dayTotal(signedInUser(request).id, date) };
+    },
+  );
+
+  app.get(
+    "/api/steps/monthly",
+    { schema: { response: { 200: MonthlyStepsResponse, ...readResponses } } },
+    async (request) => {
+      const month = londonMonth();
+      return { month, steps: await ledger.monthTotal(signedInUser(request).id, month) };
+    },
+  );
+
+  app.get(
+    "/api/steps/history",
+    { schema: { response: { 200: StepHistoryResponse, ...readResponses } } },
+    async (request) => {
+      const today = londonDay();
+      const from = addDays(today, -(STEP_HISTORY_DAYS - 1));
+      const totals = await ledger.dayTotals(signedInUser(request).id, from, today);
+      const days = Array.from({ length: STEP_HISTORY_DAYS }, (_, index) => {
+        const date = addDays(from, index);
+        return { date, steps: totals.get(date) ?? 0 };
+      });
+      return { days };
+    },
+  );
+
+  await app.register(manualEntryRoutes);
+};

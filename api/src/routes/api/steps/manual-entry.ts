@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import {
+  ErrorResponse,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
+  MANUAL_IMAGE_MAX_BYTES,
+  MANUAL_NOTE_MAX_CHARS,
+  MANUAL_STEPS_MAX,
+  MANUAL_STEPS_MIN,
+  ManualEntryFields,
+  ManualEntryResponse,
+} from "@charity-steps/shared-types";
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { BadRequestError, UnprocessableError } from "../../../errors.js";
+import { prepareProofPhoto } from "../../../images/proof-photo.js";
+import { acceptedStepDate } from "./counter-reading.js";
+
+export const MANUAL_MESSAGES = {
+  invalidSteps: "Please enter a valid number of steps (a whole number above 0).",
+  tooManySteps: `Maximum ${MANUAL_STEPS_MAX.toLocaleString("en-GB")} steps can be added at once.`,
+  noteTooLong: `The note can be at most ${MANUAL_NOTE_MAX_CHARS} characters.`,
+  imageRequired: "Please upload an image to verify your steps.",
+  keyRequired:
+    "The Idempotency-Key header is required: a new random id for each entry, the same one when it is sent again.",
+  keyReused: "This Idempotency-Key was already used for a different entry. Use a new key for a new entry.",
+} as const;
+
+const ManualEntryHeaders = Type.Object({
+  [IDEMPOTENCY_KEY_HEADER]: Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
+});
+
+/**
+ * `POST /api/steps/add-manual-verified` (spec §3, §5; DESIGN §5): steps with a photo as proof, as
+ * multipart form data. Everything is checked before anything is stored.
+ */
+export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Multipart only here: the form's text fields and its one photo become the body, then validated.
+  await app.register(fastifyMultipart, {
+    attachFieldsToBody: "keyValues",
+    limits: { fileSize: MANUAL_IMAGE_MAX_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 8 * 1024 },
+  });
+
+  app.post(
+    "/api/steps/add-manual-verified",
+    {
+      schema: {
+        consumes: ["multipart/form-data"],
+        headers: ManualEntryHeaders,
+        body: ManualEntryFields,
+        response: {
+          201: ManualEntryResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          422: ErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (idempotencyKey === undefined) throw new BadRequestError(MANUAL_MESSAGES.keyRequired);
+      const { steps: stepsText, date: dateText, note: rawNote = "", justificationImage } = request.body;
+
+      if (!/^\s*\d+\s*$/.test(stepsText)) throw new BadRequestError(MANUAL_MESSAGES.invalidSteps);
+      const steps = Number(stepsText);
+      if (steps < MANUAL_STEPS_MIN) throw new BadRequestError(MANUAL_MESSAGES.invalidSteps);
+      if (steps > MANUAL_STEPS_MAX) throw new BadRequestError(MANUAL_MESSAGES.tooManySteps);
+      const note = rawNote.trim();
+      if (note.length > MANUAL_NOTE_MAX_CHARS) throw new BadRequestError(MANUAL_MESSAGES.noteTooLong);
+      if (!Buffer.isBuffer(justificationImage)) throw new BadRequestError(MANUAL_MESSAGES.imageRequired);
+      const day = dateText.trim();
+
+      // A replay is recognised by what it asks for: the same day, steps, note and photo bytes.
+      const requestHash = createHash("sha256")
+        .update(JSON.stringify({ day, steps, note }))
+        .update(justificationImage)
+        .digest("base64url");
+      const input = { userId: user.id, idempotencyKey, requestHash, day, steps, note };
+      // An earlier answer is returned even when its date has since left the 30-day window.
+      const earlier = await app.repositories.steps.findManualReplay(input);
+      const outcome =
+        earlier ??
+        (await app.repositories.steps.addManualEntry({
+          ...input,
+          day: acceptedStepDate(day),
+          photo: await prepareProofPhoto(justificationImage),
+        }));
+      if (outcome.kind === "key-reused") throw new UnprocessableError(MANUAL_MESSAGES.keyReused);
+      return reply.status(201).send(outcome.body);
+    },
+  );
+};

@@ -1,0 +1,166 @@
+import { type Static, Type } from "typebox";
+import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
+import { type DayString, daysBetween } from "./dates.js";
+
+/** Where a count comes from (spec §3). */
+export const MOTION_SOURCES = ["device_motion", "background_device_motion", "local_tracker"] as const;
+export const HEALTH_SOURCES = ["apple_health", "google_fit"] as const;
+export const MANUAL_SOURCE = "manual_verified";
+
+export type MotionSource = (typeof MOTION_SOURCES)[number];
+export type HealthSource = (typeof HEALTH_SOURCES)[number];
+export type StepSource = MotionSource | HealthSource | typeof MANUAL_SOURCE;
+
+export function isHealthSource(source: string): source is HealthSource {
+  return (HEALTH_SOURCES as readonly string[]).includes(source);
+}
+
+/** The header a client names its device with; one step counter per device and day (DESIGN §5). */
+export const DEVICE_ID_HEADER = "x-device-id";
+export const DEFAULT_DEVICE_ID = "default";
+export const DEVICE_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+/** A client-made UUID that makes a manual entry safe to send again (DESIGN §5). */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+export const IDEMPOTENCY_KEY_PATTERN = "^[A-Za-z0-9_-]{8,128}$";
+
+const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
+export const StepDate = Type.String({ pattern: DAY_PATTERN, description: "London calendar day, YYYY-MM-DD" });
+/** A device's whole count for one day: the server keeps the larger of this and what it had. */
+export const StepCount = Type.Integer({ minimum: 0, maximum: DAILY_STEP_MAX });
+/** Sources a count may be synced from; manual steps come only with a photo. */
+export const SyncedStepSource = Type.Enum([...MOTION_SOURCES, ...HEALTH_SOURCES]);
+
+export const StepSyncRequest = Type.Object(
+  { steps: StepCount, date: StepDate, source: SyncedStepSource },
+  { additionalProperties: false },
+);
+export type StepSyncRequest = Static<typeof StepSyncRequest>;
+
+export const StepSyncResponse = Type.Object({
+  ok: Type.Literal(true),
+  date: StepDate,
+  /** The walker's total for the synced day, every device and source together. */
+  daySteps: Type.Integer(),
+  todaySteps: Type.Integer(),
+  monthlySteps: Type.Integer(),
+});
+export type StepSyncResponse = Static<typeof StepSyncResponse>;
+
+export const LocalStepSyncRequest = Type.Object(
+  {
+    userId: Type.String({ minLength: 1, maxLength: 64 }),
+    steps: StepCount,
+    date: StepDate,
+    source: SyncedStepSource,
+  },
+  { additionalProperties: false },
+);
+export type LocalStepSyncRequest = Static<typeof LocalStepSyncRequest>;
+
+export const RealtimeStepsRequest = Type.Object(
+  { steps: StepCount, source: SyncedStepSource },
+  { additionalProperties: false },
+);
+export type RealtimeStepsRequest = Static<typeof RealtimeStepsRequest>;
+
+export const RealtimeStepsResponse = Type.Object({
+  todaySteps: Type.Integer(),
+  monthlyTotal: Type.Integer(),
+});
+export type RealtimeStepsResponse = Static<typeof RealtimeStepsResponse>;
+
+/** The text fields of the manual-entry form (multipart); the photo travels as `justificationImage`. */
+export const ManualEntryFields = Type.Object(
+  {
+    steps: Type.String({ maxLength: 32 }),
+    date: Type.String({ maxLength: 32 }),
+    note: Type.Optional(Type.String()),
+    source: Type.Optional(Type.Literal(MANUAL_SOURCE)),
+    manualEntry: Type.Optional(Type.String({ maxLength: 8 })),
+    justificationImage: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
+export const ManualEntry = Type.Object({
+  id: Type.String(),
+  date: StepDate,
+  steps: Type.Integer(),
+  note: Type.String({ maxLength: MANUAL_NOTE_MAX_CHARS }),
+  source: Type.Literal(MANUAL_SOURCE),
+  createdAt: Type.String({ description: "ISO 8601 timestamp" }),
+});
+export type ManualEntry = Static<typeof ManualEntry>;
+
+export const ManualEntryResponse = Type.Object({
+  entry: ManualEntry,
+  daySteps: Type.Integer(),
+  todaySteps: Type.Integer(),
+  monthlySteps: Type.Integer(),
+});
+export type ManualEntryResponse = Static<typeof ManualEntryResponse>;
+
+export const TodayStepsResponse = Type.Object({ date: StepDate, steps: Type.Integer() });
+export type TodayStepsResponse = Static<typeof TodayStepsResponse>;
+
+export const MonthlyStepsResponse = Type.Object({ month: Type.String(), steps: Type.Integer() });
+export type MonthlyStepsResponse = Static<typeof MonthlyStepsResponse>;
+
+export const StepHistoryResponse = Type.Object({
+  /** Oldest first, one row per day for the last 30 days, today included; days without steps are 0. */
+  days: Type.Array(Type.Object({ date: StepDate, steps: Type.Integer() })),
+});
+export type StepHistoryResponse = Static<typeof StepHistoryResponse>;
+
+export const DashboardStatsResponse = Type.Object({
+  date: StepDate,
+  month: Type.String(),
+  todaySteps: Type.Integer(),
+  monthlySteps: Type.Integer(),
+  dailyGoal: Type.Integer(),
+  monthlyGoal: Type.Integer(),
+  monthlyStepsRemaining: Type.Integer(),
+  prizeEntries: Type.Integer(),
+  stepsToNextEntry: Type.Integer(),
+  charityName: Type.Union([Type.String(), Type.Null()]),
+  /** This month's prize pool in pounds (the prize share of subscription revenue). */
+  prizePool: Type.Number(),
+});
+export type DashboardStatsResponse = Static<typeof DashboardStatsResponse>;
+
+export const DailyResetResponse = Type.Object({ message: Type.String(), recordsDeleted: Type.Integer() });
+export type DailyResetResponse = Static<typeof DailyResetResponse>;
+
+export const MonthlyResetResponse = Type.Object({ message: Type.String() });
+export type MonthlyResetResponse = Static<typeof MonthlyResetResponse>;
+
+export interface DayParts {
+  /** Sum of the motion counters of every device. */
+  motion: number;
+  /** The largest health-source counter (each one already gathers the walker's devices). */
+  health: number;
+  /** Sum of the manual verified entries. */
+  manual: number;
+}
+
+/**
+ * A day's steps (DESIGN §5): the same walk seen by motion and by a health source counts once, as
+ * the larger of the two; manual entries add on top; the whole day is capped at 50,000.
+ */
+export function dayTotal({ motion, health, manual }: DayParts): number {
+  return Math.min(DAILY_STEP_MAX, Math.max(motion, health) + manual);
+}
+
+/**
+ * Why the calendar day `date` cannot take steps on `today` (London), or null when it can: not in the
+ * future, at most 30 days back (DESIGN §5).
+ */
+export function stepDateOutOfRange(date: DayString, today: DayString): string | null {
+  const back = daysBetween(date, today);
+  if (back < 0) return `${date} is in the future: steps can only be added for today or earlier.`;
+  if (back > STEP_HISTORY_DAYS) {
+    return `${date} is more than ${STEP_HISTORY_DAYS} days ago: steps can only be added for the last ${STEP_HISTORY_DAYS} days.`;
+  }
+  return null;
+}
