@@ -100,4 +100,94 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     const row = await database.db.selectFrom("app_secrets").selectAll().executeTakeFirstOrThrow();
     expect(row.created_at).toBe(at);
   });
+
+  it("keeps step counters non-negative, days within 50,000 and one manual entry per key", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const { db } = database;
+    await db
+      .insertInto("users")
+      .values({ id: "u1", issuer: "i", subject: "s", created_at: 1, updated_at: 1 })
+      .execute();
+    const counter = {
+      user_id: "u1",
+      day: "2026-11-21",
+      kind: "motion" as const,
+      source: "device_motion",
+      updated_at: 1,
+    };
+    await expect(
+      db
+        .insertInto("step_counters")
+        .values({ ...counter, counter_id: "device:a", steps: -1 })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("step_counters")
+        .values({ ...counter, counter_id: "device:a", kind: "other" as never, steps: 1 })
+        .execute(),
+    ).rejects.toThrow();
+    const day = {
+      user_id: "u1",
+      day: "2026-11-21",
+      month: "2026-11",
+      motion_steps: 0,
+      health_steps: 0,
+      manual_steps: 0,
+      updated_at: 1,
+    };
+    await expect(
+      db
+        .insertInto("step_days")
+        .values({ ...day, total_steps: 50_001 })
+        .execute(),
+    ).rejects.toThrow();
+
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10]);
+    await db
+      .insertInto("step_photos")
+      .values({
+        id: "p1",
+        user_id: "u1",
+        content_type: "image/png",
+        width: 1,
+        height: 1,
+        byte_size: 7,
+        data: bytes,
+        created_at: 1,
+      })
+      .execute();
+    const stored = await db.selectFrom("step_photos").select("data").executeTakeFirstOrThrow();
+    expect(Buffer.from(stored.data).equals(bytes)).toBe(true);
+    const entry = {
+      user_id: "u1",
+      day: "2026-11-21",
+      steps: 10,
+      note: "",
+      idempotency_key: "k1",
+      photo_id: "p1",
+      created_at: 1,
+    };
+    await db
+      .insertInto("manual_step_entries")
+      .values({ ...entry, id: "e1" })
+      .execute();
+    await expect(
+      db
+        .insertInto("manual_step_entries")
+        .values({ ...entry, id: "e2" })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("manual_step_entries")
+        .values({ ...entry, id: "e3", idempotency_key: "k3", steps: 0 })
+        .execute(),
+    ).rejects.toThrow();
+
+    const user = await db.selectFrom("users").select("charity_name").executeTakeFirstOrThrow();
+    expect(user.charity_name).toBeNull();
+  });
 });

@@ -267,7 +267,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     expect((await storedFor(user.id)).entries).toBe(1);
   });
 
-  it("refuses a body that is not multipart with 400 and a message", async () => {
+  it("refuses a body that is not multipart, or a broken one, with 400 and a message", async () => {
     const { api } = await newWalker();
     const response = await api.post(
       "/api/steps/add-manual-verified",
@@ -289,5 +289,22 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     });
     expect(missingDate.statusCode).toBe(400);
     expect(missingDate.json().message).toBe("date is required.");
+
+    const { cookie } = await createSignedInWalker(testApp.app);
+    const broken: [string, string][] = [
+      ["multipart/form-data", "no boundary"],
+      ["multipart/form-data; boundary=abc", '--abc\r\nContent-Disposition: form-data; name="steps"\r\n\r\n5'],
+      ["multipart/form-data; boundary=abc", "not a form at all"],
+    ];
+    for (const [type, payload] of broken) {
+      const response = await testApp.app.inject({
+        method: "POST",
+        url: "/api/steps/add-manual-verified",
+        headers: { cookie, "content-type": type, "idempotency-key": randomUUID() },
+        payload,
+      });
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.json().message, payload).toBe(MANUAL_MESSAGES.malformedForm);
+    }
   });
 });

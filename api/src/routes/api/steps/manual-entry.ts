@@ -12,6 +12,7 @@ import {
 } from "@charity-steps/shared-types";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, UnprocessableError } from "../../../errors.js";
@@ -26,6 +27,7 @@ export const MANUAL_MESSAGES = {
   keyRequired:
     "The Idempotency-Key header is required: a new random id for each entry, the same one when it is sent again.",
   keyReused: "This Idempotency-Key was already used for a different entry. Use a new key for a new entry.",
+  malformedForm: "The form could not be read: it is incomplete or not valid multipart/form-data.",
 } as const;
 
 const ManualEntryHeaders = Type.Object({
@@ -37,15 +39,19 @@ const ManualEntryHeaders = Type.Object({
  * multipart form data. Everything is checked before anything is stored.
  */
 export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Multipart only here: the form's text fields and its one photo become the body, then validated.
+  // Multipart only here, with limits that stop an oversize photo or form while it is still arriving.
   await app.register(fastifyMultipart, {
-    attachFieldsToBody: "keyValues",
     limits: { fileSize: MANUAL_IMAGE_MAX_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 8 * 1024 },
   });
 
   app.post(
     "/api/steps/add-manual-verified",
     {
+      // The form's text fields and its photo become the body, which the schema then validates.
+      preValidation: async (request) => {
+        // Validated next, against the schema below.
+        if (request.isMultipart()) request.body = (await readForm(request)) as typeof request.body;
+      },
       schema: {
         consumes: ["multipart/form-data"],
         headers: ManualEntryHeaders,
@@ -95,3 +101,20 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** The form as key and value (a Buffer for a file, an array for a repeated field). */
+async function readForm(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields = new Map<string, unknown>();
+  try {
+    for await (const part of request.parts()) {
+      const value = part.type === "file" ? await part.toBuffer() : part.value;
+      const earlier = fields.get(part.fieldname);
+      fields.set(part.fieldname, earlier === undefined ? value : [earlier, value].flat());
+    }
+  } catch (error) {
+    // The library's own refusals (too large, too many parts) carry a status; the parser's do not.
+    if (error instanceof Error && "statusCode" in error) throw error;
+    throw new BadRequestError(MANUAL_MESSAGES.malformedForm);
+  }
+  return Object.fromEntries(fields);
+}
