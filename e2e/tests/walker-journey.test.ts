@@ -27,6 +27,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A real 2×2 PNG (teal pixels), as a phone's photo picker would hand over. */
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGPgndLBO6WDAUIBAB6eBKUt+GUOAAAAAElFTkSuQmCC",
+  "base64",
+);
+
 const tabBar = () => page.getByRole("navigation", { name: "Main" });
 
 // The steps depend on each other: one walker signs up, moves around, and signs out.
@@ -94,6 +100,35 @@ describe("a new walker's first visit", () => {
     await expect
       .poll(() => tabBar().getByRole("link", { name: "Groups" }).getAttribute("aria-current"))
       .toBe("page");
+  });
+
+  it("adds steps by hand with a PNG photo and sees them on the dashboard and the server", async () => {
+    await page.goto(`${server.origin}/dashboard`);
+    await page.getByText("Goal: 100,000 steps").waitFor();
+    await page.getByLabel("Steps", { exact: true }).fill("4200");
+    await page.getByLabel(/Note/).fill("Walked to the allotment, phone charging");
+    await page
+      .getByLabel("Photo proof")
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: TINY_PNG });
+    await page.getByText("proof.png").waitFor();
+    await screenshot(page, "13-dashboard-manual-form");
+    await page.getByRole("button", { name: "Add Steps" }).click();
+
+    await page.getByText("Steps Added Successfully").waitFor();
+    await expect.poll(() => page.getByTestId("today-steps").textContent()).toBe("4,200");
+    expect(await page.getByTestId("month-steps").textContent()).toBe("4,200");
+    expect(await page.getByText("Need 5,800 more steps for first entry").count()).toBe(1);
+    const today = await page.evaluate(async () => (await fetch("/api/steps/today")).json());
+    expect(today.steps).toBe(4_200);
+    await screenshot(page, "14-dashboard-after-manual-steps");
+  });
+
+  it("says why a manual entry without a photo is refused, sending nothing", async () => {
+    await page.getByLabel("Steps", { exact: true }).fill("1000");
+    await page.getByRole("button", { name: "Add Steps" }).click();
+    await page.getByText("Please upload an image to verify your steps").waitFor();
+    const today = await page.evaluate(async () => (await fetch("/api/steps/today")).json());
+    expect(today.steps).toBe(4_200);
   });
 
   it("signs out from the top navigation and is a visitor again", async () => {

@@ -1,8 +1,10 @@
 import { registerUpdateMessages } from "./messages";
 import { registerNavigationFallback } from "./navigation";
 import { registerPrecache } from "./precache";
+import { registerStepSync } from "./step-sync";
 
 // Order matters: the precache route must be registered before the navigation fallback that reads it.
 registerPrecache();
 registerNavigationFallback();
 registerUpdateMessages();
+registerStepSync();

@@ -107,7 +107,7 @@ describe("signed in", () => {
   it("/ shows the dashboard, the top navigation and the tab bar with Dashboard lit", async () => {
     renderApp("/");
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeTruthy();
-    expect(screen.getByText("Coming soon in the beta.")).toBeTruthy();
+    expect(await screen.findByText("Goal: 100,000 steps")).toBeTruthy();
 
     const tabs = within(screen.getByRole("navigation", { name: "Main" }));
     const expected = [

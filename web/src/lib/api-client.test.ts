@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiRequest, getQueryFn, isUnauthorizedError } from "./api-client";
+import { apiRequest, getQueryFn, isUnauthorizedError, serverMessage } from "./api-client";
 
 function stubFetch(response: Response) {
   const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => response);
@@ -40,6 +40,24 @@ describe("apiRequest", () => {
     const init = fetchMock.mock.calls[0]?.[1];
     expect(init?.body).toBe(form);
     expect(init?.headers).toBeUndefined();
+  });
+
+  it("adds the headers it is given, e.g. an Idempotency-Key", async () => {
+    const fetchMock = stubFetch(Response.json({}));
+    await apiRequest("POST", "/api/steps/add-manual-verified", new FormData(), {
+      "Idempotency-Key": "k-123",
+    });
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toEqual({ "Idempotency-Key": "k-123" });
+  });
+
+  it("reads the server's message out of a refusal, or falls back", () => {
+    expect(serverMessage(new Error('413: {"message":"Please upload an image smaller than 5MB."}'), "x")).toBe(
+      "Please upload an image smaller than 5MB.",
+    );
+    expect(serverMessage(new Error("502: Bad Gateway"), "Failed to add steps")).toBe("Failed to add steps");
+    expect(serverMessage(new TypeError("Failed to fetch"), "Failed to add steps")).toBe(
+      "Failed to add steps",
+    );
   });
 
   it("fails with 'status: body' when the server refuses", async () => {

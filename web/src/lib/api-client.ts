@@ -14,12 +14,18 @@ async function throwIfNotOk(response: Response): Promise<void> {
  * Every call to our API sends the session cookie. A JSON content type and body go only with a body;
  * FormData (the manual-steps upload) is sent as multipart, its boundary set by the browser.
  */
-export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const init: RequestInit = { method, credentials: "include" };
+  if (Object.keys(headers).length > 0) init.headers = headers;
   if (body instanceof FormData) {
     init.body = body;
   } else if (body !== undefined) {
-    init.headers = { "Content-Type": "application/json" };
+    init.headers = { ...headers, "Content-Type": "application/json" };
     init.body = JSON.stringify(body);
   }
   const response = await fetch(url, init);
@@ -43,4 +49,19 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 export function isUnauthorizedError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /Unauthorized|401/.test(message);
+}
+
+/** The server's `{ message }` inside an `apiRequest` error, or `fallback` when there is none. */
+export function serverMessage(error: unknown, fallback: string): string {
+  const text = error instanceof Error ? error.message : "";
+  const body = text.replace(/^\d{3}: /, "");
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === "object" && "message" in parsed && typeof parsed.message === "string") {
+      return parsed.message;
+    }
+  } catch {
+    // Not JSON (a proxy's error page, a network failure): the fallback says it better.
+  }
+  return fallback;
 }

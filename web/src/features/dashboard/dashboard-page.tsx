@@ -1,9 +1,128 @@
-import { ComingSoon, Page } from "../../components/page";
+import {
+  DAILY_STEP_GOAL,
+  type DashboardStatsResponse,
+  MONTHLY_STEP_GOAL,
+  prizeEntries,
+  type StepHistoryResponse,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { paths } from "../../app/paths";
+import { LoadingSpinner } from "../../components/loading-spinner";
+import { Page } from "../../components/page";
+import { ManualStepsForm } from "../manual-steps/manual-steps-form";
+import { ProgressRing } from "./progress-ring";
+import { StepHistoryChart } from "./step-history-chart";
+import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
 
 export function DashboardPage() {
+  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
+  const history = useQuery<StepHistoryResponse | null>({ queryKey: ["/api/steps/history"] });
+  if (stats.isLoading) return <LoadingSpinner />;
+  const data = stats.data;
+  const todaySteps = data?.todaySteps ?? 0;
+  const monthSteps = data?.monthlySteps ?? 0;
+
   return (
     <Page title="Dashboard">
-      <ComingSoon />
+      {stats.error && (
+        <p className="card mb-4 p-3 text-sm text-muted" role="status">
+          Your totals could not be loaded just now; they will show when the connection is back.
+        </p>
+      )}
+      <section className="card p-5 text-center" aria-labelledby="monthly-title">
+        <h2 id="monthly-title" className="mb-3 text-lg font-semibold">
+          Monthly Progress
+        </h2>
+        <ProgressRing
+          value={monthSteps}
+          goal={MONTHLY_STEP_GOAL}
+          label="Steps this month towards the monthly goal"
+        >
+          <span className="text-3xl font-bold" data-testid="month-steps">
+            {formatSteps(monthSteps)}
+          </span>
+          <span className="text-sm text-muted">steps this month</span>
+        </ProgressRing>
+        <p className="mt-3 font-medium">Goal: {formatSteps(MONTHLY_STEP_GOAL)} steps</p>
+        <p className="text-sm text-muted">{monthlyProgressText(monthSteps)}</p>
+      </section>
+
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <Tile icon={<Footprints aria-hidden="true" className="size-5" />} title="Today's Steps">
+          <span className="text-2xl font-bold" data-testid="today-steps">
+            {formatSteps(todaySteps)}
+          </span>
+          <span className="text-sm text-muted">
+            {dailyGoalPercent(todaySteps)}% of {formatSteps(DAILY_STEP_GOAL)}
+          </span>
+        </Tile>
+        <Tile icon={<Trophy aria-hidden="true" className="size-5" />} title="Prize Entries">
+          <span className="text-2xl font-bold" data-testid="prize-entries">
+            {prizeEntries(monthSteps)}
+          </span>
+          <span className="text-sm text-muted">{prizeEntriesText(monthSteps)}</span>
+        </Tile>
+      </div>
+
+      <nav className="mt-3 grid grid-cols-3 gap-3" aria-label="Charity, prizes and groups">
+        <LinkTile
+          to={paths.charity}
+          icon={<Heart aria-hidden="true" className="size-5" />}
+          title="Your Charity"
+        >
+          {data?.charityName ?? "Select charity"}
+        </LinkTile>
+        <LinkTile
+          to={paths.prizeDraw}
+          icon={<Gift aria-hidden="true" className="size-5" />}
+          title="Prize Pool"
+        >
+          £{(data?.prizePool ?? 0).toFixed(2)}
+        </LinkTile>
+        <LinkTile to={paths.groups} icon={<Users aria-hidden="true" className="size-5" />} title="Groups">
+          Join &amp; compete
+        </LinkTile>
+      </nav>
+
+      <div className="mt-4 space-y-4">
+        {history.data && <StepHistoryChart days={history.data.days} />}
+        <ManualStepsForm />
+      </div>
     </Page>
+  );
+}
+
+function Tile({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <section className="card flex flex-col gap-1 p-4" aria-label={title}>
+      <h2 className="flex items-center gap-2 text-sm font-medium text-muted">
+        <span className="text-brand-strong">{icon}</span>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function LinkTile({
+  to,
+  icon,
+  title,
+  children,
+}: {
+  to: string;
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Link to={to} className="card flex flex-col gap-1 p-3 hover:border-brand">
+      <span className="text-brand-strong">{icon}</span>
+      <span className="text-xs text-muted">{title}</span>
+      <span className="text-sm font-semibold leading-tight">{children}</span>
+    </Link>
   );
 }

@@ -1,0 +1,143 @@
+/**
+ * The walker's device storage (DESIGN §7): steps are kept here first so a walk with no signal loses
+ * nothing, and both the page and the service worker read and write the same IndexedDB database.
+ */
+import type { DayString, MonthString, StepSyncRequest } from "@charity-steps/shared-types";
+import { Dexie, type EntityTable } from "dexie";
+
+export const DATABASE_NAME = "charity-steps";
+
+/** The step counters the device keeps for one London day; a day's count is the highest of them. */
+export const DAY_COUNTERS = ["local", "real", "background", "backup"] as const;
+export type DayCounter = (typeof DAY_COUNTERS)[number];
+
+export interface DayRecord {
+  day: DayString;
+  /** Steps counted by the live motion detector. */
+  local: number;
+  /** Steps confirmed by a health source or the server for this device. */
+  real: number;
+  /** Steps estimated while the app was in the background. */
+  background: number;
+  /** A copy kept by the tracker in case another counter is lost. */
+  backup: number;
+  /** The highest count the server has acknowledged for this day from this device. */
+  synced: number;
+  /** Epoch milliseconds of the last write. */
+  updatedAt: number;
+}
+
+/** The device's own steps for a month: the sum of its days' best counts (see local-steps.ts). */
+export interface MonthRecord {
+  month: MonthString;
+  steps: number;
+  updatedAt: number;
+}
+
+export type HealthConnection = "disconnected" | "device_motion" | "apple_health" | "google_fit";
+
+export interface BackgroundFlags {
+  /** The walker allowed counting while the app is hidden. */
+  enabled: boolean;
+  /** Epoch milliseconds when the app was last hidden, for the on-return estimate. */
+  hiddenAt: number | null;
+}
+
+/** Every key the meta table may hold, with the type of its value. */
+export interface MetaValues {
+  deviceId: string;
+  cachedUserId: string | null;
+  /** Epoch milliseconds of the last local step write. */
+  lastUpdate: number;
+  lastDailyReset: DayString;
+  lastMonthlyReset: MonthString;
+  healthConnection: HealthConnection;
+  /** Group id → ISO timestamp the walker joined it. */
+  joinDates: Record<string, string>;
+  backgroundFlags: BackgroundFlags;
+}
+export type MetaKey = keyof MetaValues;
+
+export type MetaRecord = { [K in MetaKey]: { key: K; value: MetaValues[K] } }[MetaKey];
+
+export const STEP_SYNC_ACTION = "step_sync";
+
+/** A queued `POST /api/steps/sync`; at most one per `key` (see outbox.ts). */
+export interface OutboxAction {
+  id?: number;
+  type: typeof STEP_SYNC_ACTION;
+  /** `${day}|${deviceId}|${counter}`: one pending sync per server counter. */
+  key: string;
+  deviceId: string;
+  body: StepSyncRequest;
+  createdAt: number;
+  updatedAt: number;
+  attempts: number;
+  /** Why the last attempt did not leave the outbox, if one was made. */
+  lastError?: string;
+}
+
+/** An action the server refused for good, kept with its answer so nothing vanishes unseen. */
+export interface DeadLetter {
+  id?: number;
+  key: string;
+  type: typeof STEP_SYNC_ACTION;
+  deviceId: string;
+  body: StepSyncRequest;
+  status: number;
+  message: string;
+  createdAt: number;
+  failedAt: number;
+}
+
+export class CharityStepsDatabase extends Dexie {
+  days!: EntityTable<DayRecord, "day">;
+  months!: EntityTable<MonthRecord, "month">;
+  meta!: EntityTable<MetaRecord, "key">;
+  outbox!: EntityTable<OutboxAction, "id">;
+  deadLetters!: EntityTable<DeadLetter, "id">;
+
+  constructor(name = DATABASE_NAME) {
+    super(name);
+    // Keep every version: a later schema change adds `this.version(2).stores({...}).upgrade(...)`
+    // below, and browsers still on version 1 upgrade through it.
+    this.version(1).stores({
+      days: "day",
+      months: "month",
+      meta: "key",
+      outbox: "++id, &key",
+      deadLetters: "++id, key",
+    });
+  }
+}
+
+export const db = new CharityStepsDatabase();
+
+export async function getMeta<K extends MetaKey>(key: K): Promise<MetaValues[K] | undefined> {
+  const record = await db.meta.get(key);
+  return record?.value as MetaValues[K] | undefined;
+}
+
+export async function setMeta<K extends MetaKey>(key: K, value: MetaValues[K]): Promise<void> {
+  await db.meta.put({ key, value } as MetaRecord);
+}
+
+/**
+ * This device's id for the `X-Device-Id` header: random, made once, then kept. Made inside a
+ * transaction so two tabs starting together still agree on one id.
+ */
+export function getDeviceId(): Promise<string> {
+  return db.transaction("rw", db.meta, async () => {
+    const existing = await getMeta("deviceId");
+    if (existing) return existing;
+    const deviceId = randomDeviceId();
+    await setMeta("deviceId", deviceId);
+    return deviceId;
+  });
+}
+
+// getRandomValues also works outside secure contexts (plain http on a LAN), unlike randomUUID.
+function randomDeviceId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

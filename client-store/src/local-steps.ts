@@ -1,0 +1,219 @@
+/**
+ * The device's own step counts per London day (spec §5): the only place that writes the day
+ * counters, so the rules "0..50,000, only ever raised" and the month totals hold everywhere.
+ *
+ * Month rule: a month's steps on this device are the sum of the best counts of its days. The months
+ * table stores that sum, rewritten in the same transaction as every day write, so it outlives the
+ * 30-day day cleanup and `readLocalTotals` reads one row instead of summing.
+ */
+import {
+  addDays,
+  BACKGROUND_DATA_DAYS,
+  DAILY_STEP_MAX,
+  type DayString,
+  daysBetween,
+  londonDay,
+  londonMonth,
+  type MonthString,
+  monthOfDay,
+  STEP_HISTORY_DAYS,
+} from "@charity-steps/shared-types";
+import { DAY_COUNTERS, type DayCounter, type DayRecord, db, setMeta } from "./db";
+
+/** True for a daily step value the device may store: a whole number from 0 to 50,000. */
+export function isValidDailySteps(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= DAILY_STEP_MAX;
+}
+
+export function emptyDay(day: DayString, now: number = Date.now()): DayRecord {
+  return { day, local: 0, real: 0, background: 0, backup: 0, synced: 0, updatedAt: now };
+}
+
+/** The day's count on this device: the highest of its counters; out-of-range values are ignored. */
+export function bestCount(record: DayRecord | undefined): number {
+  if (!record) return 0;
+  let best = 0;
+  for (const counter of DAY_COUNTERS) {
+    const value = record[counter];
+    if (isValidDailySteps(value) && value > best) best = value;
+  }
+  return best;
+}
+
+/** Which counter holds the best count (the first on a tie), or null for an empty day. */
+export function bestCounter(record: DayRecord | undefined): DayCounter | null {
+  if (!record) return null;
+  const best = bestCount(record);
+  if (best === 0) return null;
+  return DAY_COUNTERS.find((counter) => record[counter] === best) ?? null;
+}
+
+export async function getDay(day: DayString): Promise<DayRecord | undefined> {
+  return db.days.get(day);
+}
+
+/**
+ * Raises one counter of a day to `steps` (capped at 50,000); a lower value changes nothing, so
+ * steps never go down. Returns the counter's value afterwards. Negative, fractional or non-numeric
+ * values are refused with a RangeError.
+ */
+export function setDaySteps(
+  day: DayString,
+  counter: DayCounter,
+  steps: number,
+  now: number = Date.now(),
+): Promise<number> {
+  if (!Number.isInteger(steps) || steps < 0) {
+    return Promise.reject(new RangeError(`Daily steps must be a whole number from 0, got ${steps}.`));
+  }
+  return writeDay(
+    day,
+    now,
+    (record) => {
+      const current = isValidDailySteps(record[counter]) ? record[counter] : 0;
+      return Math.max(current, Math.min(steps, DAILY_STEP_MAX));
+    },
+    counter,
+  );
+}
+
+/** Adds `delta` steps to one counter of a day (capped at 50,000). Returns the counter's new value. */
+export function addDaySteps(
+  day: DayString,
+  counter: DayCounter,
+  delta: number,
+  now: number = Date.now(),
+): Promise<number> {
+  if (!Number.isInteger(delta) || delta < 0) {
+    return Promise.reject(new RangeError(`Added steps must be a whole number from 0, got ${delta}.`));
+  }
+  return writeDay(
+    day,
+    now,
+    (record) => {
+      const current = isValidDailySteps(record[counter]) ? record[counter] : 0;
+      return Math.min(current + delta, DAILY_STEP_MAX);
+    },
+    counter,
+  );
+}
+
+function writeDay(
+  day: DayString,
+  now: number,
+  nextValue: (record: DayRecord) => number,
+  counter: DayCounter,
+): Promise<number> {
+  return db.transaction("rw", [db.days, db.months, db.meta], async () => {
+    const existing = await db.days.get(day);
+    const record = existing ?? emptyDay(day, now);
+    const value = nextValue(record);
+    if (!existing || value !== record[counter]) {
+      await db.days.put({ ...record, [counter]: value, updatedAt: now });
+      await recomputeMonth(monthOfDay(day), now);
+      await setMeta("lastUpdate", now);
+    }
+    return value;
+  });
+}
+
+/** Records that the server acknowledged `steps` for `day` from this device (it only grows). */
+export function markSynced(day: DayString, steps: number, now: number = Date.now()): Promise<void> {
+  return db.transaction("rw", db.days, async () => {
+    const record = await db.days.get(day);
+    // A day already cleaned up needs no marker: it is outside the window the server accepts.
+    if (!record || steps <= record.synced) return;
+    await db.days.put({ ...record, synced: Math.min(steps, DAILY_STEP_MAX), updatedAt: now });
+  });
+}
+
+/**
+ * Rewrites a month's row as the sum of its days' best counts; call inside a transaction on days and
+ * months. Days before the 30-day cleanup are gone from the days table, so the row never shrinks
+ * unless `allowShrink` (only the resets, which zero counters on purpose, ask for that).
+ */
+export async function recomputeMonth(
+  month: MonthString,
+  now: number = Date.now(),
+  { allowShrink = false }: { allowShrink?: boolean } = {},
+): Promise<number> {
+  const days = await db.days.where("day").between(`${month}-01`, `${month}-31`, true, true).toArray();
+  const sum = days.reduce((total, record) => total + bestCount(record), 0);
+  const existing = await db.months.get(month);
+  const steps = allowShrink ? sum : Math.max(sum, existing?.steps ?? 0);
+  await db.months.put({ month, steps, updatedAt: now });
+  return steps;
+}
+
+export interface CleanupResult {
+  daysRemoved: number;
+  backgroundCleared: number;
+}
+
+/**
+ * Run at start (spec §5): days more than 30 days back are removed (the server refuses them anyway);
+ * background estimates more than 7 days back are cleared, but only once the server has acknowledged
+ * at least that many steps for the day, so no unsent steps are lost.
+ */
+export function cleanupOldSteps(now: Date | number = Date.now()): Promise<CleanupResult> {
+  const today = londonDay(now);
+  const oldestKept = addDays(today, -STEP_HISTORY_DAYS);
+  const at = typeof now === "number" ? now : now.getTime();
+  return db.transaction("rw", db.days, async () => {
+    const daysRemoved = await db.days.where("day").below(oldestKept).delete();
+    let backgroundCleared = 0;
+    const stale = await db.days
+      .filter(
+        (record) =>
+          daysBetween(record.day, today) > BACKGROUND_DATA_DAYS &&
+          record.background > 0 &&
+          record.synced >= record.background,
+      )
+      .toArray();
+    for (const record of stale) {
+      await db.days.put({ ...record, background: 0, updatedAt: at });
+      backgroundCleared += 1;
+    }
+    return { daysRemoved, backgroundCleared };
+  });
+}
+
+export interface LocalTotals {
+  day: DayString;
+  month: MonthString;
+  /** Today's best count on this device. */
+  todaySteps: number;
+  /** This month's steps on this device (sum of its days' best counts). */
+  monthSteps: number;
+  /** Steps counted today that the server has not acknowledged yet. */
+  unsyncedToday: number;
+}
+
+/**
+ * Today's and this month's steps on this device. Only reads Dexie tables, so it can be passed
+ * straight to `useLiveQuery(() => readLocalTotals())` and updates whenever a day is written.
+ */
+export async function readLocalTotals(now: Date | number = Date.now()): Promise<LocalTotals> {
+  const day = londonDay(now);
+  const month = londonMonth(now);
+  const [today, monthRow] = await Promise.all([db.days.get(day), db.months.get(month)]);
+  const todaySteps = bestCount(today);
+  return {
+    day,
+    month,
+    todaySteps,
+    monthSteps: Math.max(monthRow?.steps ?? 0, todaySteps),
+    unsyncedToday: Math.max(0, todaySteps - (today?.synced ?? 0)),
+  };
+}
+
+/** Days whose best count is above 0 and above what the server acknowledged, within the sync window. */
+export async function unsyncedDays(now: Date | number = Date.now()): Promise<DayRecord[]> {
+  const today = londonDay(now);
+  const oldest = addDays(today, -STEP_HISTORY_DAYS);
+  const days = await db.days.where("day").between(oldest, today, true, true).toArray();
+  return days.filter((record) => {
+    const best = bestCount(record);
+    return best > 0 && best > record.synced;
+  });
+}

@@ -1,0 +1,291 @@
+/**
+ * The queue of step syncs waiting for the server (DESIGN §7). Steps reach the server only through
+ * here, from the page or the service worker, so a walk offline costs one request per day, and an
+ * action leaves the queue only once the server has taken it (or refused it for good, into
+ * deadLetters with the server's message).
+ */
+import {
+  DAILY_STEP_MAX,
+  type DayString,
+  DEVICE_ID_HEADER,
+  isCalendarDay,
+  isHealthSource,
+  type StepSyncRequest,
+  type StepSyncResponse,
+} from "@charity-steps/shared-types";
+import { type DeadLetter, db, getDeviceId, type OutboxAction, STEP_SYNC_ACTION } from "./db";
+import { bestCount, bestCounter, markSynced, unsyncedDays } from "./local-steps";
+
+export const STEP_SYNC_PATH = "/api/steps/sync";
+/** A request that has not answered after this long is treated as a network failure. */
+export const SYNC_REQUEST_TIMEOUT_MS = 30_000;
+
+export type SyncSource = StepSyncRequest["source"];
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * The server keeps one counter per device for motion sources and one per health source (DESIGN
+ * §5); the outbox keeps one pending sync per such counter and day, so a newer count for the same
+ * counter replaces the older one.
+ */
+export function outboxKey(day: DayString, deviceId: string, source: SyncSource): string {
+  const counter = isHealthSource(source) ? source : "motion";
+  return `${day}|${deviceId}|${counter}`;
+}
+
+/**
+ * Queues the device's whole count for a day. If a sync for the same day and counter is already
+ * waiting, it is replaced by the larger of the two counts (counts only grow); resolves to the
+ * pending action.
+ */
+export async function enqueueSync(
+  day: DayString,
+  steps: number,
+  source: SyncSource = "device_motion",
+  now: number = Date.now(),
+): Promise<OutboxAction> {
+  if (!isCalendarDay(day)) throw new RangeError(`${day} is not a calendar day (YYYY-MM-DD).`);
+  if (!Number.isInteger(steps) || steps < 0 || steps > DAILY_STEP_MAX) {
+    throw new RangeError(`Daily steps must be a whole number from 0 to ${DAILY_STEP_MAX}, got ${steps}.`);
+  }
+  const deviceId = await getDeviceId();
+  const key = outboxKey(day, deviceId, source);
+  return db.transaction("rw", db.outbox, async () => {
+    const pending = await db.outbox.where("key").equals(key).first();
+    if (pending?.id !== undefined) {
+      if (steps <= pending.body.steps) return pending;
+      const raised: OutboxAction = { ...pending, body: { steps, date: day, source }, updatedAt: now };
+      await db.outbox.put(raised);
+      return raised;
+    }
+    const action: OutboxAction = {
+      type: STEP_SYNC_ACTION,
+      key,
+      deviceId,
+      body: { steps, date: day, source },
+      createdAt: now,
+      updatedAt: now,
+      attempts: 0,
+    };
+    const id = await db.outbox.add(action);
+    return { ...action, id };
+  });
+}
+
+/**
+ * Queues every day (within the 30 days the server accepts) whose best local count is above 0 and
+ * above what the server acknowledged. Resolves to the number of days queued.
+ */
+export async function enqueueUnsyncedDays(now: number = Date.now()): Promise<number> {
+  const days = await unsyncedDays(now);
+  for (const record of days) {
+    const source: SyncSource =
+      bestCounter(record) === "background" ? "background_device_motion" : "device_motion";
+    await enqueueSync(record.day, bestCount(record), source, now);
+  }
+  return days.length;
+}
+
+export function pendingSyncs(): Promise<OutboxAction[]> {
+  return db.outbox.toArray();
+}
+
+export function deadLetters(): Promise<DeadLetter[]> {
+  return db.deadLetters.toArray();
+}
+
+export interface SyncAcknowledgement {
+  day: DayString;
+  steps: number;
+  source: SyncSource;
+  /** The server's answer. */
+  response: StepSyncResponse;
+}
+
+export interface ReplaySummary {
+  /** Actions the server took (2xx). */
+  sent: number;
+  /** Actions still waiting in the outbox after this replay. */
+  kept: number;
+  /** Actions the server refused for good (4xx other than 401, 408, 429). */
+  deadLettered: number;
+  /** Stopped at a 401: the actions wait until the walker signs in again. */
+  signedOut: boolean;
+  /** Stopped because a request failed on the network, timed out, or met something other than our API. */
+  networkFailed: boolean;
+  /** A 408, 429 or 5xx answered: worth trying again later. */
+  serverFailed: boolean;
+  acknowledged: SyncAcknowledgement[];
+}
+
+export interface ReplayOptions {
+  fetch?: FetchLike;
+  now?: () => number;
+  timeoutMs?: number;
+}
+
+// Answers after which the action stays queued; any other 4xx is a refusal for good.
+const RETRYABLE_STATUSES = new Set([401, 408, 429]);
+
+type Outcome =
+  | { kind: "sent"; ack: SyncAcknowledgement }
+  | { kind: "kept"; stop: "signed_out" | "network" | "rate_limited" | null }
+  | { kind: "dead" };
+
+let running: Promise<ReplaySummary> | null = null;
+
+/**
+ * Sends each queued sync, oldest first. Only one replay runs at a time in a context: a call while
+ * one is running gets that replay's summary. Stops early on a network failure, a 401 or a 429
+ * (the rest would meet the same fate).
+ */
+export function replayOutbox(options: ReplayOptions = {}): Promise<ReplaySummary> {
+  if (!running) {
+    running = replayAll(options).finally(() => {
+      running = null;
+    });
+  }
+  return running;
+}
+
+async function replayAll(options: ReplayOptions): Promise<ReplaySummary> {
+  const summary: ReplaySummary = {
+    sent: 0,
+    kept: 0,
+    deadLettered: 0,
+    signedOut: false,
+    networkFailed: false,
+    serverFailed: false,
+    acknowledged: [],
+  };
+  const actions = await db.outbox.toArray();
+  for (const action of actions) {
+    const outcome = await sendAction(action, options);
+    if (outcome.kind === "sent") {
+      summary.sent += 1;
+      summary.acknowledged.push(outcome.ack);
+    } else if (outcome.kind === "dead") {
+      summary.deadLettered += 1;
+    } else {
+      if (outcome.stop === "signed_out") summary.signedOut = true;
+      else if (outcome.stop === "network") summary.networkFailed = true;
+      else summary.serverFailed = true;
+      if (outcome.stop) break;
+    }
+  }
+  summary.kept = await db.outbox.count();
+  return summary;
+}
+
+async function sendAction(action: OutboxAction, options: ReplayOptions): Promise<Outcome> {
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? SYNC_REQUEST_TIMEOUT_MS;
+  const init: RequestInit = {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json", [DEVICE_ID_HEADER]: action.deviceId },
+    body: JSON.stringify(action.body),
+  };
+  if (typeof AbortSignal.timeout === "function") init.signal = AbortSignal.timeout(timeoutMs);
+
+  let response: Response;
+  try {
+    response = await fetchFn(STEP_SYNC_PATH, init);
+  } catch (error) {
+    await noteAttempt(action, `network: ${error instanceof Error ? error.message : String(error)}`, now());
+    return { kind: "kept", stop: "network" };
+  }
+
+  if (response.ok) {
+    const body = (await response.json().catch(() => null)) as StepSyncResponse | null;
+    // A 200 that is not our API's answer (a hotel wifi's sign-in page) has stored nothing.
+    if (body?.ok !== true) {
+      await noteAttempt(action, `${response.status}: not an answer from the step API`, now());
+      return { kind: "kept", stop: "network" };
+    }
+    await acknowledge(action, now());
+    return {
+      kind: "sent",
+      ack: { day: action.body.date, steps: action.body.steps, source: action.body.source, response: body },
+    };
+  }
+
+  const message = await serverMessage(response);
+  if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status) || response.status < 400) {
+    await noteAttempt(action, `${response.status}: ${message}`, now());
+    const stop = response.status === 401 ? "signed_out" : response.status === 429 ? "rate_limited" : null;
+    return { kind: "kept", stop };
+  }
+  await moveToDeadLetters(action, response.status, message, now());
+  return { kind: "dead" };
+}
+
+/**
+ * Removes the action the server took, unless a larger count replaced it while the request was out:
+ * that one still has to be sent. Records the acknowledged count on the day.
+ */
+async function acknowledge(sent: OutboxAction, now: number): Promise<void> {
+  await db.transaction("rw", [db.outbox, db.days], async () => {
+    if (sent.id === undefined) return;
+    const current = await db.outbox.get(sent.id);
+    if (current && current.body.steps <= sent.body.steps) await db.outbox.delete(sent.id);
+    else if (current) await db.outbox.update(sent.id, { attempts: current.attempts + 1 });
+    if (!isHealthSource(sent.body.source)) await markSynced(sent.body.date, sent.body.steps, now);
+  });
+}
+
+async function noteAttempt(action: OutboxAction, lastError: string, now: number): Promise<void> {
+  if (action.id === undefined) return;
+  await db.transaction("rw", db.outbox, async () => {
+    const current = await db.outbox.get(action.id as number);
+    if (current)
+      await db.outbox.update(current.id as number, {
+        attempts: current.attempts + 1,
+        lastError,
+        updatedAt: now,
+      });
+  });
+}
+
+async function moveToDeadLetters(
+  action: OutboxAction,
+  status: number,
+  message: string,
+  now: number,
+): Promise<void> {
+  await db.transaction("rw", [db.outbox, db.deadLetters], async () => {
+    await db.deadLetters.add({
+      key: action.key,
+      type: action.type,
+      deviceId: action.deviceId,
+      body: action.body,
+      status,
+      message,
+      createdAt: action.createdAt,
+      failedAt: now,
+    });
+    if (action.id === undefined) return;
+    const current = await db.outbox.get(action.id);
+    // A larger count queued meanwhile is a new request: let it meet the server on its own.
+    if (current && current.body.steps <= action.body.steps) await db.outbox.delete(action.id);
+  });
+}
+
+/** The server's `{ message }`, else the body text, else the status text. */
+async function serverMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (
+      typeof parsed === "object" &&
+      parsed !== null &&
+      typeof (parsed as { message?: unknown }).message === "string"
+    ) {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  return text || response.statusText || `HTTP ${response.status}`;
+}

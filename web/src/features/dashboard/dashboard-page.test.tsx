@@ -1,0 +1,140 @@
+import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useToastStore } from "../../lib/toast-store";
+import { renderApp, testWalker } from "../../test/render-app";
+
+const stats: DashboardStatsResponse = {
+  date: "2026-11-21",
+  month: "2026-11",
+  todaySteps: 5_500,
+  monthlySteps: 25_500,
+  dailyGoal: 10_000,
+  monthlyGoal: 100_000,
+  monthlyStepsRemaining: 74_500,
+  prizeEntries: 2,
+  stepsToNextEntry: 4_500,
+  charityName: "British Heart Foundation",
+  prizePool: 17.97,
+};
+
+const history = {
+  days: Array.from({ length: 30 }, (_, i) => ({ date: addDays("2026-11-21", i - 29), steps: i * 400 })),
+};
+
+type Handler = (init?: RequestInit) => Response | Promise<Response>;
+
+/** The API as the dashboard sees it; `manual` answers the manual-entry upload. */
+function stubApi(manual: Handler) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (url === "/api/auth/user") return Response.json(testWalker);
+    if (url === "/api/dashboard/stats") return Response.json(stats);
+    if (url === "/api/steps/history") return Response.json(history);
+    if (url === "/api/steps/add-manual-verified") return manual(init);
+    return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+const currentToast = () => useToastStore.getState().current;
+
+describe("the dashboard", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows the month's ring, today's steps, prize entries and the three link tiles", async () => {
+    stubApi(() => Response.json({}));
+    renderApp("/dashboard");
+    expect(await screen.findByTestId("month-steps")).toHaveProperty("textContent", "25,500");
+    expect(screen.getByText("Goal: 100,000 steps")).toBeTruthy();
+    expect(screen.getByText("74,500 steps remaining")).toBeTruthy();
+    expect(screen.getByTestId("today-steps").textContent).toBe("5,500");
+    expect(screen.getByText("55% of 10,000")).toBeTruthy();
+    expect(screen.getByTestId("prize-entries").textContent).toBe("2");
+    expect(screen.getByText("4,500 steps until next entry")).toBeTruthy();
+    expect(
+      screen.getByRole("link", { name: /Your Charity British Heart Foundation/ }).getAttribute("href"),
+    ).toBe("/charity");
+    expect(screen.getByRole("link", { name: /Prize Pool £17\.97/ }).getAttribute("href")).toBe("/prize-draw");
+    expect(screen.getByRole("link", { name: /Groups Join & compete/ }).getAttribute("href")).toBe("/groups");
+    expect(await screen.findByRole("img", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
+  });
+
+  it("refuses manual steps with the spec's toasts before sending anything", async () => {
+    const fetchMock = stubApi(() => Response.json({}));
+    const user = userEvent.setup();
+    renderApp("/dashboard");
+    const steps = await screen.findByLabelText("Steps");
+    const send = screen.getByRole("button", { name: "Add Steps" });
+
+    await user.click(send);
+    expect(currentToast()).toMatchObject({
+      title: "Invalid Steps",
+      description: "Please enter a valid number of steps",
+    });
+    await user.type(steps, "50001");
+    await user.click(send);
+    expect(currentToast()).toMatchObject({ title: "Too Many Steps" });
+    await user.clear(steps);
+    await user.type(steps, "4000");
+    await user.click(send);
+    expect(currentToast()).toMatchObject({ title: "Image Required" });
+    expect(fetchMock.mock.calls.some(([url]) => url === "/api/steps/add-manual-verified")).toBe(false);
+  });
+
+  it("sends the entry with its photo and an Idempotency-Key, reusing the key on a retry", async () => {
+    let attempt = 0;
+    const fetchMock = stubApi(() =>
+      ++attempt === 1
+        ? new Response(JSON.stringify({ message: "Please upload an image smaller than 5MB." }), {
+            status: 413,
+          })
+        : Response.json({}, { status: 201 }),
+    );
+    const user = userEvent.setup();
+    renderApp("/dashboard");
+    await user.type(await screen.findByLabelText("Steps"), "4000");
+    await user.type(screen.getByLabelText(/Note/), "  Hike with no phone  ");
+    const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "proof.png", { type: "image/png" });
+    await user.upload(screen.getByLabelText("Photo proof"), photo);
+    expect(await screen.findByText("proof.png")).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Add Steps" }));
+    await waitFor(() => expect(currentToast()?.title).toBe("Error Adding Steps"));
+    expect(currentToast()?.description).toBe("Please upload an image smaller than 5MB.");
+
+    await user.click(screen.getByRole("button", { name: "Add Steps" }));
+    await waitFor(() => expect(currentToast()?.title).toBe("Steps Added Successfully"));
+    expect(currentToast()?.description).toBe("Your steps have been added and automatically verified!");
+
+    const uploads = fetchMock.mock.calls.filter(([url]) => url === "/api/steps/add-manual-verified");
+    expect(uploads).toHaveLength(2);
+    const [first, second] = uploads.map(([, init]) => init as RequestInit);
+    const keyOf = (init?: RequestInit) =>
+      (init?.headers as Record<string, string> | undefined)?.["idempotency-key"];
+    expect(keyOf(first)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(second)).toBe(keyOf(first));
+    const form = second?.body as FormData;
+    expect(Object.fromEntries([...form.entries()].filter(([name]) => name !== "justificationImage"))).toEqual(
+      {
+        steps: "4000",
+        note: "Hike with no phone",
+        date: "2026-11-21",
+        source: "manual_verified",
+        manualEntry: "true",
+      },
+    );
+    expect((form.get("justificationImage") as File).name).toBe("proof.png");
+    // The form is emptied for the next entry.
+    expect((screen.getByLabelText("Steps") as HTMLInputElement).value).toBe("");
+  });
+});

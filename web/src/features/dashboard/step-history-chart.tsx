@@ -1,0 +1,70 @@
+import { DAILY_STEP_GOAL, DAILY_STEP_MAX } from "@charity-steps/shared-types";
+import { formatSteps } from "./step-numbers";
+
+const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+
+/** The last 30 days, a bar a day, with the 10,000-step daily goal marked. */
+export function StepHistoryChart({ days }: { days: { date: string; steps: number }[] }) {
+  const width = 320;
+  const height = 140;
+  const top = Math.max(DAILY_STEP_GOAL * 1.25, ...days.map((day) => day.steps));
+  const scale = (steps: number) => (Math.min(steps, DAILY_STEP_MAX) / top) * height;
+  const slot = width / Math.max(1, days.length);
+  const goalY = height - scale(DAILY_STEP_GOAL);
+  const first = days[0];
+  const last = days.at(-1);
+  const total = days.reduce((sum, day) => sum + day.steps, 0);
+  const goalDays = days.filter((day) => day.steps >= DAILY_STEP_GOAL).length;
+
+  return (
+    <section className="card p-4" aria-labelledby="history-title">
+      <h2 id="history-title" className="text-lg font-semibold">
+        Last 30 days
+      </h2>
+      <p className="text-sm text-muted">
+        {formatSteps(total)} steps · daily goal reached on {goalDays} {goalDays === 1 ? "day" : "days"}
+      </p>
+      <svg
+        viewBox={`0 0 ${width} ${height + 4}`}
+        className="mt-3 w-full"
+        role="img"
+        aria-label={`Steps per day for the last 30 days; the dashed line is the ${formatSteps(DAILY_STEP_GOAL)}-step daily goal`}
+      >
+        {days.map((day, index) => {
+          const barHeight = Math.max(day.steps > 0 ? 2 : 0, scale(day.steps));
+          return (
+            <rect
+              key={day.date}
+              x={index * slot + slot * 0.15}
+              y={height - barHeight}
+              width={slot * 0.7}
+              height={barHeight}
+              rx={1.5}
+              fill={day.steps >= DAILY_STEP_GOAL ? "var(--color-brand-strong)" : "var(--color-brand)"}
+              opacity={day.steps >= DAILY_STEP_GOAL ? 1 : 0.55}
+            >
+              <title>{`${dayLabel.format(new Date(`${day.date}T00:00:00Z`))}: ${formatSteps(day.steps)} steps`}</title>
+            </rect>
+          );
+        })}
+        <line
+          x1={0}
+          x2={width}
+          y1={goalY}
+          y2={goalY}
+          stroke="var(--color-ink)"
+          strokeDasharray="4 3"
+          strokeWidth={1}
+        />
+        <line x1={0} x2={width} y1={height} y2={height} stroke="var(--color-line)" strokeWidth={1} />
+      </svg>
+      {first && last && (
+        <div className="mt-1 flex justify-between text-xs text-muted">
+          <span>{dayLabel.format(new Date(`${first.date}T00:00:00Z`))}</span>
+          <span>Goal {formatSteps(DAILY_STEP_GOAL)}</span>
+          <span>{dayLabel.format(new Date(`${last.date}T00:00:00Z`))}</span>
+        </div>
+      )}
+    </section>
+  );
+}

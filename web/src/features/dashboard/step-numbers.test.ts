@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { dailyGoalPercent, monthlyProgressText, prizeEntriesText } from "./step-numbers";
+
+describe("the dashboard's wordings (spec §2)", () => {
+  it.each([
+    [0, "100,000 steps remaining"],
+    [25_500, "74,500 steps remaining"],
+    [100_000, "Goal Achieved!"],
+    [123_456, "Goal Achieved!"],
+  ])("monthly progress at %i steps: %s", (steps, text) => {
+    expect(monthlyProgressText(steps)).toBe(text);
+  });
+
+  it.each([
+    [0, "Need 10,000 more steps for first entry"],
+    [9_999, "Need 1 more steps for first entry"],
+    [10_000, "10,000 steps until next entry"],
+    [25_500, "4,500 steps until next entry"],
+  ])("prize entries at %i steps: %s", (steps, text) => {
+    expect(prizeEntriesText(steps)).toBe(text);
+  });
+
+  it("shows today's share of the 10,000 daily goal, at most 100%", () => {
+    expect(dailyGoalPercent(0)).toBe(0);
+    expect(dailyGoalPercent(2_549)).toBe(25);
+    expect(dailyGoalPercent(45_000)).toBe(100);
+  });
+});
