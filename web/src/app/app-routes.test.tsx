@@ -1,5 +1,5 @@
 import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { navigateTo } from "../lib/browser-location";
 import { useToastStore } from "../lib/toast-store";
@@ -157,6 +157,24 @@ describe("signed in", () => {
     expect(useToastStore.getState().current).toBeNull();
     expect(navigateTo).not.toHaveBeenCalled();
   });
+
+  it("still opens the dashboard offline for the walker last signed in on this device", async () => {
+    stubAuthUser(testWalker);
+    renderApp("/account");
+    expect(await screen.findByText(testWalker.email as string)).toBeTruthy();
+    cleanup();
+
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
+    renderApp("/dashboard");
+    expect(await screen.findByText("Goal: 100,000 steps")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Try Again" })).toBeNull();
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
 });
 
 describe("while sign-in is being checked", () => {
@@ -182,6 +200,24 @@ describe("when the server cannot be reached", () => {
     renderApp("/dashboard");
     expect(await screen.findByRole("button", { name: "Try Again" })).toBeTruthy();
     expect(useToastStore.getState().current).toBeNull();
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+
+  it("still opens the dashboard offline for the walker last signed in on this device", async () => {
+    stubAuthUser(testWalker);
+    renderApp("/account");
+    expect(await screen.findByText(testWalker.email as string)).toBeTruthy();
+    cleanup();
+
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
+    renderApp("/dashboard");
+    expect(await screen.findByText("Goal: 100,000 steps")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Try Again" })).toBeNull();
     expect(navigateTo).not.toHaveBeenCalled();
   });
 });

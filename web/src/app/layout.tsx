@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { useAuth } from "../features/auth/use-auth";
@@ -7,9 +7,12 @@ import { paths } from "./paths";
 import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
 
+// Loaded only for signed-in walkers: visitors never download the device store.
+const StepTrackingLifecycle = lazy(() => import("../features/tracking/step-tracking-lifecycle"));
+
 export function Layout() {
   const { pathname } = useLocation();
-  const { isLoading, isAuthenticated } = useAuth();
+  const { isLoading, isAuthenticated, user } = useAuth();
   // Hidden while we don't yet know who is here, and for signed-out visitors on the landing page.
   const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
 
@@ -23,6 +26,11 @@ export function Layout() {
       >
         Skip to content
       </a>
+      {user && (
+        <Suspense fallback={null}>
+          <StepTrackingLifecycle userId={user.id} />
+        </Suspense>
+      )}
       <TopBar />
       <main id="main" className="flex-1">
         <ErrorBoundary resetKey={pathname}>

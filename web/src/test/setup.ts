@@ -1,8 +1,10 @@
+import "fake-indexeddb/auto";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
 import { useToastStore } from "../lib/toast-store";
 
 afterEach(() => {
   cleanup();
+  localStorage.clear();
   useToastStore.setState({ current: null });
 });

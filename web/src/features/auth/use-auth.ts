@@ -1,5 +1,6 @@
 import { AUTH_USER_CACHE_MS, type AuthUser } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { getQueryFn } from "../../lib/api-client";
 
 export const AUTH_USER_QUERY_KEY = ["/api/auth/user"] as const;
@@ -11,7 +12,30 @@ export interface AuthState {
   isAuthenticated: boolean;
   /** Set when the server could not be asked (offline, 5xx): signed-in state is then unknown. */
   error: Error | null;
+  /** The server could not be reached and `user` is the walker last seen signed in on this device. */
+  offline: boolean;
   retry: () => void;
+}
+
+/** The walker last seen signed in here, so the app still opens for them with no signal. */
+const LAST_USER_KEY = "charity-steps:last-user";
+
+function rememberUser(user: AuthUser | null): void {
+  try {
+    if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(LAST_USER_KEY);
+  } catch {
+    // Storage refused (private mode, quota): the app works online without it.
+  }
+}
+
+function lastUser(): AuthUser | null {
+  try {
+    const saved = localStorage.getItem(LAST_USER_KEY);
+    return saved ? (JSON.parse(saved) as AuthUser) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Who is signed in: `GET /api/auth/user`, where 401 means signed out (spec §7). */
@@ -22,12 +46,19 @@ export function useAuth(): AuthState {
     staleTime: AUTH_USER_CACHE_MS,
     retry: false,
   });
-  const user = query.data ?? null;
+  useEffect(() => {
+    if (query.isSuccess) rememberUser(query.data);
+  }, [query.isSuccess, query.data]);
+  // Offline (or the server failing), the walker last signed in here keeps using the app; their
+  // steps queue up and reach the server once it answers (a 401 then keeps them queued).
+  const offlineUser = query.error ? lastUser() : null;
+  const user = query.data ?? offlineUser;
   return {
     user,
     isLoading: query.isLoading,
     isAuthenticated: user !== null,
-    error: query.error,
+    error: offlineUser ? null : query.error,
+    offline: offlineUser !== null,
     retry: () => void query.refetch(),
   };
 }

@@ -13,17 +13,18 @@ import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { ManualStepsForm } from "../manual-steps/manual-steps-form";
+import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
 import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
+import { useLiveSteps } from "./use-live-steps";
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
   const history = useQuery<StepHistoryResponse | null>({ queryKey: ["/api/steps/history"] });
+  const { todaySteps, monthSteps } = useLiveSteps(stats.data);
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
-  const todaySteps = data?.todaySteps ?? 0;
-  const monthSteps = data?.monthlySteps ?? 0;
 
   return (
     <Page title="Dashboard">
@@ -88,7 +89,8 @@ export function DashboardPage() {
       </nav>
 
       <div className="mt-4 space-y-4">
-        {history.data && <StepHistoryChart days={history.data.days} />}
+        <TrackingCard todaySteps={todaySteps} />
+        {history.data && <StepHistoryChart days={withTodayLive(history.data.days, todaySteps)} />}
         <ManualStepsForm />
       </div>
     </Page>
@@ -125,4 +127,11 @@ function LinkTile({
       <span className="text-sm font-semibold leading-tight">{children}</span>
     </Link>
   );
+}
+
+/** The chart's last bar is today: shown with the live count, not the count when history loaded. */
+function withTodayLive(days: StepHistoryResponse["days"], todaySteps: number) {
+  const today = days.at(-1);
+  if (!today) return days;
+  return [...days.slice(0, -1), { ...today, steps: Math.max(today.steps, todaySteps) }];
 }

@@ -1,0 +1,99 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { serverTodaySteps, shownTodaySteps, signUpNewWalker, walk } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  context = await phoneContext(browser);
+  page = await context.newPage();
+  errors = watchForErrors(page);
+  await signUpNewWalker(page, server.origin);
+  // The service worker must control the page before the network goes away.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.getByText("Goal: 100,000 steps").waitFor();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// One walker's day: counting, a walk with no signal, a reload, the signal back, a second tab.
+describe("counting steps offline and syncing them once", () => {
+  let counted = 0;
+
+  it("counts a walk once tracking is enabled and sends it to the server", async () => {
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByText("Live", { exact: true }).waitFor();
+    await walk(page, 10);
+    counted = await shownTodaySteps(page);
+    expect(counted).toBeGreaterThanOrEqual(15);
+    expect(counted).toBeLessThanOrEqual(20);
+    await page.getByRole("button", { name: "Test Movement" }).click();
+    // Real-time syncs go every 10 steps; the rest follows with the next one or the sync engine.
+    await expect.poll(() => serverTodaySteps(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+    await screenshot(page, "20-dashboard-tracking-live");
+  });
+
+  it("keeps counting with no signal, and keeps the steps through a reload", async () => {
+    await context.setOffline(true);
+    await walk(page, 10);
+    const offline = await shownTodaySteps(page);
+    expect(offline).toBeGreaterThanOrEqual(counted + 15);
+    counted = offline;
+
+    await page.reload();
+    await page.getByText("Goal: 100,000 steps").waitFor();
+    await expect.poll(() => shownTodaySteps(page)).toBe(counted);
+    // The remembered choice resumes counting without a tap where the browser allows it.
+    await page.getByText("Live", { exact: true }).waitFor();
+    await screenshot(page, "21-dashboard-offline-after-reload");
+  });
+
+  it("sends the offline steps when the signal is back: the server ends at the dashboard's count", async () => {
+    await context.setOffline(false);
+    await expect.poll(() => serverTodaySteps(page), { timeout: 30_000 }).toBe(counted);
+    await expect.poll(() => shownTodaySteps(page)).toBe(counted);
+  });
+
+  it("counts a walk once with two tabs open: the second shows the same numbers", async () => {
+    const second = await context.newPage();
+    await second.goto(`${server.origin}/dashboard`);
+    await second.getByText("Goal: 100,000 steps").waitFor();
+    await second.getByText(/Counting in another tab/).waitFor();
+
+    // Both tabs receive the phone's motion, as they would on a real phone.
+    await Promise.all([walk(page, 10), walk(second, 10)]);
+    const first = await shownTodaySteps(page);
+    expect(first - counted).toBeGreaterThanOrEqual(15);
+    expect(first - counted).toBeLessThanOrEqual(20);
+    await expect.poll(() => shownTodaySteps(second), { timeout: 15_000 }).toBe(first);
+    counted = first;
+    // The last few steps (real-time syncs go every 10th) leave with the next sync: the walker comes
+    // back to the app's window, which focuses it.
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+          return serverTodaySteps(page);
+        },
+        { timeout: 30_000, intervals: [2_000] },
+      )
+      .toBe(counted);
+    await second.close();
+  });
+
+  it("logged no errors on the way", () => {
+    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
+  });
+});

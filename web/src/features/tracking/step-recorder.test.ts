@@ -1,0 +1,87 @@
+import { db } from "@charity-steps/client-store/db";
+import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
+import { pendingSyncs } from "@charity-steps/client-store/outbox";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { mergeSteps, readDeviceSteps } from "../dashboard/use-live-steps";
+import { addToDay, backgroundEstimate, sendRealtime } from "./step-recorder";
+
+const NOW = Date.parse("2026-11-21T12:00:00Z");
+const TODAY = "2026-11-21";
+
+beforeEach(async () => {
+  await db.delete();
+  await db.open();
+});
+
+describe("recording counted steps on the device", () => {
+  it("adds live and background steps on top of the day's best count", async () => {
+    await addToDay(TODAY, "real", 40, NOW);
+    await addToDay(TODAY, "background", 120, NOW);
+    await addToDay(TODAY, "real", 10, NOW);
+    expect(bestCount(await getDay(TODAY))).toBe(170);
+  });
+
+  it("estimates 1.5–4.5 steps a minute away, and nothing for a minute or less", () => {
+    expect(backgroundEstimate(60_000, () => 0.5)).toBe(0);
+    expect(backgroundEstimate(10 * 60_000, () => 0)).toBe(15);
+    expect(backgroundEstimate(10 * 60_000, () => 1)).toBe(45);
+  });
+
+  it("marks a real-time count synced when the server takes it", async () => {
+    await addToDay(TODAY, "real", 250, NOW);
+    const fetchMock = vi.fn(async () => Response.json({ todaySteps: 250, monthlyTotal: 9_250 }));
+    expect(await sendRealtime("device_motion", NOW, fetchMock)).toEqual({
+      todaySteps: 250,
+      monthlyTotal: 9_250,
+    });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/steps/realtime");
+    expect(JSON.parse(init.body as string)).toEqual({ steps: 250, source: "device_motion" });
+    expect((await getDay(TODAY))?.synced).toBe(250);
+    expect(await pendingSyncs()).toEqual([]);
+  });
+
+  it("queues the count in the outbox when the real-time sync fails (offline or signed out)", async () => {
+    await addToDay(TODAY, "real", 300, NOW);
+    await sendRealtime(
+      "device_motion",
+      NOW,
+      vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))),
+    );
+    await sendRealtime(
+      "device_motion",
+      NOW,
+      vi.fn(async () => new Response("{}", { status: 401 })),
+    );
+    const queued = await pendingSyncs();
+    expect(queued.map((action) => action.body)).toEqual([
+      { steps: 300, date: TODAY, source: "device_motion" },
+    ]);
+    expect((await getDay(TODAY))?.synced).toBe(0);
+  });
+});
+
+describe("the dashboard's numbers", () => {
+  it("add this device's unsynced steps to the server's totals, never showing less than the device counted", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(NOW);
+    await addToDay(TODAY, "real", 1_000, NOW);
+    await db.days.update(TODAY, { synced: 600 });
+    await addToDay("2026-11-20", "real", 2_000, NOW);
+    const device = await readDeviceSteps(NOW);
+    expect(device).toEqual({
+      todaySteps: 1_000,
+      monthSteps: 3_000,
+      unsyncedToday: 400,
+      unsyncedMonth: 2_400,
+    });
+    // The server has the 600 synced steps plus 5,000 from another phone and a manual entry.
+    expect(mergeSteps({ todaySteps: 5_600, monthlySteps: 20_600 }, device)).toEqual({
+      todaySteps: 6_000,
+      monthSteps: 23_000,
+    });
+    // Offline with nothing from the server: the device's own counts.
+    expect(mergeSteps(null, device)).toEqual({ todaySteps: 1_000, monthSteps: 3_000 });
+    vi.useRealTimers();
+  });
+});
