@@ -87,7 +87,7 @@ describe("counting steps offline and syncing them once", () => {
           await page.evaluate(() => window.dispatchEvent(new Event("focus")));
           return serverTodaySteps(page);
         },
-        { timeout: 30_000, intervals: [2_000] },
+        { timeout: 30_000, interval: 2_000 },
       )
       .toBe(counted);
     await second.close();

@@ -76,8 +76,8 @@ export function TrackingCard({ todaySteps }: { todaySteps: number }) {
         <button
           type="button"
           className="btn-primary"
-          disabled={connected}
-          onClick={() => void enable(choice)}
+          disabled={counting}
+          onClick={() => void enable(connected ? (connection as TrackingChoice) : choice)}
         >
           <Smartphone aria-hidden="true" className="size-4" />
           Enable
