@@ -97,3 +97,56 @@ describe("counting steps offline and syncing them once", () => {
     expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
   });
 });
+
+// Chromium's offline emulation covers pages, not the service worker: the worker's own requests go
+// out while the page is "offline". So this proves the worker's path with the page closed, and that
+// a sync event delivered again (as CDP does here) counts nothing twice.
+describe("the service worker sends queued steps with no page open", () => {
+  it("delivers a closed app's steps by Background Sync, and a replayed sync event adds nothing", async () => {
+    const swContext = await phoneContext(browser);
+    const walkerPage = await swContext.newPage();
+    await signUpNewWalker(walkerPage, server.origin);
+    await walkerPage.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await walkerPage.reload();
+    await walkerPage.getByRole("button", { name: "Enable" }).click();
+    await walkerPage.getByText("Live", { exact: true }).waitFor();
+
+    await swContext.setOffline(true);
+    await walk(walkerPage, 10);
+    const counted = await shownTodaySteps(walkerPage);
+    expect(counted).toBeGreaterThanOrEqual(15);
+    // The walker closes the app while the page has no signal.
+    const cdp = await swContext.newCDPSession(await swContext.newPage());
+    await walkerPage.close();
+    await swContext.setOffline(false);
+    const serverSteps = async () =>
+      ((await (await swContext.request.get(`${server.origin}/api/steps/today`)).json()) as { steps: number })
+        .steps;
+
+    const registration = new Promise<string>((resolve) => {
+      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL.startsWith(server.origin) && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      });
+    });
+    await cdp.send("ServiceWorker.enable");
+    const registrationId = await registration;
+    const dispatchSync = () =>
+      cdp.send("ServiceWorker.dispatchSyncEvent", {
+        origin: server.origin,
+        registrationId,
+        tag: "step_sync",
+        lastChance: false,
+      });
+    await dispatchSync();
+    await expect.poll(serverSteps, { timeout: 30_000 }).toBe(counted);
+
+    await dispatchSync();
+    await dispatchSync();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await serverSteps()).toBe(counted);
+    await swContext.close();
+  });
+});

@@ -1,4 +1,5 @@
 import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-store/db";
+import { enqueueSync } from "@charity-steps/client-store/outbox";
 import { londonDay } from "@charity-steps/shared-types";
 import { create } from "zustand";
 import { toast } from "../../lib/toast-store";
@@ -51,7 +52,11 @@ let lastRealtimeAt = 0;
 
 async function onSteps(steps: number): Promise<void> {
   const now = Date.now();
-  await addToDay(londonDay(now), "real", steps, now);
+  const day = londonDay(now);
+  const total = await addToDay(day, "real", steps, now);
+  // The outbox always holds the day's latest count (one entry per day and device, newest wins), so
+  // steps counted just before the app closes still reach the server through the service worker.
+  await enqueueSync(day, total, "device_motion", now);
   stepsSinceToast += steps;
   if (stepsSinceToast >= STEPS_TOAST_EVERY) {
     stepsSinceToast %= STEPS_TOAST_EVERY;
