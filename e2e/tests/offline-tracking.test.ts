@@ -57,6 +57,8 @@ describe("counting steps offline and syncing them once", () => {
     await expect.poll(() => shownTodaySteps(page)).toBe(counted);
     // The remembered choice resumes counting without a tap where the browser allows it.
     await page.getByText("Live", { exact: true }).waitFor();
+    await page.getByText("You're offline: steps added by hand need the connection").waitFor();
+    expect(await page.getByRole("button", { name: "Add Steps" }).isDisabled()).toBe(true);
     await screenshot(page, "21-dashboard-offline-after-reload");
   });
 

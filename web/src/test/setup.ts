@@ -5,6 +5,6 @@ import { useToastStore } from "../lib/toast-store";
 
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  globalThis.localStorage?.clear();
   useToastStore.setState({ current: null });
 });

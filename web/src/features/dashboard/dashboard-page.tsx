@@ -17,12 +17,12 @@ import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
 import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
-import { useLiveSteps } from "./use-live-steps";
+import { mergeHistory, useLiveSteps } from "./use-live-steps";
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
   const history = useQuery<StepHistoryResponse | null>({ queryKey: ["/api/steps/history"] });
-  const { todaySteps, monthSteps } = useLiveSteps(stats.data);
+  const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
 
@@ -30,7 +30,9 @@ export function DashboardPage() {
     <Page title="Dashboard">
       {stats.error && (
         <p className="card mb-4 p-3 text-sm text-muted" role="status">
-          Your totals could not be loaded just now; they will show when the connection is back.
+          {navigator.onLine
+            ? "Your totals from the server could not be loaded just now; this phone's steps are shown."
+            : "You're offline. Steps counted on this phone are kept and sent when the signal is back."}
         </p>
       )}
       <section className="card p-5 text-center" aria-labelledby="monthly-title">
@@ -90,7 +92,9 @@ export function DashboardPage() {
 
       <div className="mt-4 space-y-4">
         <TrackingCard todaySteps={todaySteps} />
-        {history.data && <StepHistoryChart days={withTodayLive(history.data.days, todaySteps)} />}
+        {history.data && (
+          <StepHistoryChart days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)} />
+        )}
         <ManualStepsForm />
       </div>
     </Page>

@@ -1,6 +1,12 @@
 import { db } from "@charity-steps/client-store/db";
 import { bestCount } from "@charity-steps/client-store/local-steps";
-import { DAILY_STEP_MAX, londonDay, monthOfDay } from "@charity-steps/shared-types";
+import {
+  addDays,
+  DAILY_STEP_MAX,
+  londonDay,
+  monthOfDay,
+  STEP_HISTORY_DAYS,
+} from "@charity-steps/shared-types";
 import { useLiveQuery } from "dexie-react-hooks";
 
 export interface DeviceSteps {
@@ -8,13 +14,17 @@ export interface DeviceSteps {
   monthSteps: number;
   unsyncedToday: number;
   unsyncedMonth: number;
+  /** Each stored day of the last 30: this device's count and what the server has not had yet. */
+  days: Map<string, { steps: number; unsynced: number }>;
 }
 
 /** This device's counts for today and the month, and what the server has not acknowledged yet. */
 export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
   const today = londonDay(now);
   const month = monthOfDay(today);
-  const days = await db.days.where("day").between(`${month}-01`, `${month}-31`, true, true).toArray();
+  const from = [`${month}-01`, addDays(today, -(STEP_HISTORY_DAYS - 1))].sort()[0] as string;
+  const days = await db.days.where("day").between(from, today, true, true).toArray();
+  const byDay = new Map<string, { steps: number; unsynced: number }>();
   let monthSteps = 0;
   let unsyncedMonth = 0;
   let todaySteps = 0;
@@ -22,6 +32,8 @@ export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
   for (const record of days) {
     const best = bestCount(record);
     const unsynced = Math.max(0, best - record.synced);
+    byDay.set(record.day, { steps: best, unsynced });
+    if (monthOfDay(record.day) !== month) continue;
     monthSteps += best;
     unsyncedMonth += unsynced;
     if (record.day === today) {
@@ -29,7 +41,7 @@ export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
       unsyncedToday = unsynced;
     }
   }
-  return { todaySteps, monthSteps, unsyncedToday, unsyncedMonth };
+  return { todaySteps, monthSteps, unsyncedToday, unsyncedMonth, days: byDay };
 }
 
 /**
@@ -39,7 +51,20 @@ export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
  */
 export function useLiveSteps(server: { todaySteps: number; monthlySteps: number } | null | undefined) {
   const device = useLiveQuery(() => readDeviceSteps(), []);
-  return mergeSteps(server, device);
+  return { ...mergeSteps(server, device), device };
+}
+
+/** The 30-day history with the days this device counted but has not synced yet added in. */
+export function mergeHistory(
+  days: { date: string; steps: number }[],
+  device: DeviceSteps | undefined,
+): { date: string; steps: number }[] {
+  if (!device) return days;
+  return days.map((day) => {
+    const local = device.days.get(day.date);
+    if (!local) return day;
+    return { ...day, steps: Math.min(DAILY_STEP_MAX, Math.max(day.steps + local.unsynced, local.steps)) };
+  });
 }
 
 export function mergeSteps(

@@ -16,6 +16,7 @@ import { useForm } from "react-hook-form";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { toast } from "../../lib/toast-store";
+import { useOnline } from "../../lib/use-online";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { type FormProblem, noteProblem, PROBLEMS, photoProblem, stepsProblem } from "./manual-steps-rules";
 
@@ -34,6 +35,7 @@ const showProblem = ({ title, description }: FormProblem) =>
  */
 export function ManualStepsForm() {
   const queryClient = useQueryClient();
+  const online = useOnline();
   const today = londonDay();
   const ids = { steps: useId(), date: useId(), note: useId() };
   const [photo, setPhoto] = useState<File | null>(null);
@@ -176,7 +178,12 @@ export function ManualStepsForm() {
           <p>Drop a photo here, or tap to choose one (JPG, PNG…, under 5MB)</p>
         )}
       </div>
-      <button type="submit" className="btn-primary w-full" disabled={mutation.isPending}>
+      {!online && (
+        <p className="text-sm text-muted" role="status">
+          You're offline: steps added by hand need the connection, so the photo can be checked.
+        </p>
+      )}
+      <button type="submit" className="btn-primary w-full" disabled={mutation.isPending || !online}>
         {mutation.isPending ? "Adding…" : "Add Steps"}
       </button>
     </form>

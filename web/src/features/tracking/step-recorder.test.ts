@@ -2,7 +2,7 @@ import { db } from "@charity-steps/client-store/db";
 import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { mergeSteps, readDeviceSteps } from "../dashboard/use-live-steps";
+import { mergeHistory, mergeSteps, readDeviceSteps } from "../dashboard/use-live-steps";
 import { addToDay, backgroundEstimate, sendRealtime } from "./step-recorder";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
@@ -69,12 +69,23 @@ describe("the dashboard's numbers", () => {
     await db.days.update(TODAY, { synced: 600 });
     await addToDay("2026-11-20", "real", 2_000, NOW);
     const device = await readDeviceSteps(NOW);
-    expect(device).toEqual({
+    expect(device).toMatchObject({
       todaySteps: 1_000,
       monthSteps: 3_000,
       unsyncedToday: 400,
       unsyncedMonth: 2_400,
     });
+    // The chart adds the unsynced days to the server's history.
+    const history = [
+      { date: "2026-11-19", steps: 7_000 },
+      { date: "2026-11-20", steps: 500 },
+      { date: TODAY, steps: 5_600 },
+    ];
+    expect(mergeHistory(history, device)).toEqual([
+      { date: "2026-11-19", steps: 7_000 },
+      { date: "2026-11-20", steps: 2_500 },
+      { date: TODAY, steps: 6_000 },
+    ]);
     // The server has the 600 synced steps plus 5,000 from another phone and a manual entry.
     expect(mergeSteps({ todaySteps: 5_600, monthlySteps: 20_600 }, device)).toEqual({
       todaySteps: 6_000,
