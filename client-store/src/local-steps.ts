@@ -98,6 +98,22 @@ export function addDaySteps(
   );
 }
 
+/**
+ * Raises one counter of a day to the day's best count plus `delta` (capped at 50,000), read and
+ * written in one transaction: live steps and a background estimate arriving together both count.
+ */
+export function addToBestCount(
+  day: DayString,
+  counter: DayCounter,
+  delta: number,
+  now: number = Date.now(),
+): Promise<number> {
+  if (!Number.isInteger(delta) || delta < 0) {
+    return Promise.reject(new RangeError(`Added steps must be a whole number from 0, got ${delta}.`));
+  }
+  return writeDay(day, now, (record) => Math.min(bestCount(record) + delta, DAILY_STEP_MAX), counter);
+}
+
 function writeDay(
   day: DayString,
   now: number,

@@ -114,7 +114,7 @@ describe("a new walker's first visit", () => {
     await screenshot(page, "13-dashboard-manual-form");
     await page.getByRole("button", { name: "Add Steps" }).click();
 
-    await page.getByText("Steps Added Successfully").waitFor();
+    await page.getByText("Steps Added Successfully").first().waitFor();
     await expect.poll(() => page.getByTestId("today-steps").textContent()).toBe("4,200");
     expect(await page.getByTestId("month-steps").textContent()).toBe("4,200");
     expect(await page.getByText("Need 5,800 more steps for first entry").count()).toBe(1);
@@ -126,7 +126,7 @@ describe("a new walker's first visit", () => {
   it("says why a manual entry without a photo is refused, sending nothing", async () => {
     await page.getByLabel("Steps", { exact: true }).fill("1000");
     await page.getByRole("button", { name: "Add Steps" }).click();
-    await page.getByText("Please upload an image to verify your steps").waitFor();
+    await page.getByText("Please upload an image to verify your steps").first().waitFor();
     const today = await page.evaluate(async () => (await fetch("/api/steps/today")).json());
     expect(today.steps).toBe(4_200);
   });

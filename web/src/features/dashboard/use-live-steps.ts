@@ -8,6 +8,7 @@ import {
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
 import { useLiveQuery } from "dexie-react-hooks";
+import { useLondonDay } from "../../lib/use-london-day";
 
 export interface DeviceSteps {
   todaySteps: number;
@@ -50,7 +51,9 @@ export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
  * this device's own count, so a step shows the moment it is counted, online or not.
  */
 export function useLiveSteps(server: { todaySteps: number; monthlySteps: number } | null | undefined) {
-  const device = useLiveQuery(() => readDeviceSteps(), []);
+  // Keyed by the day: after midnight the query must watch the new day's row, not yesterday's.
+  const day = useLondonDay();
+  const device = useLiveQuery(() => readDeviceSteps(), [day]);
   return { ...mergeSteps(server, device), device };
 }
 

@@ -16,6 +16,7 @@ import { useForm } from "react-hook-form";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { toast } from "../../lib/toast-store";
+import { useLondonDay } from "../../lib/use-london-day";
 import { useOnline } from "../../lib/use-online";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { type FormProblem, noteProblem, PROBLEMS, photoProblem, stepsProblem } from "./manual-steps-rules";
@@ -36,7 +37,7 @@ const showProblem = ({ title, description }: FormProblem) =>
 export function ManualStepsForm() {
   const queryClient = useQueryClient();
   const online = useOnline();
-  const today = londonDay();
+  const today = useLondonDay();
   const ids = { steps: useId(), date: useId(), note: useId() };
   const [photo, setPhoto] = useState<File | null>(null);
   const { register, handleSubmit, reset, watch } = useForm<ManualStepsValues>({

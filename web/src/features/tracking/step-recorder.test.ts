@@ -21,22 +21,26 @@ describe("recording counted steps on the device", () => {
     expect(bestCount(await getDay(TODAY))).toBe(170);
   });
 
+  it("loses nothing when live steps and a background estimate are added at the same moment", async () => {
+    await addToDay(TODAY, "real", 100, NOW);
+    await Promise.all([addToDay(TODAY, "real", 7, NOW), addToDay(TODAY, "background", 30, NOW)]);
+    expect(bestCount(await getDay(TODAY))).toBe(137);
+  });
+
   it("estimates 1.5–4.5 steps a minute away, and nothing for a minute or less", () => {
     expect(backgroundEstimate(60_000, () => 0.5)).toBe(0);
     expect(backgroundEstimate(10 * 60_000, () => 0)).toBe(15);
     expect(backgroundEstimate(10 * 60_000, () => 1)).toBe(45);
   });
 
-  it("marks a real-time count synced when the server takes it", async () => {
+  it("sends today's count with its London date and marks it synced when the server takes it", async () => {
     await addToDay(TODAY, "real", 250, NOW);
-    const fetchMock = vi.fn(async () => Response.json({ todaySteps: 250, monthlyTotal: 9_250 }));
-    expect(await sendRealtime("device_motion", NOW, fetchMock)).toEqual({
-      todaySteps: 250,
-      monthlyTotal: 9_250,
-    });
+    const answer = { ok: true, date: TODAY, daySteps: 250, todaySteps: 250, monthlySteps: 9_250 };
+    const fetchMock = vi.fn(async () => Response.json(answer));
+    expect(await sendRealtime("device_motion", NOW, fetchMock)).toEqual(answer);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe("/api/steps/realtime");
-    expect(JSON.parse(init.body as string)).toEqual({ steps: 250, source: "device_motion" });
+    expect(url).toBe("/api/steps/sync");
+    expect(JSON.parse(init.body as string)).toEqual({ steps: 250, date: TODAY, source: "device_motion" });
     expect((await getDay(TODAY))?.synced).toBe(250);
     expect(await pendingSyncs()).toEqual([]);
   });

@@ -1,12 +1,12 @@
 import { requestBackgroundSync } from "@charity-steps/client-store/background-sync";
 import { getDeviceId } from "@charity-steps/client-store/db";
-import { bestCount, getDay, markSynced, setDaySteps } from "@charity-steps/client-store/local-steps";
+import { addToBestCount, bestCount, getDay, markSynced } from "@charity-steps/client-store/local-steps";
 import { enqueueSync, type SyncSource } from "@charity-steps/client-store/outbox";
 import {
   type DayString,
   DEVICE_ID_HEADER,
   londonDay,
-  type RealtimeStepsResponse,
+  type StepSyncResponse,
 } from "@charity-steps/shared-types";
 
 /** Spec §9: a real-time sync at every 10th step or after more than 60 s. */
@@ -17,17 +17,11 @@ export const BACKGROUND_MIN_AWAY_MS = 60_000;
 export const BACKGROUND_STEPS_PER_MINUTE = { min: 1.5, max: 4.5 } as const;
 
 /**
- * Raises one counter of `day` to the day's best count plus `steps`: the device's count only grows,
+ * Adds `steps` on top of the day's best count, in `counter`: the device's count only grows,
  * whichever counter (live, background) last raised it.
  */
-export async function addToDay(
-  day: DayString,
-  counter: "real" | "background",
-  steps: number,
-  now = Date.now(),
-): Promise<number> {
-  const best = bestCount(await getDay(day));
-  return setDaySteps(day, counter, best + steps, now);
+export function addToDay(day: DayString, counter: "real" | "background", steps: number, now = Date.now()) {
+  return addToBestCount(day, counter, steps, now);
 }
 
 /** Estimated steps for `awayMs` in the background, or 0 for a minute or less away. */
@@ -38,26 +32,29 @@ export function backgroundEstimate(awayMs: number, random: () => number = Math.r
 }
 
 /**
- * Sends today's count to `POST /api/steps/realtime`. A failure (offline, signed out, server down)
- * queues the same count in the outbox for the sync engine and the service worker.
+ * The real-time sync (spec §4): today's count, sent as it is counted. It goes to `POST
+ * /api/steps/sync` with its London date rather than to `/api/steps/realtime`, which files a count
+ * under the server's today: a count sent at 23:59:59 and received after midnight would otherwise
+ * land on the wrong day. A failure (offline, signed out, server down) leaves the count queued in
+ * the outbox for the sync engine and the service worker.
  */
 export async function sendRealtime(
   source: SyncSource,
   now = Date.now(),
   fetchFn: typeof fetch = fetch,
-): Promise<RealtimeStepsResponse | null> {
+): Promise<StepSyncResponse | null> {
   const day = londonDay(now);
   const steps = bestCount(await getDay(day));
   if (steps === 0) return null;
   try {
-    const response = await fetchFn("/api/steps/realtime", {
+    const response = await fetchFn("/api/steps/sync", {
       method: "POST",
       credentials: "include",
       headers: { "Content-Type": "application/json", [DEVICE_ID_HEADER]: await getDeviceId() },
-      body: JSON.stringify({ steps, source }),
+      body: JSON.stringify({ steps, date: day, source }),
     });
     if (!response.ok) throw new Error(`${response.status}`);
-    const body = (await response.json()) as RealtimeStepsResponse;
+    const body = (await response.json()) as StepSyncResponse;
     await markSynced(day, steps, now);
     return body;
   } catch {

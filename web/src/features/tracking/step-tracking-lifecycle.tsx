@@ -1,11 +1,11 @@
-import { setMeta } from "@charity-steps/client-store/db";
 import { cleanupOldSteps } from "@charity-steps/client-store/local-steps";
 import { startResetChecks } from "@charity-steps/client-store/resets";
+import { claimDeviceFor } from "@charity-steps/client-store/walker";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { startSyncEngine } from "./sync-engine";
-import { useTracking } from "./tracking-store";
+import { setServerStepsListener, useTracking } from "./tracking-store";
 
 /** Fired on `window` when the London day changes (spec §4), after the local daily reset. */
 export const DAILY_RESET_EVENT = "dailyReset";
@@ -20,8 +20,12 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
 
   useEffect(() => {
     const refresh = () => void refreshStepQueries(queryClient);
-    void setMeta("cachedUserId", userId);
-    void cleanupOldSteps().then(() => useTracking.getState().restore());
+    const tracking = useTracking.getState();
+    setServerStepsListener(refresh);
+    // Another walker's steps on this device are set aside before anything counts or syncs.
+    void claimDeviceFor(userId)
+      .then(() => cleanupOldSteps())
+      .then(() => tracking.restore());
     const stopResets = startResetChecks({
       onDailyReset: (result) => {
         window.dispatchEvent(new CustomEvent(DAILY_RESET_EVENT, { detail: result }));
@@ -31,21 +35,17 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     });
     const stopSync = startSyncEngine({ onSynced: refresh });
 
-    let hiddenAt: number | null = null;
     const onVisibility = () => {
-      if (document.visibilityState === "hidden") {
-        hiddenAt = Date.now();
-      } else if (hiddenAt !== null) {
-        const since = hiddenAt;
-        hiddenAt = null;
-        void useTracking.getState().returnFromBackground(since);
-      }
+      if (document.visibilityState === "hidden") void tracking.noteHidden();
+      else void tracking.applyBackgroundEstimate();
     };
     document.addEventListener("visibilitychange", onVisibility);
     return () => {
       stopResets();
       stopSync();
       document.removeEventListener("visibilitychange", onVisibility);
+      setServerStepsListener(() => {});
+      tracking.stop();
     };
   }, [userId, queryClient]);
 

@@ -1,0 +1,37 @@
+import "fake-indexeddb/auto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db, getMeta } from "../src/db";
+import { bestCount, getDay, setDaySteps } from "../src/local-steps";
+import { deadLetters, enqueueSync, pendingSyncs } from "../src/outbox";
+import { claimDeviceFor, OTHER_WALKER_MESSAGE } from "../src/walker";
+import { freshDatabase } from "./helpers";
+
+const DAY = "2026-11-21";
+
+describe("a second walker signing in on the same device", () => {
+  beforeEach(freshDatabase);
+
+  it("keeps the first walker's queued syncs aside and starts the new walker from zero", async () => {
+    expect(await claimDeviceFor("walker-a")).toBe(false);
+    await setDaySteps(DAY, "real", 4_000);
+    await enqueueSync(DAY, 4_000, "device_motion");
+
+    expect(await claimDeviceFor("walker-b")).toBe(true);
+    expect(await pendingSyncs()).toEqual([]);
+    expect((await deadLetters()).map((letter) => [letter.body.steps, letter.message])).toEqual([
+      [4_000, OTHER_WALKER_MESSAGE],
+    ]);
+    expect(bestCount(await getDay(DAY))).toBe(0);
+    expect(await getMeta("cachedUserId")).toBe("walker-b");
+    expect(await db.months.count()).toBe(0);
+  });
+
+  it("changes nothing when the same walker signs in again", async () => {
+    await claimDeviceFor("walker-a");
+    await setDaySteps(DAY, "real", 1_500);
+    await enqueueSync(DAY, 1_500, "device_motion");
+    expect(await claimDeviceFor("walker-a")).toBe(false);
+    expect(await pendingSyncs()).toHaveLength(1);
+    expect(bestCount(await getDay(DAY))).toBe(1_500);
+  });
+});
