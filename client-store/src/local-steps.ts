@@ -63,36 +63,14 @@ export function setDaySteps(
   steps: number,
   now: number = Date.now(),
 ): Promise<number> {
-  if (!Number.isInteger(steps) || steps < 0) {
+  if (!isWholeSteps(steps))
     return Promise.reject(new RangeError(`Daily steps must be a whole number from 0, got ${steps}.`));
-  }
   return writeDay(
     day,
     now,
     (record) => {
       const current = isValidDailySteps(record[counter]) ? record[counter] : 0;
       return Math.max(current, Math.min(steps, DAILY_STEP_MAX));
-    },
-    counter,
-  );
-}
-
-/** Adds `delta` steps to one counter of a day (capped at 50,000). Returns the counter's new value. */
-export function addDaySteps(
-  day: DayString,
-  counter: DayCounter,
-  delta: number,
-  now: number = Date.now(),
-): Promise<number> {
-  if (!Number.isInteger(delta) || delta < 0) {
-    return Promise.reject(new RangeError(`Added steps must be a whole number from 0, got ${delta}.`));
-  }
-  return writeDay(
-    day,
-    now,
-    (record) => {
-      const current = isValidDailySteps(record[counter]) ? record[counter] : 0;
-      return Math.min(current + delta, DAILY_STEP_MAX);
     },
     counter,
   );
@@ -108,10 +86,13 @@ export function addToBestCount(
   delta: number,
   now: number = Date.now(),
 ): Promise<number> {
-  if (!Number.isInteger(delta) || delta < 0) {
+  if (!isWholeSteps(delta))
     return Promise.reject(new RangeError(`Added steps must be a whole number from 0, got ${delta}.`));
-  }
   return writeDay(day, now, (record) => Math.min(bestCount(record) + delta, DAILY_STEP_MAX), counter);
+}
+
+function isWholeSteps(value: number): boolean {
+  return Number.isInteger(value) && value >= 0;
 }
 
 function writeDay(

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "../src/db";
 import {
-  addDaySteps,
+  addToBestCount,
   bestCount,
   cleanupOldSteps,
   emptyDay,
@@ -47,11 +47,14 @@ describe("daily step values", () => {
     expect(await getDay("2026-05-20")).toMatchObject({ local: 50_000, real: 0 });
   });
 
-  it("adds steps to a counter, up to 50,000", async () => {
-    await addDaySteps("2026-05-20", "local", 10, NOW);
-    await addDaySteps("2026-05-20", "local", 15, NOW);
+  it("adds steps on top of the day's best count, up to 50,000", async () => {
+    await addToBestCount("2026-05-20", "local", 10, NOW);
+    await addToBestCount("2026-05-20", "local", 15, NOW);
     expect((await getDay("2026-05-20"))?.local).toBe(25);
-    expect(await addDaySteps("2026-05-20", "local", 60_000, NOW)).toBe(50_000);
+    await setDaySteps("2026-05-20", "background", 100, NOW);
+    expect(await addToBestCount("2026-05-20", "local", 5, NOW)).toBe(105);
+    expect(await addToBestCount("2026-05-20", "local", 60_000, NOW)).toBe(50_000);
+    await expect(addToBestCount("2026-05-20", "local", -1, NOW)).rejects.toThrow(RangeError);
   });
 
   it("counts a day as the highest of its counters, ignoring corrupt values", () => {

@@ -157,24 +157,6 @@ describe("signed in", () => {
     expect(useToastStore.getState().current).toBeNull();
     expect(navigateTo).not.toHaveBeenCalled();
   });
-
-  it("still opens the dashboard offline for the walker last signed in on this device", async () => {
-    stubAuthUser(testWalker);
-    renderApp("/account");
-    expect(await screen.findByText(testWalker.email as string)).toBeTruthy();
-    cleanup();
-
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        throw new TypeError("Failed to fetch");
-      }),
-    );
-    renderApp("/dashboard");
-    expect(await screen.findByText("Goal: 100,000 steps")).toBeTruthy();
-    expect(screen.queryByRole("button", { name: "Try Again" })).toBeNull();
-    expect(navigateTo).not.toHaveBeenCalled();
-  });
 });
 
 describe("while sign-in is being checked", () => {
