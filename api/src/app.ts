@@ -16,9 +16,11 @@ import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
+import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
 import { resetRoutes } from "./routes/api/resets/index.js";
+import { revenueRoutes } from "./routes/api/revenue/index.js";
 import { stepsRoutes } from "./routes/api/steps/index.js";
 
 export type { AppConfig } from "./config.js";
@@ -43,6 +45,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(stepsRoutes);
   await app.register(dashboardRoutes);
   await app.register(resetRoutes);
+  await app.register(charityRoutes);
+  await app.register(revenueRoutes);
   await app.register(webAppPlugin);
 
   const housekeeping = setInterval(() => {

@@ -1,5 +1,6 @@
 export * from "./auth.js";
 export * from "./charity.js";
+export * from "./charity-api.js";
 export * from "./constants.js";
 export * from "./dates.js";
 export * from "./errors.js";

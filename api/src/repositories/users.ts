@@ -41,6 +41,15 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Records the walker's charity; `name` is one of CHARITY_NAMES (the route's schema checks). */
+  async setCharity(id: string, name: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set({ charity_name: name, updated_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+
   async findById(id: string): Promise<UserRow | undefined> {
     return this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   }
