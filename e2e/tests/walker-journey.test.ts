@@ -131,6 +131,35 @@ describe("a new walker's first visit", () => {
     expect(today.steps).toBe(4_200);
   });
 
+  it("chooses a charity, and sees it on the dashboard", async () => {
+    await tabBar().getByRole("link", { name: "Charity" }).click();
+    await page.getByText("Choose Your Charity").waitFor();
+    await page.getByRole("button", { name: "Select British Heart Foundation" }).click();
+    await page.getByText("You've chosen to support British Heart Foundation in the beta.").first().waitFor();
+    await page.getByText("Your Beta Selection").waitFor();
+    expect(await page.getByRole("button", { name: "Selected: British Heart Foundation" }).isDisabled()).toBe(
+      true,
+    );
+    await screenshot(page, "15-charity-selected");
+
+    await tabBar().getByRole("link", { name: "Dashboard" }).click();
+    await page.getByRole("link", { name: /Your Charity British Heart Foundation/ }).waitFor();
+  });
+
+  it("sees the month's prize entries, and the account's beta status", async () => {
+    await tabBar().getByRole("link", { name: "Prizes" }).click();
+    await page.getByText("Walk 5,800 more steps this month to earn your first prize entry").waitFor();
+    expect(await page.getByTestId("entry-count").textContent()).toBe("0");
+    await page.getByText("Prize Categories").click();
+    await page.getByText("Platinum:").waitFor();
+    await screenshot(page, "16-prize-draw");
+
+    await tabBar().getByRole("link", { name: "Account" }).click();
+    await page.getByText("Active Beta Tester").waitFor();
+    await page.getByText("Coming Soon: App Store Launch").waitFor();
+    await screenshot(page, "17-account");
+  });
+
   it("signs out from the top navigation and is a visitor again", async () => {
     await page.goto(`${server.origin}/dashboard`);
     await page.getByRole("link", { name: "Logout" }).click();

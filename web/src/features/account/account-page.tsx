@@ -1,6 +1,12 @@
-import { LOGOUT_PATH } from "@charity-steps/shared-types";
-import { LogOut, UserRound } from "lucide-react";
+import {
+  FREE_TRIAL_DAYS,
+  FUTURE_MONTHLY_PRICE_PENCE,
+  formatPounds,
+  LOGOUT_PATH,
+} from "@charity-steps/shared-types";
+import { BadgeCheck, LogOut, Rocket } from "lucide-react";
 import { Page } from "../../components/page";
+import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../auth/use-auth";
 
 const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
@@ -27,8 +33,11 @@ export function AccountPage() {
             className="size-14 rounded-full object-cover"
           />
         ) : (
-          <div className="flex size-14 items-center justify-center rounded-full bg-brand-soft">
-            <UserRound aria-hidden="true" className="size-7 text-brand-strong" />
+          <div
+            className="flex size-14 items-center justify-center rounded-full bg-brand-soft text-lg font-bold text-brand-strong"
+            aria-hidden="true"
+          >
+            {initials(user.firstName, user.lastName, user.email)}
           </div>
         )}
         <div className="min-w-0">
@@ -39,11 +48,52 @@ export function AccountPage() {
           )}
         </div>
       </section>
-      <p className="mt-4 text-muted">More account details are coming soon in the beta.</p>
+      <section className="card mt-4 space-y-2 p-4" aria-labelledby="beta-status-title">
+        <h2 id="beta-status-title" className="text-lg font-semibold">
+          Beta Access Status
+        </h2>
+        <p className="flex items-center gap-2 font-medium">
+          <BadgeCheck aria-hidden="true" className="size-5 text-brand-strong" />
+          Active Beta Tester
+          <span className="rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
+            Free Beta
+          </span>
+        </p>
+        <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
+          <li>Track your steps and monthly progress</li>
+          <li>Choose the charity you walk for</li>
+          <li>Earn monthly prize-draw entries</li>
+          <li>Create and join walking groups and compete</li>
+          <li>Test every feature before the launch</li>
+        </ul>
+      </section>
+      <section className="card mt-4 space-y-2 p-4" aria-labelledby="launch-title">
+        <h2 id="launch-title" className="flex items-center gap-2 text-lg font-semibold">
+          <Rocket aria-hidden="true" className="size-5 text-brand-strong" />
+          Coming Soon: App Store Launch
+        </h2>
+        <p>
+          <span className="text-2xl font-bold">{formatPounds(FUTURE_MONTHLY_PRICE_PENCE)}</span>
+          <span className="text-muted">/month</span> · {FREE_TRIAL_DAYS}-day free trial
+        </p>
+        <ul className="space-y-1 text-sm text-muted">
+          {REVENUE_SPLIT.map(({ share, percent, pence, label }) => (
+            <li key={share}>
+              {percent}% ({formatPounds(pence)}) {label}
+            </li>
+          ))}
+        </ul>
+        <p className="text-sm text-muted">Nothing is charged during the beta.</p>
+      </section>
       <a href={LOGOUT_PATH} className="btn-secondary mt-6 w-full">
         <LogOut aria-hidden="true" className="size-4" />
         Sign Out
       </a>
     </Page>
   );
+}
+
+function initials(firstName: string | null, lastName: string | null, email: string | null): string {
+  const letters = [firstName, lastName].map((name) => name?.trim()[0] ?? "").join("");
+  return (letters || email?.[0] || "?").toUpperCase();
 }

@@ -1,6 +1,7 @@
 import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { navigateTo } from "../../lib/browser-location";
+import { loadToaster } from "../../lib/toast-host";
 import { useToastStore } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "./unauthorized";
 
@@ -13,8 +14,11 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe("a mutation that fails because the session ended", () => {
-  it("announces it, then goes to sign in after the redirect delay", () => {
+  it("announces it, then goes to sign in the redirect delay after the toast can show", async () => {
+    await loadToaster();
     expect(handleUnauthorizedError(new Error('401: {"message":"Sign in first."}'))).toBe(true);
+    // The timer starts once the (already loaded) toaster's promise settles.
+    await vi.advanceTimersByTimeAsync(0);
 
     expect(useToastStore.getState().current).toMatchObject({
       title: "Unauthorized",

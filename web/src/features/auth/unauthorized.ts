@@ -1,7 +1,11 @@
 import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
 import { isUnauthorizedError } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
+import { loadToaster } from "../../lib/toast-host";
 import { toast } from "../../lib/toast-store";
+
+/** Never hold the redirect back longer than this waiting for the toast's code. */
+const TOASTER_WAIT_LIMIT_MS = 3_000;
 
 /**
  * Tells the walker their session has ended, then sends them to sign in after a short pause
@@ -13,8 +17,20 @@ export function announceSignedOutAndRedirect(): () => void {
     description: "You are logged out. Logging in again...",
     variant: "destructive",
   });
-  const timer = setTimeout(() => navigateTo(LOGIN_PATH), UNAUTHORIZED_REDIRECT_DELAY_MS);
-  return () => clearTimeout(timer);
+  // The 500 ms start once the toast can show: on a slow connection its code may still be loading.
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const startTimer = () => {
+    if (!cancelled) timer = setTimeout(() => navigateTo(LOGIN_PATH), UNAUTHORIZED_REDIRECT_DELAY_MS);
+  };
+  void Promise.race([
+    loadToaster(),
+    new Promise((resolve) => setTimeout(resolve, TOASTER_WAIT_LIMIT_MS)),
+  ]).then(startTimer, startTimer);
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
 }
 
 /**

@@ -12,12 +12,12 @@ import { Link } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { ManualStepsForm } from "../manual-steps/manual-steps-form";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
 import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
-import { mergeHistory, useLiveSteps } from "./use-live-steps";
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });

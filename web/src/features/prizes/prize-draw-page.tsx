@@ -1,9 +1,82 @@
-import { ComingSoon, Page } from "../../components/page";
+import {
+  type DashboardStatsResponse,
+  FUTURE_MONTHLY_PRICE_PENCE,
+  formatPounds,
+  prizeEntries,
+  type RevenueResponse,
+  splitRevenue,
+  stepsToNextEntry,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { Trophy } from "lucide-react";
+import { CollapsibleSection } from "../../components/collapsible-section";
+import { LoadingSpinner } from "../../components/loading-spinner";
+import { Page } from "../../components/page";
+import { useLiveSteps } from "../../lib/use-live-steps";
+import { formatSteps } from "../dashboard/step-numbers";
+
+const TIERS = [
+  { name: "Platinum", text: "The month's top prize, drawn from every entry." },
+  { name: "Gold", text: "Major prizes for a handful of entries each month." },
+  { name: "Silver", text: "Smaller prizes shared among more winners." },
+  { name: "Bronze", text: "Vouchers and walking gear for many winners." },
+] as const;
+
+const prizeShare = formatPounds(splitRevenue(FUTURE_MONTHLY_PRICE_PENCE).prizes);
 
 export function PrizeDrawPage() {
+  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
+  const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
+  const { monthSteps } = useLiveSteps(stats.data);
+  if (stats.isLoading) return <LoadingSpinner />;
+  const entries = prizeEntries(monthSteps);
+
   return (
     <Page title="Prize Draw">
-      <ComingSoon />
+      <section className="card p-6 text-center" aria-label="Your prize entries this month">
+        <Trophy aria-hidden="true" className="mx-auto size-10 text-brand-strong" />
+        <p className="mt-2 text-5xl font-bold" data-testid="entry-count">
+          {entries}
+        </p>
+        <p className="text-muted">{entries === 1 ? "prize entry this month" : "prize entries this month"}</p>
+        <p className="mt-3 font-semibold">
+          {entries > 0
+            ? "Eligible for Prize Distribution!"
+            : `Walk ${formatSteps(stepsToNextEntry(monthSteps))} more steps this month to earn your first prize entry`}
+        </p>
+        <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
+      </section>
+      <div className="mt-4 space-y-3">
+        <CollapsibleSection title="How Prize System Works">
+          <p>Every 10,000 steps you walk in a month earns one entry into that month's prize draw.</p>
+          <p>Entries count the whole month's steps, not each day's: a long weekend walk counts in full.</p>
+          <p>A new month starts with no entries; last month's entries stay in last month's draw.</p>
+        </CollapsibleSection>
+        <CollapsibleSection title="Winner Notifications">
+          <p>Winners are told by email and announced on our social media channels.</p>
+          <p>Keep the email address on your account current so we can reach you if you win.</p>
+        </CollapsibleSection>
+        <CollapsibleSection title="Prize Categories">
+          <ul className="space-y-2">
+            {TIERS.map((tier) => (
+              <li key={tier.name}>
+                <span className="font-semibold text-ink">{tier.name}:</span> {tier.text}
+              </li>
+            ))}
+          </ul>
+        </CollapsibleSection>
+        <CollapsibleSection title="Future Prize Pool">
+          <p>
+            After the app-store launch, {prizeShare} of every {formatPounds(FUTURE_MONTHLY_PRICE_PENCE)}{" "}
+            monthly subscription goes into the prize pool.
+          </p>
+          <p>
+            This month's pool:{" "}
+            <span className="font-semibold text-ink">£{(revenue.data?.prizePool ?? 0).toFixed(2)}</span>
+            {revenue.data?.totalRevenue === 0 ? " (the beta is free, so no money is collected yet)." : "."}
+          </p>
+        </CollapsibleSection>
+      </div>
     </Page>
   );
 }

@@ -2,7 +2,7 @@ import { db } from "@charity-steps/client-store/db";
 import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { mergeHistory, mergeSteps, readDeviceSteps } from "../dashboard/use-live-steps";
+import { mergeHistory, mergeSteps, readDeviceSteps } from "../../lib/use-live-steps";
 import { addToDay, backgroundEstimate, sendRealtime } from "./step-recorder";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");

@@ -8,7 +8,7 @@ import {
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
 import { useLiveQuery } from "dexie-react-hooks";
-import { useLondonDay } from "../../lib/use-london-day";
+import { useLondonDay } from "./use-london-day";
 
 export interface DeviceSteps {
   todaySteps: number;
