@@ -18,6 +18,7 @@ import { webAppPlugin } from "./plugins/web-app.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
+import { groupsRoutes } from "./routes/api/groups/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
 import { resetRoutes } from "./routes/api/resets/index.js";
 import { revenueRoutes } from "./routes/api/revenue/index.js";
@@ -47,6 +48,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(resetRoutes);
   await app.register(charityRoutes);
   await app.register(revenueRoutes);
+  await app.register(groupsRoutes);
   await app.register(webAppPlugin);
 
   const housekeeping = setInterval(() => {

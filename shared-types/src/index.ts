@@ -4,6 +4,7 @@ export * from "./charity-api.js";
 export * from "./constants.js";
 export * from "./dates.js";
 export * from "./errors.js";
+export * from "./groups.js";
 export * from "./health.js";
 export * from "./pricing.js";
 export * from "./prizes.js";

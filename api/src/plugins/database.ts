@@ -1,6 +1,7 @@
 import fp from "fastify-plugin";
 import { Database } from "../db/database.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
+import { GroupsRepository } from "../repositories/groups.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
 import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
 import { RevenueRepository } from "../repositories/revenue.js";
@@ -16,6 +17,7 @@ export interface Repositories {
   appSecrets: AppSecretsRepository;
   steps: StepsRepository;
   revenue: RevenueRepository;
+  groups: GroupsRepository;
 }
 
 declare module "fastify" {
@@ -41,6 +43,7 @@ export const databasePlugin = fp(
       appSecrets: new AppSecretsRepository(db),
       steps: new StepsRepository(database),
       revenue: new RevenueRepository(db),
+      groups: new GroupsRepository(database),
     } satisfies Repositories);
   },
   { name: "database", dependencies: ["config"] },

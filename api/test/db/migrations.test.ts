@@ -6,6 +6,8 @@ import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
 const TABLES = [
   "app_secrets",
+  "group_members",
+  "groups",
   "idempotency_records",
   "local_accounts",
   "manual_step_entries",
@@ -189,5 +191,65 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
 
     const user = await db.selectFrom("users").select("charity_name").executeTakeFirstOrThrow();
     expect(user.charity_name).toBeNull();
+  });
+
+  it("keeps join codes unique, one membership per walker and group, and removes memberships with the group", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const { db } = database;
+    for (const id of ["u1", "u2"]) {
+      await db
+        .insertInto("users")
+        .values({ id, issuer: "i", subject: id, created_at: 1, updated_at: 1 })
+        .execute();
+    }
+    const group = { name: "Walkers", description: "", admin_user_id: "u1", created_at: 1 };
+    const first = await db
+      .insertInto("groups")
+      .values({ ...group, join_code: "ABCDEFGH" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const second = await db
+      .insertInto("groups")
+      .values({ ...group, join_code: "HGFEDCBA" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(first.id).toBeGreaterThan(0);
+    expect(second.id).toBeGreaterThan(first.id);
+    await expect(
+      db
+        .insertInto("groups")
+        .values({ ...group, join_code: "ABCDEFGH" })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("groups")
+        .values({ ...group, join_code: "KMNPQRST", admin_user_id: "nobody" })
+        .execute(),
+    ).rejects.toThrow();
+
+    const membership = { group_id: first.id, user_id: "u2", joined_at: 1 };
+    await db
+      .insertInto("group_members")
+      .values([membership, { ...membership, user_id: "u1" }, { ...membership, group_id: second.id }])
+      .execute();
+    await expect(db.insertInto("group_members").values(membership).execute()).rejects.toThrow();
+
+    await db.deleteFrom("groups").where("id", "=", first.id).execute();
+    const left = await db.selectFrom("group_members").select(["group_id", "user_id"]).execute();
+    expect(left).toEqual([{ group_id: second.id, user_id: "u2" }]);
+    await db.deleteFrom("users").where("id", "=", "u2").execute();
+    expect(await db.selectFrom("group_members").selectAll().execute()).toEqual([]);
+
+    // The newest group's id is not handed out again after it is deleted.
+    await db.deleteFrom("groups").where("id", "=", second.id).execute();
+    const third = await db
+      .insertInto("groups")
+      .values({ ...group, join_code: "ABCDEFGH" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(third.id).toBeGreaterThan(second.id);
   });
 });

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as usersAndSignIn from "./0001-users-and-sign-in.js";
 import * as stepLedger from "./0002-step-ledger.js";
 import * as charityAndRevenue from "./0003-charity-and-revenue.js";
+import * as groups from "./0004-groups.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
   "0001-users-and-sign-in": usersAndSignIn,
   "0002-step-ledger": stepLedger,
   "0003-charity-and-revenue": charityAndRevenue,
+  "0004-groups": groups,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import type { AppSecretsTable } from "./app-secrets.js";
+import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
@@ -24,4 +25,6 @@ export interface DatabaseSchema {
   step_photos: StepPhotosTable;
   idempotency_records: IdempotencyRecordsTable;
   subscription_payments: SubscriptionPaymentsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
 }

@@ -1,8 +1,23 @@
-import { ArrowLeft } from "lucide-react";
-import { Link, useLocation } from "react-router-dom";
+import type {
+  Group,
+  GroupLeaderboardResponse,
+  GroupMembersResponse,
+  PublicUser,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, Crown, Trophy, Users } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { paths } from "../../app/paths";
-import { ComingSoon, Page } from "../../components/page";
+import { LoadingSpinner } from "../../components/loading-spinner";
+import { Page } from "../../components/page";
+import { useOnline } from "../../lib/use-online";
+import { useAuth } from "../auth/use-auth";
+import { formatSteps } from "../dashboard/step-numbers";
+import { useGroupActions } from "./group-actions";
 import { groupIdFromPath } from "./group-id";
+import { createdFormat } from "./groups-page";
+import { JoinCodeButton } from "./join-code-button";
 
 export function GroupDetailPage() {
   const groupId = groupIdFromPath(useLocation().pathname);
@@ -16,7 +31,197 @@ export function GroupDetailPage() {
         </Link>
       }
     >
-      {groupId > 0 ? <ComingSoon /> : <p className="card p-4 text-muted">This link does not name a group.</p>}
+      {groupId > 0 ? (
+        <GroupDetail groupId={groupId} />
+      ) : (
+        <p className="card p-4 text-muted">This link does not name a group.</p>
+      )}
     </Page>
   );
+}
+
+function GroupDetail({ groupId }: { groupId: number }) {
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  const online = useOnline();
+  const [tab, setTab] = useState<"leaderboard" | "members">("leaderboard");
+  // Data is loaded only for ids above 0 (spec §2): this component exists only then.
+  const group = useQuery<Group | null>({ queryKey: ["/api/groups", groupId] });
+  const members = useQuery<GroupMembersResponse | null>({ queryKey: ["/api/groups", groupId, "members"] });
+  const leaderboard = useQuery<GroupLeaderboardResponse | null>({
+    queryKey: ["/api/groups", groupId, "leaderboard"],
+  });
+  const back = () => navigate(paths.groups);
+  const { leave, remove } = useGroupActions({ left: back, deleted: back });
+
+  if (group.isLoading) return <LoadingSpinner />;
+  if (!group.data) {
+    return (
+      <p className="card p-4 text-muted">
+        {group.error ? groupError(group.error) : "This group could not be loaded."}
+      </p>
+    );
+  }
+  const data = group.data;
+  const isAdmin = data.adminUserId === user?.id;
+
+  return (
+    <div className="space-y-4">
+      <section className="card space-y-2 p-4">
+        <h2 className="flex items-center gap-2 text-xl font-bold">
+          {data.name}
+          {isAdmin && <Crown aria-label="You are the admin" className="size-5 text-amber-500" />}
+        </h2>
+        {data.description && <p className="text-muted">{data.description}</p>}
+        <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
+          <JoinCodeButton code={data.joinCode} />
+          <span>Created {createdFormat.format(new Date(data.createdAt))}</span>
+          <span>
+            {data.memberCount} {data.memberCount === 1 ? "member" : "members"}
+          </span>
+        </div>
+        {isAdmin ? (
+          <button
+            type="button"
+            className="btn-secondary w-full text-destructive"
+            disabled={!online || remove.isPending}
+            onClick={() => {
+              if (
+                window.confirm(
+                  `Are you sure you want to delete "${data.name}"? This action cannot be undone and will remove all members.`,
+                )
+              ) {
+                remove.mutate(data);
+              }
+            }}
+          >
+            Delete
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn-secondary w-full"
+            disabled={!online || leave.isPending}
+            onClick={() => {
+              if (window.confirm("Are you sure you want to leave this group?")) leave.mutate(data);
+            }}
+          >
+            Leave
+          </button>
+        )}
+      </section>
+
+      <div role="tablist" aria-label="Group" className="grid grid-cols-2 gap-2">
+        {(["leaderboard", "members"] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? "btn-primary" : "btn-secondary"}
+            onClick={() => setTab(name)}
+          >
+            {name === "leaderboard" ? "Leaderboard" : "Members"}
+          </button>
+        ))}
+      </div>
+
+      {tab === "leaderboard" ? (
+        <section className="card p-4" role="tabpanel" aria-label="Leaderboard">
+          <h3 className="mb-3 flex items-center gap-2 text-lg font-semibold">
+            <Trophy aria-hidden="true" className="size-5 text-brand-strong" />
+            Monthly Step Leaderboard
+          </h3>
+          {leaderboard.data?.some((entry) => entry.monthlySteps > 0) ? (
+            <ol className="space-y-2">
+              {leaderboard.data.map((entry) => (
+                <li
+                  key={entry.user.id}
+                  className={`flex items-center gap-3 rounded-lg p-2 ${entry.rank <= 3 ? "bg-brand-soft" : ""}`}
+                  data-testid="leaderboard-row"
+                >
+                  <span className="w-6 text-center font-bold">{entry.rank}</span>
+                  <Avatar user={entry.user} />
+                  <span className="min-w-0 flex-1 truncate font-medium">{displayName(entry.user)}</span>
+                  <span className="text-right text-sm">
+                    <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
+                    <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+                  </span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="text-center text-muted">No Activity Yet</p>
+          )}
+        </section>
+      ) : (
+        <section className="card p-4" role="tabpanel" aria-label="Members">
+          {members.data && members.data.length > 0 ? (
+            <ul className="space-y-2">
+              {members.data.map((member) => (
+                <li key={member.userId} className="flex items-center gap-3">
+                  <Avatar user={member.user} />
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate font-medium">
+                      {displayName(member.user)}
+                      {member.userId === data.adminUserId && (
+                        <span className="ml-2 rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
+                          Admin
+                        </span>
+                      )}
+                    </span>
+                    <span className="block text-sm text-muted">
+                      Joined {createdFormat.format(new Date(member.joinedAt))}
+                    </span>
+                  </span>
+                  {member.userId === user?.id && !isAdmin && (
+                    <button
+                      type="button"
+                      className="btn-secondary"
+                      disabled={!online || leave.isPending}
+                      onClick={() => {
+                        if (window.confirm("Are you sure you want to leave this group?")) leave.mutate(data);
+                      }}
+                    >
+                      Leave
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="flex flex-col items-center gap-2 text-muted">
+              <Users aria-hidden="true" className="size-6" />
+              No Members
+            </p>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function displayName(user: PublicUser): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(" ") || "Walker";
+}
+
+function Avatar({ user }: { user: PublicUser }) {
+  if (user.profileImageUrl) {
+    return <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />;
+  }
+  const initials = [user.firstName, user.lastName].map((name) => name?.[0] ?? "").join("") || "W";
+  return (
+    <span
+      aria-hidden="true"
+      className="flex size-9 items-center justify-center rounded-full bg-brand-soft text-sm font-bold text-brand-strong"
+    >
+      {initials.toUpperCase()}
+    </span>
+  );
+}
+
+function groupError(error: Error): string {
+  if (error.message.startsWith("403")) return "This group is for its members only.";
+  if (error.message.startsWith("404")) return "There is no such group.";
+  return "This group could not be loaded. Check your connection.";
 }

@@ -1,9 +1,236 @@
-import { ComingSoon, Page } from "../../components/page";
+import {
+  GROUP_DESCRIPTION_MAX_CHARS,
+  GROUP_NAME_MAX_CHARS,
+  JOIN_CODE_LENGTH,
+  type MyGroup,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, Plus, UserPlus, Users } from "lucide-react";
+import { useId, useState } from "react";
+import { Link } from "react-router-dom";
+import { groupPath, paths } from "../../app/paths";
+import { LoadingSpinner } from "../../components/loading-spinner";
+import { Page } from "../../components/page";
+import { useOnline } from "../../lib/use-online";
+import { GROUPS_KEY, useGroupActions } from "./group-actions";
+import { JoinCodeButton } from "./join-code-button";
+
+export const createdFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
 
 export function GroupsPage() {
+  const groups = useQuery<MyGroup[] | null>({ queryKey: GROUPS_KEY });
+  const online = useOnline();
+  const [open, setOpen] = useState<"create" | "join" | null>(null);
+
   return (
-    <Page title="Groups">
-      <ComingSoon />
+    <Page
+      title="Groups"
+      back={
+        <Link to={paths.dashboard} className="link inline-flex items-center gap-1">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to dashboard
+        </Link>
+      }
+    >
+      {!online && (
+        <p className="card mb-4 p-3 text-sm text-muted" role="status">
+          You're offline: showing your groups as they were last loaded. Creating, joining and leaving need the
+          connection.
+        </p>
+      )}
+      <div className="grid grid-cols-2 gap-3">
+        <button
+          type="button"
+          className="btn-primary"
+          aria-expanded={open === "create"}
+          disabled={!online}
+          onClick={() => setOpen(open === "create" ? null : "create")}
+        >
+          <Plus aria-hidden="true" className="size-4" /> Create Group
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          aria-expanded={open === "join"}
+          disabled={!online}
+          onClick={() => setOpen(open === "join" ? null : "join")}
+        >
+          <UserPlus aria-hidden="true" className="size-4" /> Join Group
+        </button>
+      </div>
+      {open === "create" && <CreateGroupForm onDone={() => setOpen(null)} />}
+      {open === "join" && <JoinGroupForm onDone={() => setOpen(null)} />}
+
+      <div className="mt-4">
+        {groups.isLoading ? (
+          <LoadingSpinner />
+        ) : groups.data && groups.data.length > 0 ? (
+          <ul className="space-y-3">
+            {groups.data.map((group) => (
+              <GroupCard key={group.id} group={group} online={online} />
+            ))}
+          </ul>
+        ) : groups.error ? (
+          <p className="card p-4 text-muted">Your groups could not be loaded. Check your connection.</p>
+        ) : (
+          <section className="card p-6 text-center">
+            <Users aria-hidden="true" className="mx-auto size-8 text-muted" />
+            <h2 className="mt-2 text-lg font-semibold">No Groups Yet</h2>
+            <p className="text-sm text-muted">
+              Create a group or join one with its code to compete each month.
+            </p>
+          </section>
+        )}
+      </div>
     </Page>
+  );
+}
+
+function CreateGroupForm({ onDone }: { onDone: () => void }) {
+  const { create } = useGroupActions();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const ids = { name: useId(), description: useId() };
+  return (
+    <form
+      className="card mt-3 space-y-3 p-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate(
+          { name: name.trim(), description: description.trim() },
+          {
+            onSuccess: () => {
+              setName("");
+              setDescription("");
+              onDone();
+            },
+          },
+        );
+      }}
+    >
+      <label htmlFor={ids.name} className="block text-sm font-medium">
+        Group name
+        <input
+          id={ids.name}
+          value={name}
+          maxLength={GROUP_NAME_MAX_CHARS}
+          onChange={(event) => setName(event.target.value)}
+          className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+        />
+      </label>
+      <label htmlFor={ids.description} className="block text-sm font-medium">
+        Description <span className="font-normal text-muted">(optional)</span>
+        <textarea
+          id={ids.description}
+          value={description}
+          maxLength={GROUP_DESCRIPTION_MAX_CHARS}
+          rows={2}
+          onChange={(event) => setDescription(event.target.value)}
+          className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+        />
+      </label>
+      <button type="submit" className="btn-primary w-full" disabled={name.trim() === "" || create.isPending}>
+        {create.isPending ? "Creating…" : "Create"}
+      </button>
+    </form>
+  );
+}
+
+function JoinGroupForm({ onDone }: { onDone: () => void }) {
+  const { join } = useGroupActions();
+  const [code, setCode] = useState("");
+  const id = useId();
+  return (
+    <form
+      className="card mt-3 space-y-3 p-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        join.mutate(code.trim(), {
+          onSuccess: () => {
+            setCode("");
+            onDone();
+          },
+        });
+      }}
+    >
+      <label htmlFor={id} className="block text-sm font-medium">
+        Join code
+        <input
+          id={id}
+          value={code}
+          maxLength={JOIN_CODE_LENGTH}
+          autoCapitalize="characters"
+          autoComplete="off"
+          placeholder="Enter 8-character join code"
+          onChange={(event) => setCode(event.target.value.toUpperCase())}
+          className="mt-1 w-full rounded-lg border border-line px-3 py-2 font-mono uppercase"
+        />
+      </label>
+      <button type="submit" className="btn-primary w-full" disabled={code.trim() === "" || join.isPending}>
+        {join.isPending ? "Joining…" : "Join"}
+      </button>
+    </form>
+  );
+}
+
+function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
+  const { leave, remove } = useGroupActions();
+  return (
+    <li className="card space-y-2 p-4">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{group.name}</h2>
+        {group.isAdmin && (
+          <span className="rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
+            Admin
+          </span>
+        )}
+      </div>
+      {group.description && <p className="text-sm text-muted">{group.description}</p>}
+      <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
+        <JoinCodeButton code={group.joinCode} />
+        <span>Created {createdFormat.format(new Date(group.createdAt))}</span>
+        <span>
+          {group.memberCount} {group.memberCount === 1 ? "member" : "members"}
+        </span>
+      </div>
+      <div className="grid grid-cols-2 gap-2">
+        <Link to={groupPath(group.id)} className="btn-secondary">
+          View
+        </Link>
+        {group.isAdmin ? (
+          <button
+            type="button"
+            className="btn-secondary text-destructive"
+            disabled={!online || remove.isPending}
+            onClick={() => {
+              if (
+                window.confirm(
+                  `Are you sure you want to delete "${group.name}"? This action cannot be undone and will remove all members.`,
+                )
+              ) {
+                remove.mutate(group);
+              }
+            }}
+          >
+            Delete
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={!online || leave.isPending}
+            onClick={() => {
+              if (window.confirm(`Are you sure you want to leave "${group.name}"?`)) leave.mutate(group);
+            }}
+          >
+            Leave
+          </button>
+        )}
+      </div>
+    </li>
   );
 }

@@ -1,0 +1,269 @@
+import { randomInt } from "node:crypto";
+import {
+  type DayString,
+  type Group,
+  type GroupLeaderboardEntry,
+  type GroupMember,
+  JOIN_CODE_ALPHABET,
+  JOIN_CODE_LENGTH,
+  type MyGroup,
+  monthOfDay,
+  type PublicUser,
+} from "@charity-steps/shared-types";
+import { type ExpressionBuilder, sql } from "kysely";
+import { type Database, isUniqueViolation } from "../db/database.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
+
+/** Fresh join codes a new group tries before giving up; with 31^8 (8.5 × 10^11) codes, clashes are rare. */
+const JOIN_CODE_ATTEMPTS = 5;
+
+export interface NewGroup {
+  adminUserId: string;
+  name: string;
+  description: string;
+}
+
+/** A new membership, or the one the walker already had (never a duplicate); or no group has the code. */
+export type JoinOutcome = { kind: "joined" | "already-member"; group: Group } | { kind: "unknown-code" };
+
+/** A join code of JOIN_CODE_LENGTH characters from JOIN_CODE_ALPHABET, from a cryptographic source. */
+export function randomJoinCode(): string {
+  return Array.from(
+    { length: JOIN_CODE_LENGTH },
+    () => JOIN_CODE_ALPHABET[randomInt(JOIN_CODE_ALPHABET.length)],
+  ).join("");
+}
+
+/**
+ * Walking groups, their members and the monthly leaderboard (spec §2, §3). Who may do what is the
+ * routes' business; this answers questions and makes the changes.
+ */
+export class GroupsRepository {
+  constructor(
+    private readonly database: Database,
+    private readonly makeJoinCode: () => string = randomJoinCode,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** Creates the group with its creator as admin and first member; a join code clash picks another. */
+  async create(input: NewGroup, now = Date.now()): Promise<Group> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const id = await this.database.transaction(async (trx) => {
+          const { id } = await trx
+            .insertInto("groups")
+            .values({
+              name: input.name,
+              description: input.description,
+              join_code: this.makeJoinCode(),
+              admin_user_id: input.adminUserId,
+              created_at: now,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto("group_members")
+            .values({ group_id: id, user_id: input.adminUserId, joined_at: now })
+            .execute();
+          return id;
+        });
+        const group = await this.findById(id);
+        if (!group) throw new Error(`Group ${id} vanished right after it was created`);
+        return group;
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= JOIN_CODE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async findById(id: number): Promise<Group | undefined> {
+    const row = await this.db
+      .selectFrom("groups as g")
+      .selectAll("g")
+      .select(memberCount)
+      .where("g.id", "=", id)
+      .executeTakeFirst();
+    return row && toGroup(row);
+  }
+
+  /** When the walker joined the group, or undefined when they are not a member. */
+  async joinedAt(groupId: number, userId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("group_members")
+      .select("joined_at")
+      .where("group_id", "=", groupId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row?.joined_at;
+  }
+
+  /** The walker's groups, newest membership first. */
+  async listForUser(userId: string): Promise<MyGroup[]> {
+    const rows = await this.db
+      .selectFrom("group_members as mine")
+      .innerJoin("groups as g", "g.id", "mine.group_id")
+      .selectAll("g")
+      .select(["mine.joined_at", memberCount])
+      .where("mine.user_id", "=", userId)
+      .orderBy("mine.joined_at", "desc")
+      .orderBy("g.id", "desc")
+      .execute();
+    return rows.map((row) => ({
+      ...toGroup(row),
+      isAdmin: row.admin_user_id === userId,
+      joinedAt: new Date(row.joined_at).toISOString(),
+    }));
+  }
+
+  /** Adds the walker to the group whose code this is (already normalised); never twice. */
+  async join(joinCode: string, userId: string, now = Date.now()): Promise<JoinOutcome> {
+    const found = await this.db
+      .selectFrom("groups")
+      .select("id")
+      .where("join_code", "=", joinCode)
+      .executeTakeFirst();
+    if (!found) return { kind: "unknown-code" };
+    // Inserted only while the group still exists, so a join racing its deletion finds no group.
+    const inserted = await this.db
+      .insertInto("group_members")
+      .columns(["group_id", "user_id", "joined_at"])
+      .expression((eb) =>
+        eb
+          .selectFrom("groups")
+          .select((inner) => ["groups.id", inner.val(userId).as("user_id"), inner.val(now).as("joined_at")])
+          .where("groups.id", "=", found.id),
+      )
+      .onConflict((conflict) => conflict.columns(["group_id", "user_id"]).doNothing())
+      .executeTakeFirst();
+    const group = await this.findById(found.id);
+    if (!group) return { kind: "unknown-code" };
+    return { kind: Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0 ? "joined" : "already-member", group };
+  }
+
+  /** Removes the walker's membership; true when there was one. Their steps are untouched. */
+  async leave(groupId: number, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("group_members")
+      .where("group_id", "=", groupId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes the group and (by cascade) its memberships; every walker's steps stay. */
+  async delete(groupId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom("groups").where("id", "=", groupId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The group's members in the order they joined (the admin first), without their emails. */
+  async members(groupId: number): Promise<GroupMember[]> {
+    const rows = await this.db
+      .selectFrom("group_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .select(["m.user_id", "m.joined_at", ...publicUserColumns])
+      .where("m.group_id", "=", groupId)
+      .orderBy("m.joined_at")
+      .orderBy("m.user_id")
+      .execute();
+    return rows.map((row) => ({
+      userId: row.user_id,
+      joinedAt: new Date(row.joined_at).toISOString(),
+      user: toPublicUser(row),
+    }));
+  }
+
+  /**
+   * Every member with their steps on London day `today` and in its month, ranked by the month's
+   * (ties share a rank; among them, by name, then id). One query: members left-joined to their
+   * day rows of the month and grouped, so walkers without steps count 0.
+   */
+  async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
+    const rows = await this.db
+      .selectFrom("group_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .leftJoin("step_days as d", (join) =>
+        join.onRef("d.user_id", "=", "m.user_id").on("d.month", "=", monthOfDay(today)),
+      )
+      .select((eb) => {
+        const monthlySteps = eb.fn.coalesce(eb.fn.sum<number>("d.total_steps"), eb.lit(0));
+        const todaySteps = eb.fn.coalesce(
+          eb.fn.sum<number>(
+            eb.case().when("d.day", "=", today).then(eb.ref("d.total_steps")).else(eb.lit(0)).end(),
+          ),
+          eb.lit(0),
+        );
+        return [
+          ...publicUserColumns,
+          todaySteps.as("today_steps"),
+          monthlySteps.as("monthly_steps"),
+          eb.fn
+            .agg<number>("rank")
+            .over((over) => over.orderBy(monthlySteps, "desc"))
+            .as("rank"),
+        ];
+      })
+      .where("m.group_id", "=", groupId)
+      .groupBy(publicUserColumns)
+      .orderBy("rank")
+      .orderBy(sql`lower(coalesce(u.first_name, ''))`)
+      .orderBy(sql`lower(coalesce(u.last_name, ''))`)
+      .orderBy("u.id")
+      .execute();
+    return rows.map((row) => ({
+      rank: Number(row.rank),
+      user: toPublicUser(row),
+      todaySteps: Number(row.today_steps),
+      monthlySteps: Number(row.monthly_steps),
+    }));
+  }
+}
+
+const publicUserColumns = ["u.id", "u.first_name", "u.last_name", "u.profile_image_url"] as const;
+
+function memberCount(eb: ExpressionBuilder<DatabaseSchema & { g: DatabaseSchema["groups"] }, "g">) {
+  return eb
+    .selectFrom("group_members as counted")
+    .select((inner) => inner.fn.countAll<number>().as("n"))
+    .whereRef("counted.group_id", "=", "g.id")
+    .as("member_count");
+}
+
+interface GroupRow {
+  id: number;
+  name: string;
+  description: string;
+  join_code: string;
+  admin_user_id: string;
+  created_at: number;
+  member_count: number | null;
+}
+
+function toGroup(row: GroupRow): Group {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    joinCode: row.join_code,
+    adminUserId: row.admin_user_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    memberCount: Number(row.member_count ?? 0),
+  };
+}
+
+function toPublicUser(row: {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+}): PublicUser {
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profileImageUrl: row.profile_image_url,
+  };
+}

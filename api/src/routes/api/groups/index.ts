@@ -1,0 +1,161 @@
+import {
+  CreateGroupRequest,
+  ErrorResponse,
+  Group,
+  GroupIdParams,
+  GroupLeaderboardResponse,
+  GroupMembersResponse,
+  isJoinCode,
+  JoinGroupRequest,
+  londonDay,
+  MyGroupsResponse,
+  normaliseJoinCode,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
+
+export const GROUP_MESSAGES = {
+  notFound: "This group does not exist: it may have been deleted.",
+  unknownCode: "No group has this join code. Please check the code and try again.",
+  membersOnly: "Only members of this group can see it. Join with its code first.",
+  notMember: "You are not a member of this group.",
+  adminCannotLeave: "You are this group's admin, so you cannot leave it: delete the group instead.",
+  adminOnly: "Only the group's admin can delete it.",
+  idNotWhole: "id must be a whole number.",
+} as const;
+
+const NoContent = Type.Null({ description: "No content" });
+const refusals = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+/**
+ * Walking groups (spec §2 Groups and Group detail, §3, §7) with DESIGN §6's permissions: detail,
+ * members and leaderboard for members only; delete for the admin only; the admin cannot leave.
+ */
+export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook("onRequest", app.requireUser);
+  // Ajv's coercion reads "Infinity", "0x10" and "1e3" as numbers; a group id is written in digits.
+  app.addHook("preValidation", async (request) => {
+    const { id } = request.params as { id?: unknown };
+    if (typeof id === "string" && !/^-?\d+$/.test(id)) throw new BadRequestError(GROUP_MESSAGES.idNotWhole);
+  });
+  const { groups } = app.repositories;
+
+  /** The group, for one of its members; 404 when there is none, 403 for anyone else. */
+  const groupForMember = async (groupId: number, userId: string) => {
+    const group = await groups.findById(groupId);
+    if (!group) throw new NotFoundError(GROUP_MESSAGES.notFound);
+    if ((await groups.joinedAt(groupId, userId)) === undefined) {
+      throw new ForbiddenError(GROUP_MESSAGES.membersOnly);
+    }
+    return group;
+  };
+
+  app.get(
+    "/api/groups",
+    { schema: { response: { 200: MyGroupsResponse, 401: ErrorResponse } } },
+    async (request) => groups.listForUser(signedInUser(request).id),
+  );
+
+  app.post(
+    "/api/groups",
+    {
+      preValidation: async (request) =>
+        normaliseFields(request, { name: normaliseName, description: normaliseDescription }),
+      schema: { body: CreateGroupRequest, response: { 201: Group, 400: ErrorResponse, 401: ErrorResponse } },
+    },
+    async (request, reply) => {
+      const { name, description = "" } = request.body;
+      const group = await groups.create({ adminUserId: signedInUser(request).id, name, description });
+      return reply.status(201).send(group);
+    },
+  );
+
+  app.post(
+    "/api/groups/join",
+    {
+      preValidation: async (request) => normaliseFields(request, { joinCode: normaliseJoinCode }),
+      schema: {
+        body: JoinGroupRequest,
+        response: { 200: Group, 201: Group, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { joinCode } = request.body;
+      if (!isJoinCode(joinCode)) throw new NotFoundError(GROUP_MESSAGES.unknownCode);
+      const outcome = await groups.join(joinCode, signedInUser(request).id);
+      if (outcome.kind === "unknown-code") throw new NotFoundError(GROUP_MESSAGES.unknownCode);
+      return reply.status(outcome.kind === "joined" ? 201 : 200).send(outcome.group);
+    },
+  );
+
+  app.get(
+    "/api/groups/:id",
+    { schema: { params: GroupIdParams, response: { 200: Group, ...refusals } } },
+    async (request) => groupForMember(request.params.id, signedInUser(request).id),
+  );
+
+  app.get(
+    "/api/groups/:id/members",
+    { schema: { params: GroupIdParams, response: { 200: GroupMembersResponse, ...refusals } } },
+    async (request) => {
+      const group = await groupForMember(request.params.id, signedInUser(request).id);
+      return groups.members(group.id);
+    },
+  );
+
+  app.get(
+    "/api/groups/:id/leaderboard",
+    { schema: { params: GroupIdParams, response: { 200: GroupLeaderboardResponse, ...refusals } } },
+    async (request) => {
+      const group = await groupForMember(request.params.id, signedInUser(request).id);
+      return groups.leaderboard(group.id, londonDay());
+    },
+  );
+
+  app.post(
+    "/api/groups/:id/leave",
+    { schema: { params: GroupIdParams, response: { 204: NoContent, ...refusals } } },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const group = await groups.findById(request.params.id);
+      if (!group) throw new NotFoundError(GROUP_MESSAGES.notFound);
+      if (group.adminUserId === user.id) throw new ForbiddenError(GROUP_MESSAGES.adminCannotLeave);
+      if (!(await groups.leave(group.id, user.id))) throw new ForbiddenError(GROUP_MESSAGES.notMember);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    "/api/groups/:id",
+    { schema: { params: GroupIdParams, response: { 204: NoContent, ...refusals } } },
+    async (request, reply) => {
+      const group = await groups.findById(request.params.id);
+      if (!group) throw new NotFoundError(GROUP_MESSAGES.notFound);
+      if (group.adminUserId !== signedInUser(request).id) throw new ForbiddenError(GROUP_MESSAGES.adminOnly);
+      await groups.delete(group.id);
+      return reply.status(204).send(null);
+    },
+  );
+};
+
+// Names are one line, descriptions keep their line breaks; other control characters go (PostgreSQL's
+// text cannot hold NUL, and no walker means to type one).
+const normaliseName = (text: string) => text.replace(/\p{Cc}/gu, "").trim();
+const normaliseDescription = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, "").trim();
+
+/** Normalises the given text fields of a JSON body, before the schema checks their length. */
+function normaliseFields(
+  request: FastifyRequest,
+  normalisers: Record<string, (text: string) => string>,
+): void {
+  const body = request.body;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return;
+  const record = body as Record<string, unknown>;
+  for (const [field, normalise] of Object.entries(normalisers)) {
+    const value = record[field];
+    if (typeof value === "string") record[field] = normalise(value);
+  }
+}

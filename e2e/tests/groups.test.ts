@@ -1,0 +1,135 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+const walkers: { context: BrowserContext; page: Page; errors: string[] }[] = [];
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  for (let i = 0; i < 2; i++) {
+    const context = await phoneContext(browser);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+    const page = await context.newPage();
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    walkers.push({ context, page, errors: watchForErrors(page) });
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const admin = () => walkers[0]?.page as Page;
+const member = () => walkers[1]?.page as Page;
+
+/** Steps as the tracker would sync them: the device's whole count for today. */
+async function walkToday(page: Page, steps: number) {
+  const status = await page.evaluate(async (count) => {
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(new Date());
+    const response = await fetch("/api/steps/sync", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Device-Id": "e2e-phone" },
+      body: JSON.stringify({ steps: count, date: today, source: "device_motion" }),
+    });
+    return response.status;
+  }, steps);
+  expect(status).toBe(200);
+}
+
+describe("two walkers in a group", () => {
+  let joinCode = "";
+
+  it("one creates a group and copies its code", async () => {
+    await signUpNewWalker(admin(), server.origin);
+    await signUpNewWalker(member(), server.origin);
+    const page = admin();
+    await page.goto(`${server.origin}/groups`);
+    await page.getByText("No Groups Yet").waitFor();
+    await page.getByRole("button", { name: "Create Group" }).click();
+    const create = page.getByRole("button", { name: "Create", exact: true });
+    expect(await create.isDisabled()).toBe(true);
+    await page.getByLabel("Group name").fill("  Lunchtime Striders  ");
+    await page.getByLabel(/Description/).fill("Round the park at one");
+    await create.click();
+    await page.getByText("Group Created").first().waitFor();
+    await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
+    expect(await page.getByLabel("Group name").count()).toBe(0);
+    await page.getByText("Admin", { exact: true }).waitFor();
+
+    const copy = page.getByRole("button", { name: /Copy join code/ });
+    joinCode = ((await copy.textContent()) ?? "").trim();
+    expect(joinCode).toMatch(/^[A-HJ-KM-NP-Z2-9]{8}$/);
+    await copy.click();
+    await page.getByText("Join code copied to clipboard").first().waitFor();
+    await page.getByTestId("copied-check").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(joinCode);
+    await screenshot(page, "30-groups-list-admin");
+  });
+
+  it("the other joins with the code typed in lower case", async () => {
+    const page = member();
+    await page.goto(`${server.origin}/groups`);
+    await page.getByRole("button", { name: "Join Group" }).click();
+    const input = page.getByPlaceholder("Enter 8-character join code");
+    await input.pressSequentially(joinCode.toLowerCase());
+    expect(await input.inputValue()).toBe(joinCode);
+    await page.getByRole("button", { name: "Join", exact: true }).click();
+    await page.getByText("Joined Group").first().waitFor();
+    await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
+    expect(await page.getByRole("button", { name: "Leave" }).count()).toBe(1);
+  });
+
+  it("both see each other on the monthly leaderboard, in order", async () => {
+    await walkToday(admin(), 3_000);
+    await walkToday(member(), 7_500);
+    const page = admin();
+    await page.reload();
+    await page.getByRole("link", { name: "View" }).click();
+    await page.getByText("Monthly Step Leaderboard").waitFor();
+    const rows = page.getByTestId("leaderboard-row");
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain("7,500");
+    expect(await rows.nth(1).textContent()).toContain("3,000");
+    expect(await page.content()).not.toContain("@example.org");
+    await screenshot(page, "31-group-leaderboard");
+    await page.getByRole("tab", { name: "Members" }).click();
+    await page.getByText("Admin", { exact: true }).waitFor();
+    await screenshot(page, "32-group-members");
+  });
+
+  it("the member leaves from the group's page and is back on the list", async () => {
+    const page = member();
+    await page.getByRole("link", { name: "View" }).click();
+    await page.getByText("Monthly Step Leaderboard").waitFor();
+    await page.getByRole("button", { name: "Leave" }).first().click();
+    await page.waitForURL(`${server.origin}/groups`);
+    await page.getByText("No Groups Yet").waitFor();
+    expect(dialogs).toContain("Are you sure you want to leave this group?");
+  });
+
+  it("the admin deletes the group after confirming", async () => {
+    const page = admin();
+    await page.goto(`${server.origin}/groups`);
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Group Deleted").first().waitFor();
+    await page.getByText("No Groups Yet").waitFor();
+    expect(dialogs).toContain(
+      'Are you sure you want to delete "Lunchtime Striders"? This action cannot be undone and will remove all members.',
+    );
+    // Steps are the walkers' own: deleting the group keeps them.
+    const today = await page.evaluate(async () => (await (await fetch("/api/steps/today")).json()).steps);
+    expect(today).toBe(3_000);
+  });
+
+  it("logged no errors", () => {
+    expect(walkers.flatMap((walker) => walker.errors)).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import type { MyGroup } from "@charity-steps/shared-types";
+import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../lib/api-client";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../auth/unauthorized";
+
+export const GROUPS_KEY = ["/api/groups"] as const;
+
+const failed = (description: string) => (error: unknown) => {
+  if (handleUnauthorizedError(error)) return;
+  toast({ title: "Error", description, variant: "destructive" });
+};
+
+const refreshGroups = (queryClient: QueryClient, id?: number) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: GROUPS_KEY }),
+    id === undefined ? null : queryClient.removeQueries({ queryKey: ["/api/groups", id] }),
+  ]);
+
+/** Spec §4: create, join, leave and delete, each with the spec's toasts (§8). */
+export function useGroupActions(onDone: { left?: () => void; deleted?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: async (body: { name: string; description: string }) =>
+      (await (await apiRequest("POST", "/api/groups", body)).json()) as MyGroup,
+    onSuccess: async (group) => {
+      toast({
+        title: "Group Created",
+        description: `${group.name} is ready. Share its join code to invite walkers.`,
+      });
+      await refreshGroups(queryClient);
+    },
+    onError: failed("Failed to create group. Please try again."),
+  });
+  const join = useMutation({
+    mutationFn: async (joinCode: string) =>
+      (await (await apiRequest("POST", "/api/groups/join", { joinCode })).json()) as MyGroup,
+    onSuccess: async (group) => {
+      toast({ title: "Joined Group", description: `You're now walking with ${group.name}.` });
+      await refreshGroups(queryClient);
+    },
+    onError: failed("Failed to join group. Please check the code and try again."),
+  });
+  const leave = useMutation({
+    mutationFn: async (group: { id: number; name: string }) => {
+      await apiRequest("POST", `/api/groups/${group.id}/leave`);
+      return group;
+    },
+    onSuccess: async (group) => {
+      toast({ title: "Left Group", description: `You left ${group.name}.` });
+      await refreshGroups(queryClient, group.id);
+      onDone.left?.();
+    },
+    onError: failed("Failed to leave group. Please try again."),
+  });
+  const remove = useMutation({
+    mutationFn: async (group: { id: number; name: string }) => {
+      await apiRequest("DELETE", `/api/groups/${group.id}`);
+      return group;
+    },
+    onSuccess: async (group) => {
+      toast({ title: "Group Deleted", description: `${group.name} has been deleted.` });
+      await refreshGroups(queryClient, group.id);
+      onDone.deleted?.();
+    },
+    onError: failed("Failed to delete group. Please try again."),
+  });
+  return { create, join, leave, remove };
+}
