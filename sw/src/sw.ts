@@ -1,3 +1,4 @@
+import { registerApiCache } from "./api-cache";
 import { registerUpdateMessages } from "./messages";
 import { registerNavigationFallback } from "./navigation";
 import { registerPrecache } from "./precache";
@@ -6,5 +7,6 @@ import { registerStepSync } from "./step-sync";
 // Order matters: the precache route must be registered before the navigation fallback that reads it.
 registerPrecache();
 registerNavigationFallback();
+registerApiCache();
 registerUpdateMessages();
 registerStepSync();

@@ -67,6 +67,11 @@ function GroupDetail({ groupId }: { groupId: number }) {
 
   return (
     <div className="space-y-4">
+      {!online && (
+        <p className="card p-3 text-sm text-muted" role="status">
+          You're offline: showing this group as it was last loaded. Leaving or deleting needs the connection.
+        </p>
+      )}
       <section className="card space-y-2 p-4">
         <h2 className="flex items-center gap-2 text-xl font-bold">
           {data.name}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { isCachedApiRead } from "./api-cache-rules";
+
+const origin = "https://steps.example";
+const read = (path: string, method = "GET", at = origin) =>
+  isCachedApiRead(new URL(path, at), origin, method);
+
+describe("which API answers the worker keeps for offline", () => {
+  it("keeps the screens' reads", () => {
+    for (const path of [
+      "/api/dashboard/stats",
+      "/api/steps/history",
+      "/api/groups",
+      "/api/groups/7/leaderboard",
+      "/api/charity/selection",
+    ]) {
+      expect(read(path), path).toBe(true);
+    }
+  });
+
+  it("never keeps writes, sign-in, who is signed in, or other sites", () => {
+    expect(read("/api/steps/sync", "POST")).toBe(false);
+    expect(read("/api/auth/user")).toBe(false);
+    expect(read("/api/login")).toBe(false);
+    expect(read("/api/logout")).toBe(false);
+    expect(read("/api/callback")).toBe(false);
+    expect(read("/dashboard")).toBe(false);
+    expect(read("/api/groups", "GET", "https://elsewhere.example")).toBe(false);
+  });
+});
