@@ -18,6 +18,7 @@ import { useGroupActions } from "./group-actions";
 import { groupIdFromPath } from "./group-id";
 import { createdFormat } from "./groups-page";
 import { JoinCodeButton } from "./join-code-button";
+import { LeaveOrDeleteButton } from "./leave-or-delete-button";
 
 export function GroupDetailPage() {
   const groupId = groupIdFromPath(useLocation().pathname);
@@ -85,35 +86,14 @@ function GroupDetail({ groupId }: { groupId: number }) {
             {data.memberCount} {data.memberCount === 1 ? "member" : "members"}
           </span>
         </div>
-        {isAdmin ? (
-          <button
-            type="button"
-            className="btn-secondary w-full text-destructive"
-            disabled={!online || remove.isPending}
-            onClick={() => {
-              if (
-                window.confirm(
-                  `Are you sure you want to delete "${data.name}"? This action cannot be undone and will remove all members.`,
-                )
-              ) {
-                remove.mutate(data);
-              }
-            }}
-          >
-            Delete
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="btn-secondary w-full"
-            disabled={!online || leave.isPending}
-            onClick={() => {
-              if (window.confirm("Are you sure you want to leave this group?")) leave.mutate(data);
-            }}
-          >
-            Leave
-          </button>
-        )}
+        <LeaveOrDeleteButton
+          group={data}
+          isAdmin={isAdmin}
+          online={online}
+          actions={{ leave, remove }}
+          leaveQuestion="Are you sure you want to leave this group?"
+          className="w-full"
+        />
       </section>
 
       <div role="tablist" aria-label="Group" className="grid grid-cols-2 gap-2">
@@ -180,16 +160,13 @@ function GroupDetail({ groupId }: { groupId: number }) {
                     </span>
                   </span>
                   {member.userId === user?.id && !isAdmin && (
-                    <button
-                      type="button"
-                      className="btn-secondary"
-                      disabled={!online || leave.isPending}
-                      onClick={() => {
-                        if (window.confirm("Are you sure you want to leave this group?")) leave.mutate(data);
-                      }}
-                    >
-                      Leave
-                    </button>
+                    <LeaveOrDeleteButton
+                      group={data}
+                      isAdmin={false}
+                      online={online}
+                      actions={{ leave, remove }}
+                      leaveQuestion="Are you sure you want to leave this group?"
+                    />
                   )}
                 </li>
               ))}

@@ -14,6 +14,7 @@ import { Page } from "../../components/page";
 import { useOnline } from "../../lib/use-online";
 import { GROUPS_KEY, useGroupActions } from "./group-actions";
 import { JoinCodeButton } from "./join-code-button";
+import { LeaveOrDeleteButton } from "./leave-or-delete-button";
 
 export const createdFormat = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -178,7 +179,7 @@ function JoinGroupForm({ onDone }: { onDone: () => void }) {
 }
 
 function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
-  const { leave, remove } = useGroupActions();
+  const actions = useGroupActions();
   return (
     <li className="card space-y-2 p-4">
       <div className="flex items-start justify-between gap-2">
@@ -201,35 +202,13 @@ function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
         <Link to={groupPath(group.id)} className="btn-secondary">
           View
         </Link>
-        {group.isAdmin ? (
-          <button
-            type="button"
-            className="btn-secondary text-destructive"
-            disabled={!online || remove.isPending}
-            onClick={() => {
-              if (
-                window.confirm(
-                  `Are you sure you want to delete "${group.name}"? This action cannot be undone and will remove all members.`,
-                )
-              ) {
-                remove.mutate(group);
-              }
-            }}
-          >
-            Delete
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="btn-secondary"
-            disabled={!online || leave.isPending}
-            onClick={() => {
-              if (window.confirm(`Are you sure you want to leave "${group.name}"?`)) leave.mutate(group);
-            }}
-          >
-            Leave
-          </button>
-        )}
+        <LeaveOrDeleteButton
+          group={group}
+          isAdmin={group.isAdmin}
+          online={online}
+          actions={actions}
+          leaveQuestion={`Are you sure you want to leave "${group.name}"?`}
+        />
       </div>
     </li>
   );
