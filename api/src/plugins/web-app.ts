@@ -20,6 +20,8 @@ export const webAppPlugin = fp(
     if (hasApp) {
       await app.register(fastifyStatic, {
         root,
+        // web/dist holds .br and .gz copies made at build time: no compression work per request.
+        preCompressed: true,
         cacheControl: false,
         setHeaders(res, path) {
           const file = path.slice(path.lastIndexOf("/") + 1);

@@ -32,7 +32,7 @@ export function Layout() {
         </Suspense>
       )}
       <TopBar />
-      <main id="main" className="flex-1">
+      <main id="main" className="min-h-dvh flex-1">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<LoadingSpinner />}>
             <Outlet />

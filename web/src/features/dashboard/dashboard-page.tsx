@@ -7,17 +7,21 @@ import {
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
-import { ManualStepsForm } from "../manual-steps/manual-steps-form";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
 import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
+
+// The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
+const ManualStepsForm = lazy(() =>
+  import("../manual-steps/manual-steps-form").then((module) => ({ default: module.ManualStepsForm })),
+);
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
@@ -95,7 +99,9 @@ export function DashboardPage() {
         {history.data && (
           <StepHistoryChart days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)} />
         )}
-        <ManualStepsForm />
+        <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
+          <ManualStepsForm />
+        </Suspense>
       </div>
     </Page>
   );

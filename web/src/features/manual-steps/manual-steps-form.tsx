@@ -2,16 +2,13 @@ import {
   addDays,
   IDEMPOTENCY_KEY_HEADER,
   londonDay,
-  MANUAL_IMAGE_MAX_BYTES,
   MANUAL_NOTE_MAX_CHARS,
   MANUAL_SOURCE,
   type ManualEntryResponse,
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ImagePlus, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { type FileRejection, useDropzone } from "react-dropzone";
 import { useForm } from "react-hook-form";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
@@ -19,7 +16,8 @@ import { toast } from "../../lib/toast-store";
 import { useLondonDay } from "../../lib/use-london-day";
 import { useOnline } from "../../lib/use-online";
 import { handleUnauthorizedError } from "../auth/unauthorized";
-import { type FormProblem, noteProblem, PROBLEMS, photoProblem, stepsProblem } from "./manual-steps-rules";
+import { type FormProblem, noteProblem, photoProblem, stepsProblem } from "./manual-steps-rules";
+import { PhotoDropZone } from "./photo-drop-zone";
 
 interface ManualStepsValues {
   steps: string;
@@ -52,21 +50,13 @@ export function ManualStepsForm() {
     return () => subscription.unsubscribe();
   }, [watch]);
 
-  const dropzone = useDropzone({
-    accept: { "image/*": [] },
-    maxFiles: 1,
-    maxSize: MANUAL_IMAGE_MAX_BYTES,
-    onDrop: (accepted: File[], rejected: FileRejection[]) => {
-      const refused = rejected[0];
-      if (refused) {
-        const tooLarge = refused.errors.some((error) => error.code === "file-too-large");
-        showProblem(tooLarge ? PROBLEMS.fileTooLarge : PROBLEMS.invalidFileType);
-        return;
-      }
-      idempotencyKey.current = null;
-      setPhoto(accepted[0] ?? null);
-    },
-  });
+  // Checked as soon as it is picked or dropped, so a wrong file is refused with the spec's toast.
+  const pickPhoto = (file: File | null) => {
+    const problem = file && photoProblem(file);
+    if (problem) return showProblem(problem);
+    idempotencyKey.current = null;
+    setPhoto(file);
+  };
 
   const mutation = useMutation({
     mutationFn: async ({ values, file, key }: { values: ManualStepsValues; file: File; key: string }) => {
@@ -151,34 +141,7 @@ export function ManualStepsForm() {
           {...register("note")}
         />
       </label>
-      <div
-        {...dropzone.getRootProps({
-          className: `flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed p-4 text-center text-sm ${
-            dropzone.isDragActive ? "border-brand bg-brand-soft" : "border-line"
-          }`,
-        })}
-      >
-        <input {...dropzone.getInputProps({ "aria-label": "Photo proof" })} />
-        <ImagePlus aria-hidden="true" className="size-6 text-brand-strong" />
-        {photo ? (
-          <p className="flex items-center gap-2 font-medium">
-            {photo.name}
-            <button
-              type="button"
-              aria-label="Remove photo"
-              className="rounded p-1 hover:bg-page"
-              onClick={(event) => {
-                event.stopPropagation();
-                setPhoto(null);
-              }}
-            >
-              <X aria-hidden="true" className="size-4" />
-            </button>
-          </p>
-        ) : (
-          <p>Drop a photo here, or tap to choose one (JPG, PNG…, under 5MB)</p>
-        )}
-      </div>
+      <PhotoDropZone photo={photo} onPick={pickPhoto} />
       {!online && (
         <p className="text-sm text-muted" role="status">
           You're offline: steps added by hand need the connection, so the photo can be checked.

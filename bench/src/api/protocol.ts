@@ -1,0 +1,22 @@
+/** What the bench asks a server child to prepare before it listens. */
+export interface SeedPlan {
+  /** Walkers w0000000… */
+  walkers: number;
+  /** The first this many walkers get an open session. */
+  sessions: number;
+  /** Day rows of history before the 30-day sync window (spread evenly over the walkers). */
+  historyRows: number;
+  /** Day rows for every walker for this many days ending today. */
+  monthDays: number;
+  /** A group of the first N walkers for each N. */
+  groups: number[];
+}
+
+/** What a server child tells the bench once it listens. */
+export interface ServerMessage {
+  kind: "listening";
+  port: number;
+  cookies: string[];
+  /** Group id by member count. */
+  groups: Record<number, number>;
+}

@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  countSteps,
+  createStepDetector,
+  type MotionSample,
+} from "../../web/src/features/tracking/step-detector.js";
+import {
+  findWalkRecordings,
+  groundTruthKey,
+  readGroundTruth,
+  readWalkRecording,
+} from "../../web/src/features/tracking/walk-recordings.js";
+import { type BenchContext, bounded, type Figure, notMeasured } from "./figure.js";
+
+const DAY_AT_60_HZ = 24 * 60 * 60 * 60;
+
+/** A day of walking-like 60 Hz samples, made once: 1.8 steps a second with some noise. */
+function* syntheticDay(samples: number): Generator<MotionSample> {
+  let seed = 7;
+  const noise = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648 - 0.5;
+  };
+  for (let i = 0; i < samples; i++) {
+    const t = (i * 1000) / 60;
+    yield {
+      t,
+      x: 0.3 + noise(),
+      y: 0.2 + noise(),
+      z: 9.81 + 3 * Math.sin(2 * Math.PI * 1.8 * (t / 1000)) + noise(),
+    };
+  }
+}
+
+interface Baselines {
+  oxford: number | null;
+  phone: number | null;
+}
+
+/** The reference counts the recordings carry (the Oxford algorithm live, the phone's own counter). */
+function readBaselines(walksDir: string): Map<string, Baselines> {
+  const lines = readFileSync(join(walksDir, "ground_truth.csv"), "utf8").trim().split("\n");
+  const header = (lines.shift() ?? "").split(",");
+  const column = (name: string) => header.indexOf(name);
+  const baselines = new Map<string, Baselines>();
+  for (const line of lines) {
+    const cells = line.split(",");
+    const number = (name: string) => {
+      const value = cells[column(name)];
+      return value ? Number(value) : null;
+    };
+    baselines.set(cells[column("path")] ?? "", {
+      oxford: number("oxford_algo_steps"),
+      phone: number("phone_hw_counter_steps"),
+    });
+  }
+  return baselines;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/** Issue 6, figure 6: the detector's cost on a day of samples and its error on the recorded walks. */
+export async function measureDetector({ quick, root }: BenchContext): Promise<Figure[]> {
+  const figures: Figure[] = [];
+
+  const samples = quick ? DAY_AT_60_HZ / 24 : DAY_AT_60_HZ;
+  const detector = createStepDetector();
+  const day = [...syntheticDay(samples)];
+  const before = process.cpuUsage();
+  for (const sample of day) detector.push(sample);
+  const cpu = process.cpuUsage(before);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  figures.push(
+    bounded(
+      {
+        name: quick ? "detector CPU, 1 h of 60 Hz" : "detector CPU, 24 h of 60 Hz",
+        value: Math.round(cpuMs),
+        unit: "ms",
+        limit: quick ? 1000 / 24 : 1000,
+        budget: quick ? "≤ 42 ms (1 s a day)" : "≤ 1000 ms",
+        note: `${samples.toLocaleString("en-GB")} samples, ${detector.total.toLocaleString("en-GB")} steps`,
+      },
+      quick,
+    ),
+  );
+
+  const walksDir = resolve(process.env.WALKS_DIR ?? join(root, "../shared/data/walks"));
+  if (!existsSync(join(walksDir, "ground_truth.csv"))) {
+    figures.push(
+      notMeasured(
+        "detector error on recorded walks",
+        "%",
+        "median ≤ 2%, worst ≤ 5%",
+        `no walks at ${walksDir}`,
+      ),
+    );
+    return figures;
+  }
+  const truth = readGroundTruth(walksDir);
+  const baselines = readBaselines(walksDir);
+  const rows: { path: string; error: number; oxford: number | null; phone: number | null }[] = [];
+  for (const path of findWalkRecordings(walksDir)) {
+    const key = groundTruthKey(walksDir, path);
+    const expected = truth.get(key);
+    if (!expected) continue;
+    const counted = countSteps(readWalkRecording(path));
+    const base = baselines.get(key) ?? baselines.get(`${key}/`) ?? { oxford: null, phone: null };
+    const error = (count: number | null) => (count === null ? null : ((count - expected) / expected) * 100);
+    rows.push({
+      path: key,
+      error: error(counted) as number,
+      oxford: error(base.oxford),
+      phone: error(base.phone),
+    });
+  }
+  const percent = (value: number | null) =>
+    value === null ? "–" : `${value >= 0 ? "+" : ""}${value.toFixed(1)}%`;
+  console.log("  walk                                                error   Oxford live   phone counter");
+  for (const row of rows) {
+    console.log(
+      `  ${row.path.padEnd(50)} ${percent(row.error).padStart(6)}   ${percent(row.oxford).padStart(11)}   ${percent(row.phone).padStart(13)}`,
+    );
+  }
+  const absolute = (values: (number | null)[]) => values.filter((v): v is number => v !== null).map(Math.abs);
+  const ours = absolute(rows.map((row) => row.error));
+  const oxford = absolute(rows.map((row) => row.oxford));
+  const phone = absolute(rows.map((row) => row.phone));
+  const versus = `Oxford live median ${median(oxford).toFixed(1)}% (worst ${Math.max(...oxford).toFixed(1)}%), phone counter median ${phone.length ? median(phone).toFixed(1) : "–"}% on ${phone.length} walks`;
+  figures.push(
+    bounded(
+      {
+        name: `detector median |error|, ${rows.length} walks`,
+        value: Number(median(ours).toFixed(2)),
+        unit: "%",
+        limit: 2,
+        note: versus,
+      },
+      quick,
+    ),
+    bounded(
+      { name: "detector worst |error|", value: Number(Math.max(...ours).toFixed(2)), unit: "%", limit: 5 },
+      quick,
+    ),
+  );
+  return figures;
+}
