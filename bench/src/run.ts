@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { measureApi } from "./api-figures.js";
 import { measureDetector } from "./detector.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
+import { HEADER as header, markdownTable, tableRows } from "./table.js";
 import { measureWeb } from "./web-figures.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -34,23 +35,7 @@ for (const [name, measure] of groups) {
   }
 }
 
-const format = (value: number | null | undefined, unit = "") =>
-  value === null || value === undefined
-    ? "–"
-    : `${Number.isInteger(value) ? value : value.toPrecision(3)}${unit ? ` ${unit}` : ""}`;
-const verdict = (pass: boolean | null) =>
-  pass === null ? (quick ? "(quick)" : "–") : pass ? "pass" : "FAIL";
-const rows = figures.map((figure) => [
-  figure.name,
-  format(figure.value, figure.unit),
-  figure.reference
-    ? `${figure.reference.name}: ${format(figure.reference.value, figure.reference.unit)}`
-    : "",
-  figure.ratio === undefined ? "" : `${(figure.ratio * 100).toFixed(0)}%`,
-  figure.budget,
-  verdict(figure.pass) + (figure.note ? ` (${figure.note})` : ""),
-]);
-const header = ["figure", "value", "reference", "ratio", "budget", "result"];
+const rows = tableRows(figures, quick);
 const widths = header.map((title, column) =>
   Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
 );
@@ -58,11 +43,7 @@ const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths
 console.log(`\n${line(header)}\n${widths.map((width) => "-".repeat(width)).join("  ")}`);
 for (const row of rows) console.log(line(row));
 
-const markdown = [
-  `| ${header.join(" | ")} |`,
-  `| ${header.map(() => "---").join(" | ")} |`,
-  ...rows.map((row) => `| ${row.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`),
-].join("\n");
+const markdown = markdownTable(rows);
 const resultsDir = join(root, "bench", "results");
 mkdirSync(resultsDir, { recursive: true });
 const stamp = { at: new Date().toISOString(), quick, node: process.version, figures };
