@@ -7,11 +7,11 @@ import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays, londonDay, MOTION_SOURCES } from "@charity-steps/shared-types";
 import autocannon from "autocannon";
+import { freePort } from "../../e2e/support/app-server.js";
 import type { SeedPlan, ServerMessage } from "./api/protocol.js";
 import {
   type BenchContext,
@@ -476,18 +476,6 @@ async function findPostgres(
     }
   }
   return { url: null, why: `no PostgreSQL reachable (${problems.join("; ")})`, close: async () => {} };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 function residentMegabytes(pid: number): number | null {
