@@ -3,7 +3,7 @@
  * with 1,000,000 day rows of history), leaderboard and dashboard latency, and resident memory under
  * load. Each server runs in a child process (`api/server.ts`); autocannon in this process is the load.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays, londonDay, MOTION_SOURCES } from "@charity-steps/shared-types";
 import autocannon from "autocannon";
+import * as esbuild from "esbuild";
 import { freePort } from "../../e2e/support/app-server.js";
 import type { SeedPlan, ServerMessage } from "./api/protocol.js";
 import {
@@ -289,6 +290,16 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
       clearInterval(timer);
     }
     const end = Date.now();
+    // A full collection changes how V8 sizes the heap after it, so the heap is only looked at once the
+    // resident-memory figures are in: after the run, then after half as long again under the same load.
+    const heapAfterRun = await server.heap();
+    await load(
+      server,
+      "memory, heap",
+      { ...run, warmup: 0, seconds: Math.max(1, Math.round(run.memorySeconds / 2)) },
+      syncRequests(server.cookies),
+    );
+    const heapAtEnd = await server.heap();
     const window = Math.round(Math.min(10_000, (run.memorySeconds * 1000) / 3));
     const first = average(
       samples.filter((s) => s.at >= warmedAt && s.at < warmedAt + window).map((s) => s.rss),
@@ -296,7 +307,7 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
     const last = average(samples.filter((s) => s.at > end - window).map((s) => s.rss));
     const peak = Math.max(...samples.map((s) => s.rss));
     log(
-      `memory: peak ${peak.toFixed(0)} MB, first ${first.toFixed(0)} MB, last ${last.toFixed(0)} MB over ${run.memorySeconds} s (${result.rps.toFixed(0)} req/s)`,
+      `memory: peak ${peak.toFixed(0)} MB, first ${first.toFixed(0)} MB, last ${last.toFixed(0)} MB over ${run.memorySeconds} s (${result.rps.toFixed(0)} req/s); heap after a full GC ${heapAfterRun.toFixed(1)} MB, ${Math.round(run.memorySeconds / 2)} s later ${heapAtEnd.toFixed(1)} MB`,
     );
     figures.push(
       bounded(
@@ -305,7 +316,7 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
           value: round(peak),
           unit: "MB",
           limit: 200,
-          note: `${run.memorySeconds} s at ${CONNECTIONS} connections, sampled every 500 ms; bare Fastify under the same tsx loader peaks at ${bareRss.toFixed(0)} MB`,
+          note: `${run.memorySeconds} s at ${CONNECTIONS} connections, sampled every 500 ms; bare Fastify in the same Node settings peaks at ${bareRss.toFixed(0)} MB`,
         },
         run.quick,
       ),
@@ -327,6 +338,21 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
         run.quick,
       ),
     );
+    // Resident memory also holds garbage V8 has not collected yet; the heap after a full collection
+    // is what a leak would grow.
+    figures.push(
+      relative(
+        {
+          name: `API heap after a full GC, ${Math.round(run.memorySeconds / 2)} s more load (SQLite)`,
+          value: round(heapAtEnd),
+          unit: "MB",
+          reference: { name: `after the ${run.memorySeconds} s run`, value: round(heapAfterRun), unit: "MB" },
+          maxRatio: 1.1,
+          budget: "flat: ≤ +10%",
+        },
+        run.quick,
+      ),
+    );
   });
 
   await postgres.close();
@@ -341,6 +367,8 @@ interface RunningServer {
   port: number;
   cookies: string[];
   groups: Record<number, number>;
+  /** The server's heap in MB right after a full garbage collection. */
+  heap(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -352,6 +380,7 @@ async function startServer(
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     BENCH_SERVER: options.kind,
+    BENCH_ROOT: root,
     PORT: String(port),
     LOG_LEVEL: "silent",
     WEB_DIST_DIR: "none",
@@ -362,14 +391,19 @@ async function startServer(
     env.BENCH_SEED = JSON.stringify(options.plan);
     env.SESSION_SECRET = randomBytes(32).toString("hex");
   }
-  const child = fork(join(root, "bench", "src", "api", "server.ts"), [], {
+  const child = fork(await compiledServer(root), [], {
     cwd: join(root, "bench"),
     env,
-    execArgv: ["--conditions=source", "--import", "tsx"],
+    execArgv: [
+      // So that the bench can ask for the heap after a full collection (`heap()`).
+      "--expose-gc",
+      // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there (open it in Chrome DevTools).
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const message = await new Promise<ServerMessage>((resolve, reject) => {
-    child.once("message", (message) => resolve(message as ServerMessage));
+  const message = await new Promise<ServerMessage & { kind: "listening" }>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as ServerMessage & { kind: "listening" }));
     child.once("exit", (code) =>
       reject(new Error(`the ${options.kind} server exited (${code}) before listening`)),
     );
@@ -380,8 +414,48 @@ async function startServer(
     port: message.port,
     cookies: message.cookies,
     groups: message.groups,
+    heap: () =>
+      new Promise<number>((resolve) => {
+        const answer = (reply: ServerMessage) => {
+          if (reply.kind !== "heap") return;
+          child.off("message", answer);
+          resolve(reply.heapUsedMb);
+        };
+        child.on("message", answer);
+        child.send({ kind: "heap" });
+      }),
     stop: () => stopChild(child),
   };
+}
+
+let compiled: Promise<string> | undefined;
+
+/**
+ * The servers run as production runs the API: plain Node on the compiled `api/dist` (tsx's loader
+ * alone would add tens of megabytes to the memory figures). So the API is built first, and the
+ * child's own script is bundled to JavaScript, its packages left to Node to resolve.
+ */
+async function compiledServer(root: string): Promise<string> {
+  compiled ??= (async () => {
+    const built = spawnSync("pnpm", ["--filter", "./shared-types", "--filter", "./api", "run", "build"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    if (built.status !== 0) throw new Error(`building the API failed:\n${built.stdout}${built.stderr}`);
+    const outfile = join(root, "bench", ".cache", "server.mjs");
+    await esbuild.build({
+      entryPoints: [join(root, "bench", "src", "api", "server.ts")],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      logLevel: "warning",
+    });
+    return outfile;
+  })();
+  return compiled;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

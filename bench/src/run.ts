@@ -12,11 +12,17 @@ const quick = process.argv.includes("--quick");
 const context: BenchContext = { quick, root };
 
 // Each group starts and stops what it needs; a group that fails is reported, the rest still run.
-const groups: [string, FigureGroup][] = [
+const allGroups: [string, FigureGroup][] = [
   ["step detector", measureDetector],
   ["API", measureApi],
   ["web and offline replay", measureWeb],
 ];
+// `--only=API` (any part of a group's name) runs just that group, for profiling one thing.
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .toLowerCase();
+const groups = allGroups.filter(([name]) => only === undefined || name.toLowerCase().includes(only));
 
 const figures: Figure[] = [];
 for (const [name, measure] of groups) {
@@ -43,13 +49,18 @@ const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths
 console.log(`\n${line(header)}\n${widths.map((width) => "-".repeat(width)).join("  ")}`);
 for (const row of rows) console.log(line(row));
 
-const markdown = markdownTable(rows);
-const resultsDir = join(root, "bench", "results");
-mkdirSync(resultsDir, { recursive: true });
-const stamp = { at: new Date().toISOString(), quick, node: process.version, figures };
-writeFileSync(join(resultsDir, quick ? "quick.json" : "latest.json"), `${JSON.stringify(stamp, null, 2)}\n`);
-writeFileSync(join(resultsDir, quick ? "quick.md" : "latest.md"), `${markdown}\n`);
-console.log(`\nWritten to bench/results/${quick ? "quick" : "latest"}.{json,md}`);
+if (only === undefined) {
+  const markdown = markdownTable(rows);
+  const resultsDir = join(root, "bench", "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = { at: new Date().toISOString(), quick, node: process.version, figures };
+  const name = quick ? "quick" : "latest";
+  writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify(stamp, null, 2)}\n`);
+  writeFileSync(join(resultsDir, `${name}.md`), `${markdown}\n`);
+  console.log(`\nWritten to bench/results/${name}.{json,md}`);
+} else {
+  console.log("\n(one group only: bench/results left as they were)");
+}
 
 const failed = figures.filter((figure) => figure.pass === false);
 // In --quick (CI) nothing is judged, but a group that crashed means the harness is broken.

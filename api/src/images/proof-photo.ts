@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
 import { BadRequestError, UnsupportedMediaTypeError } from "../errors.js";
 
 /** What a walker may prove steps with, recognised by the file's bytes (never its name or declared type). */
@@ -31,6 +29,11 @@ export interface ProofPhoto {
  */
 export async function prepareProofPhoto(bytes: Buffer): Promise<ProofPhoto> {
   if (bytes.length === 0) throw new BadRequestError(EMPTY_IMAGE_MESSAGE);
+  // Loaded on the first photo: libvips is a fifth of an idle API's memory, and most requests are syncs.
+  const [{ fileTypeFromBuffer }, { default: sharp }] = await Promise.all([
+    import("file-type"),
+    import("sharp"),
+  ]);
   const detected = await fileTypeFromBuffer(bytes);
   const mime = detected?.mime;
   const format = mime === undefined ? undefined : ACCEPTED_FORMATS.get(mime as never);

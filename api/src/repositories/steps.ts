@@ -8,8 +8,9 @@ import {
   type MonthString,
   monthOfDay,
 } from "@charity-steps/shared-types";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
+import { type Param, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
 
@@ -61,41 +62,41 @@ type Transaction = Kysely<DatabaseSchema>;
  * other and the total always reflects every committed counter.
  */
 export class StepsRepository {
-  constructor(private readonly database: Database) {}
+  private readonly queries: ReturnType<typeof ledgerQueries>;
+
+  constructor(private readonly database: Database) {
+    this.queries = ledgerQueries(database.db);
+  }
 
   private get db() {
     return this.database.db;
   }
 
-  /** Max-merges one counter reading and recounts the day; returns the walker's totals afterwards. */
+  /**
+   * Max-merges one counter reading and, when it raised the counter, recounts the day; returns the
+   * walker's totals afterwards. A replay or a late, lower count reads the totals and writes nothing.
+   *
+   * The counter is raised before the day is locked: every raise is followed, in its transaction, by
+   * a recount that starts after the day's lock is taken, so the last recount of a day always sees
+   * every committed counter (locks are always taken counter first, then day: no deadlock).
+   */
   async recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
+    const { userId, day } = reading;
     return this.database.transaction(async (trx) => {
-      await lockDay(trx, reading.userId, reading.day, now);
-      await trx
-        .insertInto("step_counters")
-        .values({
-          user_id: reading.userId,
-          day: reading.day,
-          counter_id: reading.counterId,
-          kind: reading.kind,
-          source: reading.source,
-          steps: reading.steps,
-          updated_at: now,
-        })
-        .onConflict((conflict) =>
-          conflict
-            .columns(["user_id", "day", "counter_id"])
-            .doUpdateSet({
-              steps: sql<number>`excluded.steps`,
-              source: sql<string>`excluded.source`,
-              updated_at: sql<number>`excluded.updated_at`,
-            })
-            // Only ever raise a counter: a lower or equal count (a replay, a late arrival) changes nothing.
-            .where(sql<boolean>`excluded.steps > step_counters.steps`),
-        )
-        .execute();
-      await recountDay(trx, reading.userId, reading.day, now);
-      return totalsIn(trx, reading.userId, reading.day, now);
+      const raised = await this.queries.raiseCounter.executeTakeFirst(trx, {
+        userId,
+        day,
+        counterId: reading.counterId,
+        kind: reading.kind,
+        source: reading.source,
+        steps: reading.steps,
+        now,
+      });
+      if (raised) {
+        await this.lockDay(trx, userId, day, now);
+        await this.recountDay(trx, userId, day, now);
+      }
+      return this.totals(trx, userId, day, now);
     });
   }
 
@@ -123,7 +124,7 @@ export class StepsRepository {
             created_at: now,
           })
           .execute();
-        await lockDay(trx, input.userId, input.day, now);
+        await this.lockDay(trx, input.userId, input.day, now);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -135,10 +136,10 @@ export class StepsRepository {
           created_at: now,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
-        await recountDay(trx, input.userId, input.day, now);
+        await this.recountDay(trx, input.userId, input.day, now);
         const body: ManualEntryResponse = {
           entry: toManualEntry(row),
-          ...(await totalsIn(trx, input.userId, input.day, now)),
+          ...(await this.totals(trx, input.userId, input.day, now)),
         };
         await trx
           .insertInto("idempotency_records")
@@ -189,8 +190,51 @@ export class StepsRepository {
     if (entry.day !== input.day || entry.steps !== input.steps || entry.note !== input.note) {
       return { kind: "key-reused" };
     }
-    const totals = await totalsIn(this.db, input.userId, entry.day, now);
+    const totals = await this.totals(this.db, input.userId, entry.day, now);
     return { kind: "replayed", body: { entry: toManualEntry(entry), ...totals } };
+  }
+
+  /**
+   * Makes sure the walker's day row exists and holds its lock until the transaction ends (PostgreSQL
+   * row lock; SQLite already allows one writer at a time).
+   */
+  private async lockDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
+    await this.queries.lockDay.execute(trx, { userId, day, month: monthOfDay(day), now });
+  }
+
+  /** Recounts the day from its counters and manual entries (DESIGN §5), inside the day's lock. */
+  private async recountDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
+    const counted = await this.queries.dayParts.executeTakeFirst(trx, { userId, day });
+    const parts = {
+      motion: Number(counted?.motion ?? 0),
+      health: Number(counted?.health ?? 0),
+      manual: Number(counted?.manual ?? 0),
+    };
+    await this.queries.writeDay.execute(trx, { userId, day, ...parts, total: dayTotal(parts), now });
+  }
+
+  /**
+   * The synced day's total, and today's and this month's (London, at `now`), in one read of the
+   * walker's day rows from the earlier of the day and the month's first day up to today: at most
+   * ~61 rows of the primary key, however long the walker's history.
+   */
+  private async totals(db: Transaction, userId: string, day: DayString, now: number): Promise<WalkerTotals> {
+    const today = londonDay(now);
+    const month = monthOfDay(today);
+    const monthStart = `${month}-01` as DayString;
+    const row = await this.queries.totals.executeTakeFirst(db, {
+      userId,
+      day,
+      today,
+      month,
+      from: day < monthStart ? day : monthStart,
+      to: day > today ? day : today,
+    });
+    return {
+      daySteps: Number(row?.day_steps ?? 0),
+      todaySteps: Number(row?.today_steps ?? 0),
+      monthlySteps: Number(row?.monthly_steps ?? 0),
+    };
   }
 
   async dayTotal(userId: string, day: DayString): Promise<number> {
@@ -223,57 +267,126 @@ export class StepsRepository {
 }
 
 /**
- * Makes sure the walker's day row exists and holds its lock until the transaction ends (PostgreSQL
- * row lock; SQLite already allows one writer at a time).
+ * The statements of the step-sync path, built and compiled once (`PreparedQuery`): a sync runs
+ * three to five of them, thousands of times a second.
  */
-async function lockDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
-  await trx
-    .insertInto("step_days")
-    .values({
-      user_id: userId,
-      day,
-      month: monthOfDay(day),
-      motion_steps: 0,
-      health_steps: 0,
-      manual_steps: 0,
-      total_steps: 0,
-      updated_at: now,
-    })
-    .onConflict((conflict) => conflict.columns(["user_id", "day"]).doUpdateSet({ updated_at: now }))
-    .execute();
-}
+function ledgerQueries(db: Kysely<DatabaseSchema>) {
+  type Day = { userId: string; day: DayString };
+  return {
+    /** Raises one counter (a lower or equal count changes nothing); returns a row only if it rose. */
+    raiseCounter: prepareQuery(
+      db,
+      (
+        db,
+        param: Param<
+          Day & { counterId: string; kind: "motion" | "health"; source: string; steps: number; now: number }
+        >,
+      ) =>
+        db
+          .insertInto("step_counters")
+          .values({
+            user_id: param("userId"),
+            day: param("day"),
+            counter_id: param("counterId"),
+            kind: param("kind"),
+            source: param("source"),
+            steps: param("steps"),
+            updated_at: param("now"),
+          })
+          .onConflict((conflict) =>
+            conflict
+              .columns(["user_id", "day", "counter_id"])
+              .doUpdateSet({
+                steps: sql<number>`excluded.steps`,
+                source: sql<string>`excluded.source`,
+                updated_at: sql<number>`excluded.updated_at`,
+              })
+              .where(sql<boolean>`excluded.steps > step_counters.steps`),
+          )
+          .returning("steps"),
+    ),
 
-/** Recounts the day from its counters and manual entries (DESIGN §5), inside the day's lock. */
-async function recountDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
-  const counters = await trx
-    .selectFrom("step_counters")
-    .select(["kind", "steps"])
-    .where("user_id", "=", userId)
-    .where("day", "=", day)
-    .execute();
-  const manual = await trx
-    .selectFrom("manual_step_entries")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("steps"))
-    .where("user_id", "=", userId)
-    .where("day", "=", day)
-    .executeTakeFirstOrThrow();
-  const parts = {
-    motion: counters.filter((c) => c.kind === "motion").reduce((sum, c) => sum + c.steps, 0),
-    health: Math.max(0, ...counters.filter((c) => c.kind === "health").map((c) => c.steps)),
-    manual: Number(manual.steps),
+    /** Inserts the day row or touches it: either way the row is locked until the transaction ends. */
+    lockDay: prepareQuery(db, (db, param: Param<Day & { month: MonthString; now: number }>) =>
+      db
+        .insertInto("step_days")
+        .values({
+          user_id: param("userId"),
+          day: param("day"),
+          month: param("month"),
+          motion_steps: 0,
+          health_steps: 0,
+          manual_steps: 0,
+          total_steps: 0,
+          updated_at: param("now"),
+        })
+        .onConflict((conflict) =>
+          conflict.columns(["user_id", "day"]).doUpdateSet({ updated_at: sql<number>`excluded.updated_at` }),
+        ),
+    ),
+
+    /** The day's parts: motion is the sum of the devices, health the largest source, manual the sum. */
+    dayParts: prepareQuery(db, (db, param: Param<Day>) => {
+      const ofDay = (
+        eb: ExpressionBuilder<DatabaseSchema, never>,
+        table: "step_counters" | "manual_step_entries",
+      ) => eb.selectFrom(table).where("user_id", "=", param("userId")).where("day", "=", param("day"));
+      return db.selectNoFrom((eb) => [
+        ofDay(eb, "step_counters")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("steps"))
+          .where("kind", "=", "motion")
+          .as("motion"),
+        ofDay(eb, "step_counters")
+          .select((eb) => eb.fn.coalesce(eb.fn.max<number>("steps"), eb.lit(0)).as("steps"))
+          .where("kind", "=", "health")
+          .as("health"),
+        ofDay(eb, "manual_step_entries")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("steps"))
+          .as("manual"),
+      ]);
+    }),
+
+    writeDay: prepareQuery(
+      db,
+      (
+        db,
+        param: Param<Day & { motion: number; health: number; manual: number; total: number; now: number }>,
+      ) =>
+        db
+          .updateTable("step_days")
+          .set({
+            motion_steps: param("motion"),
+            health_steps: param("health"),
+            manual_steps: param("manual"),
+            total_steps: param("total"),
+            updated_at: param("now"),
+          })
+          .where("user_id", "=", param("userId"))
+          .where("day", "=", param("day")),
+    ),
+
+    /** One day's total, today's and a month's, from the walker's day rows between `from` and `to`. */
+    totals: prepareQuery(
+      db,
+      (db, param: Param<Day & { today: DayString; month: MonthString; from: DayString; to: DayString }>) =>
+        db
+          .selectFrom("step_days")
+          .select((eb) => {
+            const stepsWhere = (column: "day" | "month", value: string) =>
+              eb.case().when(column, "=", value).then(eb.ref("total_steps")).else(0).end();
+            return [
+              eb.fn.coalesce(eb.fn.max(stepsWhere("day", param("day"))), eb.lit(0)).as("day_steps"),
+              eb.fn.coalesce(eb.fn.max(stepsWhere("day", param("today"))), eb.lit(0)).as("today_steps"),
+              eb.fn
+                .coalesce(eb.fn.sum<number>(stepsWhere("month", param("month"))), eb.lit(0))
+                .as("monthly_steps"),
+            ];
+          })
+          .where("user_id", "=", param("userId"))
+          .where("day", ">=", param("from"))
+          .where("day", "<=", param("to")),
+    ),
   };
-  await trx
-    .updateTable("step_days")
-    .set({
-      motion_steps: parts.motion,
-      health_steps: parts.health,
-      manual_steps: parts.manual,
-      total_steps: dayTotal(parts),
-      updated_at: now,
-    })
-    .where("user_id", "=", userId)
-    .where("day", "=", day)
-    .execute();
 }
 
 async function dayTotalIn(db: Transaction, userId: string, day: DayString): Promise<number> {
@@ -294,14 +407,6 @@ async function monthTotalIn(db: Transaction, userId: string, month: MonthString)
     .where("month", "=", month)
     .executeTakeFirstOrThrow();
   return Number(row.steps);
-}
-
-/** The synced day's total, and today's and this month's (London, at `now`). */
-async function totalsIn(db: Transaction, userId: string, day: DayString, now: number): Promise<WalkerTotals> {
-  const today = londonDay(now);
-  const daySteps = await dayTotalIn(db, userId, day);
-  const todaySteps = day === today ? daySteps : await dayTotalIn(db, userId, today);
-  return { daySteps, todaySteps, monthlySteps: await monthTotalIn(db, userId, monthOfDay(today)) };
 }
 
 function toManualEntry(row: ManualStepEntriesTable): ManualEntry {

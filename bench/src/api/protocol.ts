@@ -12,11 +12,13 @@ export interface SeedPlan {
   groups: number[];
 }
 
-/** What a server child tells the bench once it listens. */
-export interface ServerMessage {
-  kind: "listening";
-  port: number;
-  cookies: string[];
-  /** Group id by member count. */
-  groups: Record<number, number>;
-}
+/** What a server child tells the bench once it listens, and its heap when asked (`{ kind: "heap" }`). */
+export type ServerMessage =
+  | {
+      kind: "listening";
+      port: number;
+      cookies: string[];
+      /** Group id by member count. */
+      groups: Record<number, number>;
+    }
+  | { kind: "heap"; heapUsedMb: number };

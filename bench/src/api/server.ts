@@ -12,7 +12,8 @@ import { buildApp, loadConfig } from "@charity-steps/api";
 import { londonDay } from "@charity-steps/shared-types";
 import type { SeedPlan, ServerMessage } from "./protocol.js";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+// The parent runs this bundled from bench/.cache, so it says where the repository is.
+const root = process.env.BENCH_ROOT ?? fileURLToPath(new URL("../../..", import.meta.url));
 // Fastify and Kysely are the API's dependencies, not the bench's: load the very copies the API uses.
 const requireFromApi = createRequire(join(root, "api", "package.json"));
 
@@ -143,7 +144,8 @@ async function seed(db: unknown, dialect: "sqlite" | "postgres", sql: SqlTag, pl
     );
     groups[size] = id;
   }
-  if (postgres) await run("analyze");
+  // VACUUM as well: otherwise autovacuum visits a freshly loaded million rows during the measurement.
+  if (postgres) await run("vacuum analyze");
   return { cookies, groups };
 }
 
@@ -165,5 +167,10 @@ await server.listen({ port, host: "127.0.0.1" });
 send(message);
 process.on("message", (request: { kind?: string }) => {
   if (request.kind === "stop") void server.close().then(() => process.exit(0));
+  // With --expose-gc: the heap after a full collection, which tells a leak from garbage not yet collected.
+  if (request.kind === "heap" && typeof globalThis.gc === "function") {
+    globalThis.gc();
+    send({ kind: "heap", heapUsedMb: process.memoryUsage().heapUsed / 1_048_576 });
+  }
 });
 process.on("disconnect", () => void server.close().then(() => process.exit(0)));

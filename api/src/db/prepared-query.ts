@@ -1,0 +1,65 @@
+import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { DatabaseSchema } from "./schema/index.js";
+
+/**
+ * The SQL of every prepared query, with the name PostgreSQL prepares it under on each connection
+ * (`Database` names only these: other queries vary in shape, and a connection keeps what it prepares).
+ */
+const statementNames = new Map<string, string>();
+
+export function preparedStatementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
+/** Where a named value goes in a query built once; replaced by the value on every run. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** `param(name)` in a prepared query's builder: the value that each run passes under `name`. */
+export type Param<Values> = <Name extends keyof Values & string>(name: Name) => Values[Name];
+
+/**
+ * A query built and compiled by Kysely once, then run many times with new values: Kysely builds and
+ * compiles every query afresh, which on the step-sync path cost more CPU than SQLite running it
+ * (issue 6). `build` gets `param(name)` to stand for each value; everything else (columns, literals,
+ * the SQL itself) is fixed at build time. Runs on the database or inside a transaction; on
+ * PostgreSQL as a named statement, which the server parses and plans once per connection.
+ */
+export class PreparedQuery<Values extends Record<string, unknown>, Row> {
+  private readonly compiled: CompiledQuery<Row>;
+  private readonly parameters: readonly (Slot | { value: unknown })[];
+
+  constructor(
+    db: Kysely<DatabaseSchema>,
+    build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row>,
+  ) {
+    this.compiled = build(db, (name) => new Slot(name) as never).compile();
+    if (!statementNames.has(this.compiled.sql)) {
+      statementNames.set(this.compiled.sql, `charity_steps_${statementNames.size + 1}`);
+    }
+    this.parameters = this.compiled.parameters.map((parameter) =>
+      parameter instanceof Slot ? parameter : { value: parameter },
+    );
+  }
+
+  async execute(executor: Kysely<DatabaseSchema>, values: Values): Promise<Row[]> {
+    const parameters = this.parameters.map((parameter) =>
+      parameter instanceof Slot ? values[parameter.name] : parameter.value,
+    );
+    const result = await executor.executeQuery<Row>({ ...this.compiled, parameters });
+    return result.rows;
+  }
+
+  async executeTakeFirst(executor: Kysely<DatabaseSchema>, values: Values): Promise<Row | undefined> {
+    return (await this.execute(executor, values))[0];
+  }
+}
+
+/** A prepared query whose values are named by the annotation of `build`'s `param`. */
+export function prepareQuery<Values extends Record<string, unknown>, Row>(
+  db: Kysely<DatabaseSchema>,
+  build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row>,
+): PreparedQuery<Values, Row> {
+  return new PreparedQuery(db, build);
+}
