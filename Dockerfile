@@ -7,10 +7,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /src
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
 COPY shared-types/package.json shared-types/
+COPY client-store/package.json client-store/
 COPY api/package.json api/
 COPY web/package.json web/
 COPY sw/package.json sw/
 COPY e2e/package.json e2e/
+COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm run build \
@@ -29,4 +31,5 @@ EXPOSE 3000
 VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "api/dist/server.js"]
+# The flags of scripts/api-node-flags.json (a capped V8 heap keeps resident memory flat).
+CMD ["node", "--max-old-space-size=192", "api/dist/server.js"]

@@ -1,7 +1,7 @@
 // `pnpm start`: install and build whatever is missing or out of date, then serve the PWA and the
 // API from one origin (DESIGN §3). Uses only Node's own modules, so it runs before `pnpm install`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -68,6 +68,10 @@ for (const build of builds) {
   }
 }
 
-const server = spawn(process.execPath, [join(root, "api/dist/server.js")], { cwd: root, stdio: "inherit" });
+const { flags } = JSON.parse(readFileSync(join(root, "scripts/api-node-flags.json"), "utf8"));
+const server = spawn(process.execPath, [...flags, join(root, "api/dist/server.js")], {
+  cwd: root,
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,6 +1,6 @@
 import fastifyCookie from "@fastify/cookie";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from "fastify";
 import type { ClientMetadata } from "oidc-provider";
 import { OidcClient } from "./auth/oidc-client.js";
 import { identityProviderPlugin } from "./auth/provider/plugin.js";
@@ -29,6 +29,8 @@ export { loadConfig } from "./config.js";
 
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
+  /** Told of every route as it is added, with its schema (the hostile-input suite walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -36,6 +38,8 @@ const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 /** Builds the whole API (and the PWA it serves) for one configuration; used by the server and tests. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = createFastify(config, options);
+  const { onRoute } = options;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
 
   await registerFoundation(app, config);
   await app.register(sessionsPlugin);
@@ -56,6 +60,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app.repositories.sessions.deleteExpired(),
       app.repositories.oidcPayloads.deleteExpired(),
       app.repositories.steps.deleteExpiredIdempotencyRecords(null),
+      app.repositories.signInThrottle.deleteExpired(),
     ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
@@ -74,6 +79,8 @@ export async function buildIdentityServer(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = createFastify(config, options);
+  const { onRoute } = options;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
   await registerFoundation(app, config);
   await app.register(identityProviderPlugin, { issuer: `${config.publicUrl}/oidc`, clients });
   await app.register(healthRoutes);

@@ -246,3 +246,8 @@ export async function signIn(
   const signInPage = await browser.visit(`${origin}/api/login`);
   return browser.submit(signInPage, "/login", { email, password });
 }
+
+/** `text` as the sign-in pages write it into HTML. */
+export function escaped(text: string): string {
+  return text.replaceAll("'", "&#39;");
+}

@@ -395,6 +395,8 @@ async function startServer(
     cwd: join(root, "bench"),
     env,
     execArgv: [
+      // The API's production flags (pnpm start and the Dockerfile use them too).
+      ...apiNodeFlags(root),
       // So that the bench can ask for the heap after a full collection (`heap()`).
       "--expose-gc",
       // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there (open it in Chrome DevTools).
@@ -426,6 +428,12 @@ async function startServer(
       }),
     stop: () => stopChild(child),
   };
+}
+
+function apiNodeFlags(root: string): string[] {
+  return (
+    JSON.parse(readFileSync(join(root, "scripts", "api-node-flags.json"), "utf8")) as { flags: string[] }
+  ).flags;
 }
 
 let compiled: Promise<string> | undefined;

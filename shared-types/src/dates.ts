@@ -15,8 +15,20 @@ const londonDateFormat = new Intl.DateTimeFormat("en-CA", {
   day: "2-digit",
 });
 
+// London midnight is 00:00 or 23:00 UTC and the clocks change at 01:00 UTC, so the London day is the
+// same for a whole UTC hour: the last hour's answer is kept (formatting costs more than a step sync's
+// query).
+let lastHour = Number.NaN;
+let lastDay = "";
+
 export function londonDay(at: Date | number = Date.now()): DayString {
-  return londonDateFormat.format(at);
+  const time = typeof at === "number" ? at : at.getTime();
+  const hour = Math.floor(time / 3_600_000);
+  if (hour !== lastHour) {
+    lastDay = londonDateFormat.format(time);
+    lastHour = hour;
+  }
+  return lastDay;
 }
 
 export function londonMonth(at: Date | number = Date.now()): MonthString {

@@ -90,8 +90,14 @@ export const ManualEntry = Type.Object({
   note: Type.String({ maxLength: MANUAL_NOTE_MAX_CHARS }),
   source: Type.Literal(MANUAL_SOURCE),
   createdAt: Type.String({ description: "ISO 8601 timestamp" }),
+  /** The proof photo as stored (upright, no metadata), served to the entry's walker only. */
+  photoUrl: Type.Optional(Type.String()),
 });
 export type ManualEntry = Static<typeof ManualEntry>;
+
+export const PHOTOS_PATH = "/api/steps/photos";
+export const PhotoParams = Type.Object({ id: Type.String({ format: "uuid" }) });
+export type PhotoParams = Static<typeof PhotoParams>;
 
 export const ManualEntryResponse = Type.Object({
   entry: ManualEntry,

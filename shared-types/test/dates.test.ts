@@ -9,6 +9,22 @@ describe("London days and months", () => {
     expect(londonMonth(lateJune)).toBe("2026-07");
   });
 
+  it("answers every minute of a year as a fresh formatter does, in any order (its hour cache is safe)", () => {
+    const fresh = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" });
+    const start = Date.UTC(2026, 0, 1);
+    // Every 7th minute of 2026 (both clock changes, every midnight), forwards then shuffled.
+    const times = Array.from({ length: Math.floor((365 * 24 * 60) / 7) }, (_, i) => start + i * 7 * 60_000);
+    const shuffled = times.map((time, i) => times[(i * 7919) % times.length] ?? time);
+    for (const time of [...times, ...shuffled]) {
+      expect(londonDay(time), new Date(time).toISOString()).toBe(fresh.format(time));
+    }
+    // Either side of the autumn change (01:00 UTC on 25 October 2026) and of a BST midnight.
+    expect(londonDay(Date.UTC(2026, 9, 24, 22, 59))).toBe("2026-10-24");
+    expect(londonDay(Date.UTC(2026, 9, 24, 23, 0))).toBe("2026-10-25");
+    expect(londonDay(new Date(Date.UTC(2026, 9, 25, 23, 59)))).toBe("2026-10-25");
+    expect(londonDay(Date.UTC(2026, 9, 26, 0, 0))).toBe("2026-10-26");
+  });
+
   it("matches UTC in winter", () => {
     expect(londonDay(Date.UTC(2026, 11, 31, 23, 59))).toBe("2026-12-31");
     expect(londonDay(Date.UTC(2027, 0, 1, 0, 0))).toBe("2027-01-01");

@@ -6,6 +6,7 @@ import { LocalAccountsRepository } from "../repositories/local-accounts.js";
 import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
 import { RevenueRepository } from "../repositories/revenue.js";
 import { SessionsRepository } from "../repositories/sessions.js";
+import { SignInThrottleRepository } from "../repositories/sign-in-throttle.js";
 import { StepsRepository } from "../repositories/steps.js";
 import { UsersRepository } from "../repositories/users.js";
 
@@ -18,6 +19,7 @@ export interface Repositories {
   steps: StepsRepository;
   revenue: RevenueRepository;
   groups: GroupsRepository;
+  signInThrottle: SignInThrottleRepository;
 }
 
 declare module "fastify" {
@@ -26,6 +28,12 @@ declare module "fastify" {
     repositories: Repositories;
   }
 }
+
+/**
+ * Failed sign-ins (DESIGN §4): 5 for one email or 20 from one network address within 15 minutes,
+ * and sign-in under that email or address waits for the rest of the 15 minutes.
+ */
+export const SIGN_IN_THROTTLE = { windowMs: 15 * 60_000, perEmail: 5, perAddress: 20 } as const;
 
 /** Opens the database, migrates it to the latest schema, and exposes the repositories. */
 export const databasePlugin = fp(
@@ -44,6 +52,7 @@ export const databasePlugin = fp(
       steps: new StepsRepository(database),
       revenue: new RevenueRepository(db),
       groups: new GroupsRepository(database),
+      signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),
     } satisfies Repositories);
   },
   { name: "database", dependencies: ["config"] },

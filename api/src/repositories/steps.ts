@@ -7,6 +7,7 @@ import {
   type ManualEntryResponse,
   type MonthString,
   monthOfDay,
+  PHOTOS_PATH,
 } from "@charity-steps/shared-types";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
@@ -54,6 +55,11 @@ export type ManualEntryOutcome =
   | { kind: "key-reused" };
 
 type Transaction = Kysely<DatabaseSchema>;
+
+export interface StoredPhoto {
+  content_type: string;
+  data: Buffer;
+}
 
 /**
  * The step ledger (DESIGN §5): per-device day counters that only grow, manual entries with their
@@ -237,6 +243,16 @@ export class StepsRepository {
     };
   }
 
+  /** The walker's own proof photo; undefined for another walker's or an unknown id. */
+  async findPhoto(userId: string, photoId: string): Promise<StoredPhoto | undefined> {
+    return this.db
+      .selectFrom("step_photos")
+      .select(["content_type", "data"])
+      .where("id", "=", photoId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
   async dayTotal(userId: string, day: DayString): Promise<number> {
     return dayTotalIn(this.db, userId, day);
   }
@@ -417,5 +433,6 @@ function toManualEntry(row: ManualStepEntriesTable): ManualEntry {
     note: row.note,
     source: "manual_verified",
     createdAt: new Date(row.created_at).toISOString(),
+    photoUrl: `${PHOTOS_PATH}/${row.photo_id}`,
   };
 }

@@ -4,6 +4,7 @@ import { SESSION_EXPIRED_MESSAGE } from "../../src/auth/sessions.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../src/repositories/local-accounts.js";
 import {
   dialects,
+  escaped,
   newWalker,
   type RunningServer,
   signIn,
@@ -177,7 +178,3 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
     expect(page.body).toContain(escaped(EXPIRED_INTERACTION_MESSAGE));
   });
 });
-
-function escaped(text: string): string {
-  return text.replaceAll("'", "&#39;");
-}

@@ -13,6 +13,7 @@ const TABLES = [
   "manual_step_entries",
   "oidc_payloads",
   "sessions",
+  "sign_in_failures",
   "step_counters",
   "step_days",
   "step_photos",

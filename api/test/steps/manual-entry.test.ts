@@ -217,6 +217,40 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     expect(stored.data.includes(Buffer.from("TestPhone"))).toBe(false);
   });
 
+  it("serves the stored photo back to its walker only, as an image without its location", async () => {
+    const owner = await newWalker();
+    const created = await owner.api.addManual(
+      manualForm(
+        { steps: "1500", date: TODAY },
+        { bytes: await jpegWithGps(), filename: "IMG_0002.JPG", contentType: "image/jpeg" },
+      ),
+    );
+    expect(created.statusCode).toBe(201);
+    const photoUrl: string = created.json().entry.photoUrl;
+    expect(photoUrl).toMatch(/^\/api\/steps\/photos\/[0-9a-f-]{36}$/);
+
+    const served = await owner.api.get(photoUrl);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/jpeg");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+    expect(served.headers["cache-control"]).toBe("private, max-age=86400");
+    expect(served.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(await exifr.gps(served.rawPayload)).toBeUndefined();
+
+    const stranger = await newWalker();
+    const refused = await stranger.api.get(photoUrl);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ message: "There is no such photo among your entries." });
+    expect((await testApp.app.inject({ method: "GET", url: photoUrl })).statusCode).toBe(401);
+    const notAnId = await owner.api.get("/api/steps/photos/../../users");
+    expect(notAnId.statusCode).toBeGreaterThanOrEqual(400);
+    expect(notAnId.statusCode).toBeLessThan(500);
+    const badId = await owner.api.get("/api/steps/photos/1");
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().message).toMatch(/id/);
+  });
+
   it("answers a replayed Idempotency-Key with the first answer and adds nothing", async () => {
     const { api, user } = await newWalker();
     const key = randomUUID();

@@ -7,6 +7,7 @@ import type Provider from "oidc-provider";
 import type { ClientMetadata } from "oidc-provider";
 import { Type } from "typebox";
 import { ConflictError } from "../../errors.js";
+import { SIGN_IN_THROTTLE } from "../../plugins/database.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
 import { hashPassword, passwordWeakness, verifyPassword } from "../passwords.js";
 import { deriveSecret, loadMasterSecret } from "../secrets.js";
@@ -26,6 +27,9 @@ export interface IdentityProviderPluginOptions {
   issuer: string;
   clients: ClientMetadata[];
 }
+
+export const tooManyAttemptsMessage = (minutes: number) =>
+  `Too many sign-in attempts. To keep this account safe, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
 export const WRONG_PASSWORD_MESSAGE =
   "That email and password don't match an account. Check them and try again.";
@@ -52,7 +56,7 @@ const SignUpBody = Type.Object({
  */
 export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
   async (app, options) => {
-    const { appSecrets, localAccounts, oidcPayloads } = app.repositories;
+    const { appSecrets, localAccounts, oidcPayloads, signInThrottle } = app.repositories;
     const master = await loadMasterSecret(app.config, appSecrets);
     const provider = createIdentityProvider({
       issuer: options.issuer,
@@ -161,10 +165,23 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
               signInPage(details.uid, { email }, "Enter your email and your password."),
             );
           }
+          const emailKey = `email:${email.toLowerCase()}`;
+          const keys = [
+            { key: emailKey, limit: SIGN_IN_THROTTLE.perEmail },
+            { key: `ip:${request.ip}`, limit: SIGN_IN_THROTTLE.perAddress },
+          ];
+          const wait = await signInThrottle.waitFor(keys);
+          if (wait > 0) {
+            const minutes = Math.max(1, Math.ceil(wait / 60_000));
+            reply.header("retry-after", String(Math.ceil(wait / 1000)));
+            return html(reply, 429, signInPage(details.uid, { email }, tooManyAttemptsMessage(minutes)));
+          }
           const account = await localAccounts.findByEmail(email);
           if (!account || !(await verifyPassword(password, account.password_hash))) {
+            await signInThrottle.recordFailure(keys);
             return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
           }
+          await signInThrottle.clear(emailKey);
           return finish(request, reply, account.id);
         },
       );

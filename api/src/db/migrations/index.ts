@@ -3,6 +3,7 @@ import * as usersAndSignIn from "./0001-users-and-sign-in.js";
 import * as stepLedger from "./0002-step-ledger.js";
 import * as charityAndRevenue from "./0003-charity-and-revenue.js";
 import * as groups from "./0004-groups.js";
+import * as signInThrottle from "./0005-sign-in-throttle.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   "0002-step-ledger": stepLedger,
   "0003-charity-and-revenue": charityAndRevenue,
   "0004-groups": groups,
+  "0005-sign-in-throttle": signInThrottle,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@ import type { LocalAccountsTable } from "./local-accounts.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
+import type { SignInFailuresTable } from "./sign-in-failures.js";
 import type {
   IdempotencyRecordsTable,
   ManualStepEntriesTable,
@@ -27,4 +28,5 @@ export interface DatabaseSchema {
   subscription_payments: SubscriptionPaymentsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  sign_in_failures: SignInFailuresTable;
 }

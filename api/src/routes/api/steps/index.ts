@@ -23,6 +23,7 @@ import { signedInUser } from "../../../auth/sessions.js";
 import { ForbiddenError } from "../../../errors.js";
 import { acceptedStepDate, counterReading } from "./counter-reading.js";
 import { manualEntryRoutes } from "./manual-entry.js";
+import { photoRoutes } from "./photos.js";
 
 export const OTHER_WALKER_MESSAGE = "These steps belong to another walker: sign in as them to sync them.";
 
@@ -129,4 +130,5 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   await app.register(manualEntryRoutes);
+  await app.register(photoRoutes);
 };

@@ -1,0 +1,231 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { londonDay } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashSessionToken } from "../../src/repositories/sessions.js";
+import { groupsWalker } from "../groups/support.js";
+import { dialects, startTestServer, type TestApp } from "../helper.js";
+import { manualForm, multipartBody, photo } from "../steps/support.js";
+
+/**
+ * Issue 7, part 2: every route × every kind of caller, with the status each must get (DESIGN §4, §6).
+ * The "owner" of what a route names (the group's admin, the photo's walker, the `userId` of a
+ * sync-local) is the group admin; the group member and another walker are everyone else.
+ */
+const ACTORS = [
+  "signed out",
+  "expired session",
+  "forged cookie",
+  "altered cookie",
+  "another walker",
+  "group member",
+  "group admin",
+] as const;
+type Actor = (typeof ACTORS)[number];
+
+interface World {
+  groupId: number;
+  joinCode: string;
+  adminId: string;
+  photoUrl: string;
+}
+
+interface Call {
+  method: "GET" | "POST" | "DELETE";
+  url: (world: World) => string;
+  body?: (world: World) => unknown;
+  multipart?: true;
+  expected: Record<Actor, number>;
+}
+
+const SIGNED_OUT = { "signed out": 401, "expired session": 401, "forged cookie": 401, "altered cookie": 401 };
+/** Routes about the caller's own data: every walker gets `status`, nobody else gets in. */
+const anyWalker = (status: number): Record<Actor, number> => ({
+  ...SIGNED_OUT,
+  "another walker": status,
+  "group member": status,
+  "group admin": status,
+});
+/** Public routes: the same for everyone. */
+const everyone = (status: number): Record<Actor, number> =>
+  Object.fromEntries(ACTORS.map((actor) => [actor, status])) as Record<Actor, number>;
+
+const today = londonDay();
+const sync = { steps: 1234, date: today, source: "device_motion" };
+
+const MATRIX: Call[] = [
+  { method: "GET", url: () => "/api/health", expected: everyone(200) },
+  { method: "GET", url: () => "/api/login", expected: everyone(302) },
+  { method: "GET", url: () => "/api/auth/user", expected: anyWalker(200) },
+  { method: "POST", url: () => "/api/steps/sync", body: () => sync, expected: anyWalker(200) },
+  { method: "POST", url: () => "/api/steps/sync-background", body: () => sync, expected: anyWalker(200) },
+  {
+    method: "POST",
+    url: () => "/api/steps/sync-local",
+    body: (world) => ({ ...sync, userId: world.adminId }),
+    expected: { ...SIGNED_OUT, "another walker": 403, "group member": 403, "group admin": 200 },
+  },
+  {
+    method: "POST",
+    url: () => "/api/steps/realtime",
+    body: () => ({ steps: 10, source: "device_motion" }),
+    expected: anyWalker(200),
+  },
+  { method: "GET", url: () => "/api/steps/today", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/steps/monthly", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/steps/history", expected: anyWalker(200) },
+  { method: "POST", url: () => "/api/steps/add-manual-verified", multipart: true, expected: anyWalker(201) },
+  {
+    method: "GET",
+    url: (world) => world.photoUrl,
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 200 },
+  },
+  { method: "GET", url: () => "/api/dashboard/stats", expected: anyWalker(200) },
+  { method: "POST", url: () => "/api/daily-reset", expected: anyWalker(200) },
+  { method: "POST", url: () => "/api/monthly-reset", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/charity/selection", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/charity/current", expected: anyWalker(200) },
+  {
+    method: "POST",
+    url: () => "/api/charity/select",
+    body: () => ({ charityName: "British Heart Foundation" }),
+    expected: anyWalker(200),
+  },
+  { method: "GET", url: () => "/api/revenue/current", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/subscription/status", expected: anyWalker(200) },
+  { method: "GET", url: () => "/api/groups", expected: anyWalker(200) },
+  {
+    method: "POST",
+    url: () => "/api/groups",
+    body: () => ({ name: "Another walk", description: "" }),
+    expected: anyWalker(201),
+  },
+  {
+    method: "POST",
+    url: () => "/api/groups/join",
+    body: (world) => ({ joinCode: world.joinCode }),
+    expected: { ...SIGNED_OUT, "another walker": 201, "group member": 200, "group admin": 200 },
+  },
+  ...(["", "/members", "/leaderboard"] as const).map(
+    (suffix): Call => ({
+      method: "GET",
+      url: (world) => `/api/groups/${world.groupId}${suffix}`,
+      expected: { ...SIGNED_OUT, "another walker": 403, "group member": 200, "group admin": 200 },
+    }),
+  ),
+  {
+    method: "POST",
+    url: (world) => `/api/groups/${world.groupId}/leave`,
+    expected: { ...SIGNED_OUT, "another walker": 403, "group member": 204, "group admin": 403 },
+  },
+  {
+    method: "DELETE",
+    url: (world) => `/api/groups/${world.groupId}`,
+    expected: { ...SIGNED_OUT, "another walker": 403, "group member": 403, "group admin": 204 },
+  },
+];
+
+const CASES = MATRIX.flatMap((call) =>
+  ACTORS.map((actor) => ({
+    call,
+    actor,
+    status: call.expected[actor],
+    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id" })}`,
+  })),
+);
+
+describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
+  let testApp: TestApp;
+  let png: Buffer;
+  beforeAll(async () => {
+    // Listening: /api/login asks the built-in provider (this same server) over HTTP.
+    testApp = await startTestServer(dialect);
+    png = await photo("png");
+  });
+  afterAll(async () => testApp.close());
+
+  /** A group with its admin and a member, the admin's proof photo, another walker, and each caller's cookie. */
+  const world = async () => {
+    const { app } = testApp;
+    const admin = await groupsWalker(app, "Admin");
+    const member = await groupsWalker(app, "Member");
+    const outsider = await groupsWalker(app, "Outsider");
+    const group = (await admin.api.createGroup("Lunch loop", "")).json();
+    expect((await member.api.join(group.joinCode)).statusCode).toBe(201);
+    const entry = await manualEntry(admin.cookie);
+    expect(entry.statusCode).toBe(201);
+
+    const expired = await app.repositories.sessions.open(member.user.id, 60_000);
+    await app.database.db
+      .updateTable("sessions")
+      .set({ expires_at: Date.now() - 1 })
+      .where("id_hash", "=", hashSessionToken(expired.token))
+      .execute();
+    const flipped = admin.token.at(-1) === "A" ? "B" : "A";
+    const cookies: Record<Actor, string | null> = {
+      "signed out": null,
+      "expired session": `cs_session=${expired.token}`,
+      "forged cookie": `cs_session=${randomBytes(32).toString("base64url")}`,
+      "altered cookie": `cs_session=${admin.token.slice(0, -1)}${flipped}`,
+      "another walker": outsider.cookie,
+      "group member": member.cookie,
+      "group admin": admin.cookie,
+    };
+    const facts: World = {
+      groupId: group.id,
+      joinCode: group.joinCode,
+      adminId: admin.user.id,
+      photoUrl: entry.json().entry.photoUrl,
+    };
+    return { facts, cookies };
+  };
+
+  const manualEntry = (cookie: string | null) => {
+    const { body, contentType } = multipartBody(
+      manualForm(
+        { steps: "2500", date: today },
+        { bytes: png, filename: "proof.png", contentType: "image/png" },
+      ),
+    );
+    return testApp.app.inject({
+      method: "POST",
+      url: "/api/steps/add-manual-verified",
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        "content-type": contentType,
+        "idempotency-key": randomUUID(),
+      },
+      payload: body,
+    });
+  };
+
+  it.each(CASES)("$label by $actor answers $status", async ({ call, actor, status }) => {
+    const { facts, cookies } = await world();
+    const cookie = cookies[actor];
+    const stepsBefore = await totalSteps();
+    const response = call.multipart
+      ? await manualEntry(cookie)
+      : await testApp.app.inject({
+          method: call.method,
+          url: call.url(facts),
+          headers: {
+            ...(cookie ? { cookie } : {}),
+            ...(call.body ? { "content-type": "application/json" } : {}),
+          },
+          ...(call.body ? { payload: JSON.stringify(call.body(facts)) } : {}),
+        });
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(status);
+    if (status === 401 || status === 403 || status === 404) {
+      expect(response.json().message).toEqual(expect.any(String));
+      // A refused caller changes nobody's steps.
+      expect(await totalSteps()).toBe(stepsBefore);
+    }
+  });
+
+  const totalSteps = async () => {
+    const row = await testApp.app.database.db
+      .selectFrom("step_days")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("total_steps"), eb.lit(0)).as("steps"))
+      .executeTakeFirstOrThrow();
+    return Number(row.steps);
+  };
+});

@@ -1,0 +1,391 @@
+import { randomUUID } from "node:crypto";
+import { londonDay } from "@charity-steps/shared-types";
+import fc from "fast-check";
+import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app.js";
+import {
+  createSignedInWalker,
+  createTestDatabase,
+  freePort,
+  type TestDatabase,
+  testConfig,
+} from "../helper.js";
+import { multipartBody, photo } from "../steps/support.js";
+import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Schema } from "./generators.js";
+
+/**
+ * Issue 7, part 1: generated hostile requests against every route of the API, driven by the routes'
+ * own schemas. Every answer must be below 500, every refusal a 4xx with a JSON message (the HTML
+ * sign-in pages answer HTML), and a refused request must leave the database exactly as it was.
+ */
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 10_000);
+
+/** Routes left out, and why. */
+const SKIPPED: Record<string, string> = {
+  "GET /api/logout": "ends the session the other requests use (its own tests cover it)",
+};
+
+interface Route {
+  method: string;
+  url: string;
+  schema: { body?: Schema; params?: Schema; querystring?: Schema; headers?: Schema };
+}
+
+describe("hostile input on every route (sqlite)", () => {
+  let app: FastifyInstance;
+  let database: TestDatabase;
+  const routes: Route[] = [];
+  let walker: Awaited<ReturnType<typeof createSignedInWalker>>;
+  let groupId = 0;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    // Listening, so that the sign-in routes reach the built-in provider (this same server) over HTTP.
+    const port = await freePort();
+    app = await buildApp(testConfig({ DATABASE_URL: database.url, PUBLIC_URL: `http://127.0.0.1:${port}` }), {
+      logger: false,
+      onRoute: (route: RouteOptions) => {
+        for (const method of [route.method].flat()) {
+          if (method === "HEAD" || `${method} ${route.url}` in SKIPPED) continue;
+          routes.push({ method, url: route.url, schema: (route.schema ?? {}) as Route["schema"] });
+        }
+      },
+    });
+    await app.listen({ port, host: "127.0.0.1" });
+    walker = await createSignedInWalker(app, "Hostile");
+    png = await photo("png");
+    // Something to lose: steps, a manual entry, a group the walker runs.
+    const headers = { cookie: walker.cookie, "content-type": "application/json" };
+    const today = londonDay();
+    await app.inject({
+      method: "POST",
+      url: "/api/steps/sync",
+      headers,
+      payload: { steps: 4321, date: today, source: "device_motion" },
+    });
+    const group = await app.inject({
+      method: "POST",
+      url: "/api/groups",
+      headers,
+      payload: { name: "Hostile walkers", description: "" },
+    });
+    groupId = group.json().id;
+    const form = multipartBody([
+      { name: "steps", value: "1000" },
+      { name: "date", value: today },
+      { name: "image", value: png, filename: "proof.png", contentType: "image/png" },
+    ]);
+    await app.inject({
+      method: "POST",
+      url: "/api/steps/add-manual-verified",
+      headers: { cookie: walker.cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
+      payload: form.body,
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  it(`answers ${RUNS.toLocaleString("en-GB")} generated requests across all routes with no 5xx and no change when refused`, async () => {
+    const apiRoutes = routes.filter(
+      (route) => route.url.startsWith("/api/") || route.url.startsWith("/auth/"),
+    );
+    expect(apiRoutes.length).toBeGreaterThan(25);
+    const statuses = new Map<number, number>();
+    const perRoute = new Map<string, number>();
+    let serverErrors = 0;
+    let changedOnRefusal = 0;
+    let before = await databaseSnapshot(app.database.db);
+
+    const request = fc.constantFrom(...apiRoutes).chain((route) =>
+      fc.tuple(
+        fc.constant(route),
+        requestFor(route, () => ({ groupId, png })),
+      ),
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
+        request,
+        fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+        async ([route, options], signedIn) => {
+          const response = await app.inject({
+            ...options,
+            headers: {
+              "sec-fetch-site": "same-origin",
+              ...(signedIn ? { cookie: walker.cookie } : {}),
+              ...options.headers,
+            },
+          });
+          const key = `${route.method} ${route.url}`;
+          perRoute.set(key, (perRoute.get(key) ?? 0) + 1);
+          statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+          const after = await databaseSnapshot(app.database.db);
+          if (response.statusCode >= 500) serverErrors++;
+          expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
+          if (response.statusCode >= 400) {
+            if (route.url.startsWith("/api/")) {
+              expect(response.headers["content-type"], key).toMatch(/^application\/json/);
+              const message = response.json().message;
+              expect(typeof message, `${key}: ${response.body}`).toBe("string");
+              expect(message.length, key).toBeGreaterThan(0);
+            }
+            if (after !== before) changedOnRefusal++;
+            expect(after === before, `${key} answered ${response.statusCode} but changed the database`).toBe(
+              true,
+            );
+          }
+          before = after;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+
+    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`);
+    console.log(
+      [
+        `hostile input: ${RUNS} requests over ${perRoute.size} of ${apiRoutes.length} routes`,
+        `  answers by status: ${byStatus.join(", ")}`,
+        `  5xx seen: ${serverErrors}`,
+        `  refused requests that changed the database: ${changedOnRefusal}`,
+        `  left out: ${Object.entries(SKIPPED)
+          .map(([route, why]) => `${route} (${why})`)
+          .join("; ")}`,
+      ].join("\n"),
+    );
+    expect(perRoute.size).toBe(apiRoutes.length);
+  }, 600_000);
+});
+
+/**
+ * One request for `route`: its path ids, query, headers and body each either plausible (so that the
+ * request gets past the other checks) or hostile, and the body sometimes broken on the wire.
+ */
+function requestFor(
+  route: Route,
+  fixtures: () => { groupId: number; png: Buffer },
+): fc.Arbitrary<InjectOptions> {
+  const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? "");
+  const pathArb = fc
+    .tuple(
+      ...pathParams.map(() =>
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constant(null) },
+          { weight: 1, arbitrary: hostileString.map((value) => percentEncoded(value).slice(0, 3_000)) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              "0",
+              "-1",
+              "1.5",
+              "1e3",
+              "99999999999999999999",
+              "abc",
+              "%00",
+              "%F0%9F%9A%B6",
+            ),
+          },
+        ),
+      ),
+    )
+    .map((values) => {
+      let url = route.url;
+      values.forEach((value, index) => {
+        url = url.replace(`:${pathParams[index]}`, value ?? String(fixtures().groupId));
+      });
+      return url;
+    });
+  const queryArb = route.schema.querystring
+    ? objectArb(route.schema.querystring).map((query) =>
+        query && typeof query === "object"
+          ? `?${new URLSearchParams(
+              Object.entries(query).map(([key, value]) => [
+                key,
+                typeof value === "string" ? value : (JSON.stringify(value) ?? ""),
+              ]),
+            ).toString()}`
+          : "",
+      )
+    : fc.constant("");
+  const headerArb = fc.record(
+    {
+      "x-device-id": hostileString,
+      "idempotency-key": fc.oneof(hostileString, fc.uuid()),
+      // Mostly this origin, so that most requests get past the CSRF check to the route.
+      "sec-fetch-site": fc.constantFrom(
+        "same-origin",
+        "same-origin",
+        "same-origin",
+        "cross-site",
+        "same-site",
+        "none",
+      ),
+      origin: fc.constantFrom("https://evil.example", "null"),
+    },
+    { requiredKeys: [] },
+  );
+  const isMultipart = route.url === "/api/steps/add-manual-verified";
+  const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; headers: Record<string, string> }> = isMultipart
+    ? multipartArb(fixtures)
+    : route.method === "GET" || route.method === "DELETE"
+      ? fc.constant({ headers: {} })
+      : jsonBodyArb(route.schema.body);
+  return fc.record({ path: pathArb, query: queryArb, headers: headerArb, body: bodyArb }).map(
+    ({ path, query, headers, body }): InjectOptions => ({
+      method: route.method as InjectOptions["method"],
+      url: `${path}${query}`,
+      headers: { ...headers, ...body.headers },
+      ...(body.payload === undefined ? {} : { payload: body.payload }),
+    }),
+  );
+}
+
+/** A JSON object for `schema` with some fields missing, extra or hostile, or another value altogether. */
+function objectArb(schema: Schema | undefined): fc.Arbitrary<unknown> {
+  const properties = schema?.properties ?? {};
+  const fields = Object.entries(properties).map(([name, property]) =>
+    fc.oneof(
+      { weight: 3, arbitrary: plausibleValue(property).map((value) => [name, value] as const) },
+      { weight: 2, arbitrary: hostileValue.map((value) => [name, value] as const) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    ),
+  );
+  const object = fc
+    .tuple(fc.tuple(...fields), fc.dictionary(hostileString, hostileValue, { maxKeys: 2 }), fc.boolean())
+    .map(([entries, extra, withExtra]) => ({
+      ...(withExtra ? extra : {}),
+      ...Object.fromEntries(entries.filter((entry) => entry !== null)),
+    }));
+  return fc.oneof({ weight: 6, arbitrary: object }, { weight: 1, arbitrary: hostileValue });
+}
+
+function jsonBodyArb(schema: Schema | undefined) {
+  const json = objectArb(schema).map((body) => JSON.stringify(body) ?? "null");
+  return fc.oneof(
+    {
+      weight: 8,
+      arbitrary: json.map((payload) => ({ payload, headers: { "content-type": "application/json" } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(json, fc.nat()).map(([payload, cut]) => ({
+        payload: payload.slice(0, cut % Math.max(1, payload.length)),
+        headers: { "content-type": "application/json" },
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          json,
+          fc.constantFrom(
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "application/xml",
+            "multipart/form-data",
+            "application/json; charset=utf-16",
+            "",
+          ),
+        )
+        .map(([payload, type]) => ({ payload, headers: { "content-type": type } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        { payload: "", headers: { "content-type": "application/json" } },
+        { payload: "{", headers: { "content-type": "application/json" } },
+        { payload: '{"__proto__": {"admin": true}}', headers: { "content-type": "application/json" } },
+        {
+          payload: '{"constructor": {"prototype": {"x": 1}}}',
+          headers: { "content-type": "application/json" },
+        },
+        { payload: `{"steps": ${"9".repeat(400)}}`, headers: { "content-type": "application/json" } },
+        {
+          payload: `[${"[".repeat(5_000)}${"]".repeat(5_000)}]`,
+          headers: { "content-type": "application/json" },
+        },
+        {
+          payload: JSON.stringify({ note: "x".repeat(1_200_000) }),
+          headers: { "content-type": "application/json" },
+        },
+      ),
+    },
+  );
+}
+
+function multipartArb(fixtures: () => { png: Buffer }) {
+  const field = (name: string, plausible: fc.Arbitrary<string>) =>
+    fc.oneof(
+      { weight: 3, arbitrary: plausible.map((value) => ({ name, value })) },
+      { weight: 2, arbitrary: hostileString.map((value) => ({ name, value })) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
+  const image = fc.oneof(
+    { weight: 3, arbitrary: fc.constant("png" as const) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        "empty",
+        "text",
+        "svg",
+        "truncated",
+        "random",
+        "polyglot",
+        "as-field",
+        "missing",
+      ),
+    },
+  );
+  const today = londonDay();
+  return fc
+    .record({
+      steps: field("steps", fc.constantFrom("1", "2500", "10000", "0", "10001", "-5", "1.5", "1e3")),
+      date: field("date", fc.constantFrom(today, "2020-01-01", "2026-02-30", "tomorrow")),
+      note: field("note", fc.constantFrom("", "Walked to work", "n".repeat(501))),
+      image,
+      random: fc.uint8Array({ minLength: 1, maxLength: 2_048 }),
+      cut: fc.option(fc.nat()),
+      boundary: fc.constantFrom("keep", "keep", "keep", "keep", "drop", "wrong"),
+      extra: fc.option(hostileString.map((value) => ({ name: "bonus", value }))),
+    })
+    .map(({ steps, date, note, image, random, cut, boundary, extra }) => {
+      const png = fixtures().png;
+      const images: Record<string, Buffer> = {
+        png,
+        empty: Buffer.alloc(0),
+        text: Buffer.from("These are my steps, honest."),
+        svg: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        truncated: png.subarray(0, Math.floor(png.length / 2)),
+        random: Buffer.from(random),
+        // A PNG with a script appended: recognised as a PNG, stored only as re-encoded pixels.
+        polyglot: Buffer.concat([png, Buffer.from("<script>alert(document.cookie)</script>")]),
+      };
+      const parts = [steps, date, note, extra].filter((part) => part !== null);
+      if (image === "as-field") parts.push({ name: "image", value: "not a file" });
+      else if (image !== "missing") {
+        parts.push({
+          name: "image",
+          value: images[image] ?? png,
+          filename: image === "svg" ? "proof.svg" : "proof.png",
+          contentType: "image/png",
+        } as never);
+      }
+      const { body, contentType } = multipartBody(parts as never);
+      const payload = cut === null ? body : body.subarray(0, cut % Math.max(1, body.length));
+      const type =
+        boundary === "drop"
+          ? "multipart/form-data"
+          : boundary === "wrong"
+            ? "multipart/form-data; boundary=nope"
+            : contentType;
+      return { payload, headers: { "content-type": type } };
+    });
+}
+
+/** Every UTF-8 byte of `value` percent-encoded (a lone surrogate becomes U+FFFD, as a browser sends it). */
+function percentEncoded(value: string): string {
+  return [...Buffer.from(value, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+}
