@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -250,4 +251,30 @@ export async function signIn(
 /** `text` as the sign-in pages write it into HTML. */
 export function escaped(text: string): string {
   return text.replaceAll("'", "&#39;");
+}
+
+/** A reverse proxy without sticky sessions: each request goes to the next API process in turn. */
+export function roundRobinProxy(ports: number[]): { server: Server; served: number[] } {
+  const served = ports.map(() => 0);
+  let next = 0;
+  const server = createHttpServer((incoming, outgoing) => {
+    const index = next++ % ports.length;
+    served[index] = (served[index] ?? 0) + 1;
+    const forward = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: ports[index],
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forward.on("error", () => outgoing.destroy());
+    incoming.pipe(forward);
+  });
+  return { server, served };
 }

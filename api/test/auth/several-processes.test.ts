@@ -1,4 +1,3 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
@@ -7,38 +6,13 @@ import {
   dialects,
   freePort,
   newWalker,
+  roundRobinProxy,
   signOut,
   signUp,
   TestBrowser,
   type TestDatabase,
   testConfig,
 } from "../helper.js";
-
-/** A reverse proxy without sticky sessions: each request goes to the next API process in turn. */
-function roundRobinProxy(ports: number[]): { server: Server; served: number[] } {
-  const served = ports.map(() => 0);
-  let next = 0;
-  const server = createServer((incoming, outgoing) => {
-    const index = next++ % ports.length;
-    served[index] = (served[index] ?? 0) + 1;
-    const forward = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: ports[index],
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forward.on("error", () => outgoing.destroy());
-    incoming.pipe(forward);
-  });
-  return { server, served };
-}
 
 describe.each(dialects)("two API processes on one database behind a round-robin proxy (%s)", (dialect) => {
   let database: TestDatabase;

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+
+const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ApiProcess {
+  origin: string;
+  pid: number;
+  /** Everything the process wrote, for a failure message. */
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The API as its own operating-system process (src/server.ts under tsx), listening on `port`:
+ * what a test needs to kill it mid-request or to run two of them on one database.
+ */
+export async function startApiProcess(options: {
+  databaseUrl: string;
+  port: number;
+  publicUrl?: string;
+  sessionSecret: string;
+}): Promise<ApiProcess> {
+  const origin = `http://127.0.0.1:${options.port}`;
+  let output = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", "src/server.ts"],
+    {
+      cwd: apiRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        PORT: String(options.port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: options.publicUrl ?? origin,
+        DATA_DIR: tmpdir(),
+        WEB_DIST_DIR: "none",
+        LOG_LEVEL: "warn",
+        SESSION_SECRET: options.sessionSecret,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the API did not start in time:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    origin,
+    pid: child.pid ?? 0,
+    output: () => output,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export const newSessionSecret = () => randomBytes(32).toString("hex");

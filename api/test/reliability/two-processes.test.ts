@@ -1,0 +1,155 @@
+import { addDays, londonDay } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
+import { Database } from "../../src/db/database.js";
+import { SessionsRepository } from "../../src/repositories/sessions.js";
+import { UsersRepository } from "../../src/repositories/users.js";
+import {
+  createTestDatabase,
+  dialects,
+  freePort,
+  newWalker,
+  roundRobinProxy,
+  signUp,
+  TestBrowser,
+  type TestDatabase,
+} from "../helper.js";
+import { type ApiProcess, newSessionSecret, startApiProcess } from "./api-process.js";
+
+/**
+ * Issue 7, part 6: two API processes on one PostgreSQL behind a proxy with no sticky sessions.
+ * Many walkers sync through both at once, every count sent twice and out of order; the totals
+ * must come out exact, and a session opened through one process must work on the other.
+ */
+const WALKERS = 40;
+const DAYS = 4;
+const DEVICES = ["phone", "watch"];
+const COUNTS_PER_DEVICE = 6;
+
+const postgresOnly = dialects.filter((dialect) => dialect === "postgres");
+
+describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL", () => {
+  let database: TestDatabase;
+  let processes: ApiProcess[];
+  let proxy: ReturnType<typeof roundRobinProxy>;
+  let origin: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    const [proxyPort, ...ports] = [await freePort(), await freePort(), await freePort()];
+    origin = `http://127.0.0.1:${proxyPort}`;
+    const sessionSecret = newSessionSecret();
+    // Started together: both migrate the same database and create the same secrets at once.
+    processes = await Promise.all(
+      ports.map((port) =>
+        startApiProcess({ databaseUrl: database.url, port, publicUrl: origin, sessionSecret }),
+      ),
+    );
+    proxy = roundRobinProxy(ports);
+    await new Promise<void>((resolve) => proxy.server.listen(proxyPort, "127.0.0.1", resolve));
+  }, 120_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.server.close(resolve));
+    await Promise.all(processes.map((api) => api.kill("SIGTERM")));
+    await database.drop();
+  });
+
+  it("opens a session through one process that the other honours", async () => {
+    const browser = new TestBrowser();
+    await signUp(browser, origin, newWalker({ firstName: "Proxied" }));
+    const cookie = await browser.cookie(origin, "cs_session");
+    expect(cookie).toBeTruthy();
+    for (const api of processes) {
+      const response = await fetch(`${api.origin}/api/auth/user`, {
+        headers: { cookie: `cs_session=${cookie}` },
+      });
+      expect(response.status, api.origin).toBe(200);
+      expect((await response.json()).firstName).toBe("Proxied");
+    }
+    expect(proxy.served.every((count) => count > 0)).toBe(true);
+  });
+
+  it("counts many walkers syncing through both, with duplicates and reordering, exactly", async () => {
+    const db = Database.connect(database.url);
+    try {
+      const users = new UsersRepository(db.db);
+      const sessions = new SessionsRepository(db.db);
+      const cookies: string[] = [];
+      for (let walker = 0; walker < WALKERS; walker++) {
+        const user = await users.upsertFromIdentity({
+          issuer: "https://issuer.test",
+          subject: `proxied-${walker}`,
+          email: `proxied-${walker}@example.org`,
+          firstName: `Walker ${walker}`,
+          lastName: "Proxied",
+          pictureUrl: null,
+        });
+        cookies.push(`cs_session=${(await sessions.open(user.id, SESSION_TTL_MS)).token}`);
+      }
+
+      const today = londonDay();
+      const syncs: { walker: number; day: string; device: string; steps: number }[] = [];
+      for (let walker = 0; walker < WALKERS; walker++) {
+        for (let back = 0; back < DAYS; back++) {
+          for (const device of DEVICES) {
+            for (let count = 1; count <= COUNTS_PER_DEVICE; count++) {
+              syncs.push({ walker, day: addDays(today, -back), device, steps: count * 300 + walker });
+            }
+          }
+        }
+      }
+      // Every count twice, in a shuffled order (a fixed shuffle, so a failure can be repeated).
+      const sent = [...syncs, ...syncs]
+        .map((sync, index) => ({ sync, order: (index * 7919) % (syncs.length * 2 + 1) }))
+        .sort((a, b) => a.order - b.order)
+        .map(({ sync }) => sync);
+
+      const queue = [...sent];
+      const statuses: number[] = [];
+      await Promise.all(
+        Array.from({ length: 24 }, async () => {
+          for (let sync = queue.shift(); sync; sync = queue.shift()) {
+            const response = await fetch(`${origin}/api/steps/sync`, {
+              method: "POST",
+              headers: {
+                cookie: cookies[sync.walker] ?? "",
+                "content-type": "application/json",
+                "x-device-id": sync.device,
+              },
+              body: JSON.stringify({ steps: sync.steps, date: sync.day, source: "device_motion" }),
+            });
+            statuses.push(response.status);
+          }
+        }),
+      );
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+
+      // Each day: the largest count of each of the two devices.
+      const expected = new Map<string, number>();
+      for (let walker = 0; walker < WALKERS; walker++) {
+        for (let back = 0; back < DAYS; back++) {
+          expected.set(
+            `${walker}|${addDays(today, -back)}`,
+            DEVICES.length * (COUNTS_PER_DEVICE * 300 + walker),
+          );
+        }
+      }
+      const rows = await db.db
+        .selectFrom("step_days")
+        .innerJoin("users", "users.id", "step_days.user_id")
+        .select(["users.subject", "step_days.day", "step_days.total_steps"])
+        .where("users.subject", "like", "proxied-%")
+        .execute();
+      const totals = new Map(
+        rows.map((row) => [`${row.subject.replace("proxied-", "")}|${row.day}`, row.total_steps]),
+      );
+      console.log(
+        `two processes: ${sent.length} syncs from ${WALKERS} walkers through a round-robin proxy (${proxy.served.join(" / ")} requests per process); days exact: ${[...expected].filter(([key, steps]) => totals.get(key) === steps).length} of ${expected.size}`,
+      );
+      expect(Object.fromEntries(totals)).toEqual(Object.fromEntries(expected));
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
