@@ -362,7 +362,7 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-interface RunningServer {
+export interface RunningServer {
   pid: number;
   port: number;
   cookies: string[];
@@ -372,7 +372,7 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function startServer(
+export async function startServer(
   root: string,
   options: { kind: "bare" } | { kind: "app"; databaseUrl: string; plan: SeedPlan },
 ): Promise<RunningServer> {
@@ -501,7 +501,7 @@ interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-function sqliteDatabase(): BenchDatabase {
+export function sqliteDatabase(): BenchDatabase {
   const dir = mkdtempSync(join(tmpdir(), "charity-steps-bench-"));
   return { url: join(dir, "bench.db"), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -560,7 +560,7 @@ async function findPostgres(
   return { url: null, why: `no PostgreSQL reachable (${problems.join("; ")})`, close: async () => {} };
 }
 
-function residentMegabytes(pid: number): number | null {
+export function residentMegabytes(pid: number): number | null {
   try {
     const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) / 1024 : null;
@@ -580,7 +580,7 @@ interface LoadResult {
   total: number;
 }
 
-interface Request {
+export interface Request {
   method: "GET" | "POST";
   path: string;
   headers?: Record<string, string>;
@@ -619,7 +619,7 @@ async function load(
 }
 
 /** Random walker, device, day of this month up to today (London) and steps; duplicates included. */
-function syncRequests(cookies: string[]) {
+export function syncRequests(cookies: string[]) {
   const today = londonDay();
   const dayOfMonth = Number(today.slice(8, 10));
   return (random: () => number): Request => ({
@@ -646,7 +646,7 @@ function syncPlan(run: Settings, historyRows: number): SeedPlan {
 // ---------------------------------------------------------------------------------------------
 // Small things
 
-function pick<T>(items: readonly T[], random: () => number): T {
+export function pick<T>(items: readonly T[], random: () => number): T {
   const item = items[Math.floor(random() * items.length)];
   if (item === undefined) throw new Error("nothing to pick from");
   return item;

@@ -55,6 +55,8 @@ export interface MetaValues {
   /** Group id → ISO timestamp the walker joined it. */
   joinDates: Record<string, string>;
   backgroundFlags: BackgroundFlags;
+  /** A random id also kept in localStorage: when only localStorage still has it, IndexedDB was cleared. */
+  storeMarker: string;
 }
 export type MetaKey = keyof MetaValues;
 

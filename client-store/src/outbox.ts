@@ -134,14 +134,25 @@ type Outcome =
 
 let running: Promise<ReplaySummary> | null = null;
 
+/** The Web Lock every page and the service worker take to replay, so a day is sent once, not twice. */
+export const OUTBOX_LOCK = "charity-steps-outbox";
+
 /**
- * Sends each queued sync, oldest first. Only one replay runs at a time in a context: a call while
- * one is running gets that replay's summary. Stops early on a network failure, a 401 or a 429
- * (the rest would meet the same fate).
+ * Sends each queued sync, oldest first. Only one replay runs at a time in a context (a call while
+ * one is running gets that replay's summary) and, where Web Locks exist, across the pages and the
+ * service worker: the next one waits and sends only what is still queued. Stops early on a network
+ * failure, a 401 or a 429 (the rest would meet the same fate).
  */
 export function replayOutbox(options: ReplayOptions = {}): Promise<ReplaySummary> {
   if (!running) {
-    running = replayAll(options).finally(() => {
+    const locks = globalThis.navigator?.locks;
+    const replay = locks
+      ? new Promise<ReplaySummary>((resolve, reject) => {
+          // The lock is held until this replay settles; its summary is passed out through resolve.
+          locks.request(OUTBOX_LOCK, () => replayAll(options).then(resolve, reject)).catch(reject);
+        })
+      : replayAll(options);
+    running = replay.finally(() => {
       running = null;
     });
   }

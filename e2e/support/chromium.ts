@@ -6,29 +6,38 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = fileURLToPath(new URL("../screenshots", import.meta.url));
 
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** A phone: 390×844 at 2×, touch, as walkers use the app. */
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 /** Debian's Chromium with the flags DESIGN §8 names (no downloads, no background traffic). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** A phone-sized context (390×844 at 2×, touch), as walkers use the app. */
 export function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
+  return browser.newContext(PHONE);
+}
+
+/**
+ * A phone whose browser profile lives in `userDataDir`: closing it and opening it again on the same
+ * folder is a walker closing the browser and coming back (cookies, IndexedDB, service worker kept).
+ */
+export function launchPhoneProfile(userDataDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    ...PHONE,
   });
 }
 

@@ -10,7 +10,7 @@ const ACCEPTED_FORMATS = new Map([
 
 export const NOT_AN_IMAGE_MESSAGE = "Please upload an image file (JPG, PNG, etc.).";
 export const EMPTY_IMAGE_MESSAGE = "The image file is empty. Please upload an image to verify your steps.";
-const UNREADABLE_IMAGE_MESSAGE =
+export const UNREADABLE_IMAGE_MESSAGE =
   "This image could not be read. Please upload another photo (JPG, PNG, WebP or GIF).";
 
 /** Photos are kept at most this size on their longer side: enough to check steps, small to store. */

@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
+import zlib from "node:zlib";
 import { MANUAL_IMAGE_MAX_BYTES } from "@charity-steps/shared-types";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EMPTY_IMAGE_MESSAGE, NOT_AN_IMAGE_MESSAGE } from "../../src/images/proof-photo.js";
+import {
+  EMPTY_IMAGE_MESSAGE,
+  NOT_AN_IMAGE_MESSAGE,
+  UNREADABLE_IMAGE_MESSAGE,
+} from "../../src/images/proof-photo.js";
 import { MANUAL_MESSAGES } from "../../src/routes/api/steps/manual-entry.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { jpegWithGps, manualForm, multipartBody, photo, stepsClient } from "./support.js";
@@ -111,6 +116,33 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         NOT_AN_IMAGE_MESSAGE,
       ],
       [
+        "an SVG with a script in it",
+        manualForm(
+          { steps: "5000", date: TODAY },
+          {
+            bytes: Buffer.from(
+              '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>',
+            ),
+            filename: "proof.svg",
+            contentType: "image/svg+xml",
+          },
+        ),
+        415,
+        NOT_AN_IMAGE_MESSAGE,
+      ],
+      [
+        "a decompression bomb (a PNG claiming 50,000 × 50,000 pixels)",
+        manualForm({ steps: "5000", date: TODAY }, { bytes: pngClaiming(50_000, 50_000) }),
+        415,
+        UNREADABLE_IMAGE_MESSAGE,
+      ],
+      [
+        "half a PNG",
+        manualForm({ steps: "5000", date: TODAY }, { bytes: png.subarray(0, Math.floor(png.length / 2)) }),
+        415,
+        UNREADABLE_IMAGE_MESSAGE,
+      ],
+      [
         "a zero-byte file",
         manualForm({ steps: "5000", date: TODAY }, { bytes: Buffer.alloc(0) }),
         400,
@@ -193,6 +225,30 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     const response = await api.addManual(manualForm({ steps: "10", date: TODAY, note }, { bytes: png }));
     expect(response.statusCode).toBe(201);
     expect(response.json().entry.note).toHaveLength(500);
+  });
+
+  it("stores a polyglot (a PNG with a script and a ZIP appended) as pixels only", async () => {
+    const { api, user } = await newWalker();
+    const polyglot = Buffer.concat([
+      png,
+      Buffer.from("<script>alert(document.cookie)</script>"),
+      Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]),
+    ]);
+    const response = await api.addManual(
+      manualForm(
+        { steps: "800", date: TODAY },
+        { bytes: polyglot, filename: "proof.png", contentType: "image/png" },
+      ),
+    );
+    expect(response.statusCode).toBe(201);
+    const stored = await testApp.app.database.db
+      .selectFrom("step_photos")
+      .select(["data", "content_type"])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.content_type).toBe("image/png");
+    expect(stored.data.includes(Buffer.from("<script"))).toBe(false);
+    expect(stored.data.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]))).toBe(false);
   });
 
   it("strips the GPS position (and all other metadata) from a JPEG before storing it", async () => {
@@ -342,3 +398,26 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     }
   });
 });
+
+/** A tiny PNG whose header claims `width` × `height` pixels: decoding it would need gigabytes. */
+function pngClaiming(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8); // 8 bits per sample
+  header.writeUInt8(0, 9); // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(Buffer.alloc(1024))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}

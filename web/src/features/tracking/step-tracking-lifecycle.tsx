@@ -1,11 +1,19 @@
 import { cleanupOldSteps } from "@charity-steps/client-store/local-steps";
 import { startResetChecks } from "@charity-steps/client-store/resets";
+import { checkStoreHealth, requestPersistentStorage } from "@charity-steps/client-store/store-health";
 import { claimDeviceFor } from "@charity-steps/client-store/walker";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { refreshStepQueries } from "../../lib/step-queries";
+import { toast } from "../../lib/toast-store";
 import { startSyncEngine } from "./sync-engine";
 import { setServerStepsListener, useTracking } from "./tracking-store";
+
+export const STORE_LOST_TOAST = {
+  title: "Saved steps were cleared",
+  description:
+    "Your browser removed this app's offline storage. Steps already synced are safe and shown here; steps this phone had not synced yet could not be recovered.",
+} as const;
 
 /** Fired on `window` when the London day changes (spec §4), after the local daily reset. */
 export const DAILY_RESET_EVENT = "dailyReset";
@@ -22,6 +30,14 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     const refresh = () => void refreshStepQueries(queryClient);
     const tracking = useTracking.getState();
     setServerStepsListener(refresh);
+    // A store the browser threw away is said so, instead of showing zeros as if nothing was walked.
+    void checkStoreHealth().then((health) => {
+      if (health === "lost") {
+        toast({ ...STORE_LOST_TOAST, variant: "destructive", duration: 15_000 });
+        refresh();
+      }
+      void requestPersistentStorage();
+    });
     // Another walker's steps on this device are set aside before anything counts or syncs.
     void claimDeviceFor(userId)
       .then(() => cleanupOldSteps())
