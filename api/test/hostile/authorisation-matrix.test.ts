@@ -55,6 +55,9 @@ const sync = { steps: 1234, date: today, source: "device_motion" };
 const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/health", expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
+  // A callback this browser never started (no state cookie, made-up code) signs nobody in.
+  { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },
+  { method: "GET", url: () => "/api/logout", expected: everyone(302) },
   { method: "GET", url: () => "/api/auth/user", expected: anyWalker(200) },
   { method: "POST", url: () => "/api/steps/sync", body: () => sync, expected: anyWalker(200) },
   { method: "POST", url: () => "/api/steps/sync-background", body: () => sync, expected: anyWalker(200) },
@@ -136,6 +139,12 @@ const CASES = MATRIX.flatMap((call) =>
 describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   let testApp: TestApp;
   let png: Buffer;
+  const tally = { cases: 0, asExpected: 0 };
+  afterAll(() => {
+    console.log(
+      `authorisation matrix (${dialect}): ${MATRIX.length} routes × ${ACTORS.length} callers = ${tally.cases} cases, ${tally.asExpected} answered as expected`,
+    );
+  });
   beforeAll(async () => {
     // Listening: /api/login asks the built-in provider (this same server) over HTTP.
     testApp = await startTestServer(dialect);
@@ -213,7 +222,9 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
           },
           ...(call.body ? { payload: JSON.stringify(call.body(facts)) } : {}),
         });
+    tally.cases++;
     expect(response.statusCode, response.body.slice(0, 300)).toBe(status);
+    tally.asExpected++;
     if (status === 401 || status === 403 || status === 404) {
       expect(response.json().message).toEqual(expect.any(String));
       // A refused caller changes nobody's steps.
