@@ -85,7 +85,7 @@ describe("security headers in the browser", () => {
       .toBe(true);
     const frame = other.frames().find((candidate) => candidate.url().startsWith(server.origin));
     // Chromium replaces a refused frame with an error page: nothing of the app is in it.
-    const text = frame ? await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "") : "";
+    const text = frame ? await frame.evaluate(() => document.body?.textContent ?? "").catch(() => "") : "";
     expect(text).not.toContain("Charity Steps");
     await other.close();
   });

@@ -140,17 +140,17 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   let testApp: TestApp;
   let png: Buffer;
   const tally = { cases: 0, asExpected: 0 };
-  afterAll(() => {
-    console.log(
-      `authorisation matrix (${dialect}): ${MATRIX.length} routes × ${ACTORS.length} callers = ${tally.cases} cases, ${tally.asExpected} answered as expected`,
-    );
-  });
   beforeAll(async () => {
     // Listening: /api/login asks the built-in provider (this same server) over HTTP.
     testApp = await startTestServer(dialect);
     png = await photo("png");
   });
-  afterAll(async () => testApp.close());
+  afterAll(async () => {
+    console.log(
+      `authorisation matrix (${dialect}): ${MATRIX.length} routes × ${ACTORS.length} callers = ${tally.cases} cases, ${tally.asExpected} answered as expected`,
+    );
+    await testApp.close();
+  });
 
   /** A group with its admin and a member, the admin's proof photo, another walker, and each caller's cookie. */
   const world = async () => {
