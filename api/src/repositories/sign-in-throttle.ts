@@ -1,16 +1,17 @@
 import { type Kysely, sql } from "kysely";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
-/** A key whose failures block sign-in once they reach `limit` within the window. */
+/** A key whose attempts block sign-in once they pass `limit` within the window. */
 export interface ThrottleKey {
   key: string;
   limit: number;
 }
 
 /**
- * Failed sign-ins counted in the database, per email and per network address, over a fixed window:
- * once a key reaches its limit, sign-in under it waits until the window ends (never for good), and
- * the owner's own successful sign-in clears their email's count.
+ * Sign-in attempts counted in the database over a fixed window, so that every API process counts
+ * the same ones. An attempt is counted before its password is checked, in one statement per key, so
+ * parallel guesses cannot all slip in under the limit; a successful sign-in takes its attempt back.
+ * Once a key passes its limit, sign-in under it waits until the window ends: never for good.
  */
 export class SignInThrottleRepository {
   constructor(
@@ -18,31 +19,15 @@ export class SignInThrottleRepository {
     readonly windowMs: number,
   ) {}
 
-  /** Milliseconds until sign-in under these keys is allowed again, or 0 when it is now. */
-  async waitFor(keys: ThrottleKey[], now = Date.now()): Promise<number> {
-    const rows = await this.db
-      .selectFrom("sign_in_failures")
-      .selectAll()
-      .where(
-        "key",
-        "in",
-        keys.map((entry) => entry.key),
-      )
-      .where("window_started_at", ">", now - this.windowMs)
-      .execute();
-    let wait = 0;
-    for (const row of rows) {
-      const limit = keys.find((entry) => entry.key === row.key)?.limit ?? Number.POSITIVE_INFINITY;
-      if (row.failures >= limit) wait = Math.max(wait, row.window_started_at + this.windowMs - now);
-    }
-    return wait;
-  }
-
-  /** Counts one failure under each key, starting a new window where the last one has ended. */
-  async recordFailure(keys: ThrottleKey[], now = Date.now()): Promise<void> {
+  /**
+   * Counts one attempt under each key (a key whose window has ended starts a new one); resolves to
+   * the milliseconds to wait when any key is now over its limit, else 0.
+   */
+  async attempt(keys: ThrottleKey[], now = Date.now()): Promise<number> {
     const windowOver = sql<boolean>`sign_in_failures.window_started_at <= ${now - this.windowMs}`;
-    for (const { key } of keys) {
-      await this.db
+    let wait = 0;
+    for (const { key, limit } of keys) {
+      const row = await this.db
         .insertInto("sign_in_failures")
         .values({ key, failures: 1, window_started_at: now })
         .onConflict((conflict) =>
@@ -51,12 +36,25 @@ export class SignInThrottleRepository {
             window_started_at: sql<number>`case when ${windowOver} then ${now} else sign_in_failures.window_started_at end`,
           }),
         )
-        .execute();
+        .returning(["failures", "window_started_at"])
+        .executeTakeFirstOrThrow();
+      if (row.failures > limit) wait = Math.max(wait, Number(row.window_started_at) + this.windowMs - now);
     }
+    return wait;
   }
 
-  async clear(key: string): Promise<void> {
-    await this.db.deleteFrom("sign_in_failures").where("key", "=", key).execute();
+  /** After a successful sign-in: `cleared` keys start afresh, and the attempt is taken back from `forgiven`. */
+  async succeeded(cleared: string[], forgiven: string[]): Promise<void> {
+    if (cleared.length > 0)
+      await this.db.deleteFrom("sign_in_failures").where("key", "in", cleared).execute();
+    if (forgiven.length > 0) {
+      await this.db
+        .updateTable("sign_in_failures")
+        .set((eb) => ({ failures: eb("failures", "-", 1) }))
+        .where("key", "in", forgiven)
+        .where("failures", ">", 0)
+        .execute();
+    }
   }
 
   /** Housekeeping: windows that have ended count for nothing. */

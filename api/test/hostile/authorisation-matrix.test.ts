@@ -210,7 +210,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   it.each(CASES)("$label by $actor answers $status", async ({ call, actor, status }) => {
     const { facts, cookies } = await world();
     const cookie = cookies[actor];
-    const stepsBefore = await totalSteps();
+    const before = await storedState();
     const response = call.multipart
       ? await manualEntry(cookie)
       : await testApp.app.inject({
@@ -227,16 +227,38 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     tally.asExpected++;
     if (status === 401 || status === 403 || status === 404) {
       expect(response.json().message).toEqual(expect.any(String));
-      // A refused caller changes nobody's steps.
-      expect(await totalSteps()).toBe(stepsBefore);
+      // A refused caller changes nothing of anybody's: steps, entries, photos, groups, members.
+      expect(await storedState()).toEqual(before);
     }
   });
 
-  const totalSteps = async () => {
-    const row = await testApp.app.database.db
+  const storedState = async () => {
+    const { db } = testApp.app.database;
+    const count = async (
+      table: "step_counters" | "manual_step_entries" | "step_photos" | "groups" | "group_members" | "users",
+    ) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const steps = await db
       .selectFrom("step_days")
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("total_steps"), eb.lit(0)).as("steps"))
       .executeTakeFirstOrThrow();
-    return Number(row.steps);
+    const charities = await db.selectFrom("users").select(["id", "charity_name"]).orderBy("id").execute();
+    return {
+      steps: Number(steps.steps),
+      counters: await count("step_counters"),
+      entries: await count("manual_step_entries"),
+      photos: await count("step_photos"),
+      groups: await count("groups"),
+      members: await count("group_members"),
+      users: await count("users"),
+      charities,
+    };
   };
 });

@@ -165,12 +165,16 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
               signInPage(details.uid, { email }, "Enter your email and your password."),
             );
           }
-          const emailKey = `email:${email.toLowerCase()}`;
-          const keys = [
-            { key: emailKey, limit: SIGN_IN_THROTTLE.perEmail },
-            { key: `ip:${request.ip}`, limit: SIGN_IN_THROTTLE.perAddress },
-          ];
-          const wait = await signInThrottle.waitFor(keys);
+          const address = `ip:${request.ip}`;
+          const walkerHere = `email+ip:${email.toLowerCase()}|${request.ip}`;
+          const wait = await signInThrottle.attempt([
+            // Guessing one walker's password from one place: that place is stopped, the walker is not.
+            { key: walkerHere, limit: SIGN_IN_THROTTLE.perEmailAndAddress },
+            // Guessing it from many places at once.
+            { key: `email:${email.toLowerCase()}`, limit: SIGN_IN_THROTTLE.perEmail },
+            // Trying many walkers' passwords from one place.
+            { key: address, limit: SIGN_IN_THROTTLE.perAddress },
+          ]);
           if (wait > 0) {
             const minutes = Math.max(1, Math.ceil(wait / 60_000));
             reply.header("retry-after", String(Math.ceil(wait / 1000)));
@@ -178,10 +182,9 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
           }
           const account = await localAccounts.findByEmail(email);
           if (!account || !(await verifyPassword(password, account.password_hash))) {
-            await signInThrottle.recordFailure(keys);
             return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
           }
-          await signInThrottle.clear(emailKey);
+          await signInThrottle.succeeded([walkerHere], [address]);
           return finish(request, reply, account.id);
         },
       );

@@ -31,13 +31,16 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     const tracking = useTracking.getState();
     setServerStepsListener(refresh);
     // A store the browser threw away is said so, instead of showing zeros as if nothing was walked.
-    void checkStoreHealth().then((health) => {
-      if (health === "lost") {
-        toast({ ...STORE_LOST_TOAST, variant: "destructive", duration: 15_000 });
-        refresh();
-      }
-      void requestPersistentStorage();
-    });
+    void checkStoreHealth()
+      .then((health) => {
+        if (health === "lost") {
+          toast({ ...STORE_LOST_TOAST, variant: "destructive", duration: 15_000 });
+          refresh();
+        }
+      })
+      // Storage that refuses to open (some private modes) has nothing to check; counting goes on.
+      .catch((error) => console.warn("Could not check the steps store", error))
+      .finally(() => void requestPersistentStorage());
     // Another walker's steps on this device are set aside before anything counts or syncs.
     void claimDeviceFor(userId)
       .then(() => cleanupOldSteps())

@@ -2,6 +2,7 @@ import { ONLINE_MESSAGE_TYPE, requestBackgroundSync } from "@charity-steps/clien
 import {
   enqueueUnsyncedDays,
   type FetchLike,
+  pendingSyncs,
   type ReplaySummary,
   replayOutbox,
 } from "@charity-steps/client-store/outbox";
@@ -61,8 +62,11 @@ export function createSyncEngine({
 
   async function runOnce(): Promise<ReplaySummary> {
     await enqueueUnsyncedDays(now());
+    const queued = (await pendingSyncs()).length;
     const summary = await replayOutbox(fetchFn ? { fetch: fetchFn } : {});
-    if (summary.sent > 0) onSynced?.(summary);
+    // The service worker may have sent the queue while this replay waited for the outbox lock: the
+    // server's totals changed all the same.
+    if (summary.sent > 0 || (await pendingSyncs()).length < queued) onSynced?.(summary);
     return summary;
   }
 
