@@ -14,7 +14,8 @@ export interface AppConfig {
   sessionSecret: string | null;
   oidc: ExternalIssuerConfig | BuiltInIssuerConfig;
   /** Honour X-Forwarded-* from a reverse proxy. */
-  trustProxy: boolean;
+  /** Whose X-Forwarded-* headers to believe: everyone's (true), nobody's, or these proxies' addresses. */
+  trustProxy: boolean | string[];
   logLevel: string;
   /** The built PWA (`web/dist`); null serves the API alone. */
   webDistDir: string | null;
@@ -75,7 +76,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     sessionSecret,
     oidc: readOidc(env),
-    trustProxy: readBoolean("TRUST_PROXY", env.TRUST_PROXY, false),
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
     logLevel: readLogLevel(env.LOG_LEVEL),
     webDistDir: readWebDist(env.WEB_DIST_DIR),
   };
@@ -141,6 +142,24 @@ function readBoolean(variable: string, raw: string | undefined, fallback: boolea
   if (["1", "true", "yes"].includes(value)) return true;
   if (["0", "false", "no"].includes(value)) return false;
   throw new ConfigError(variable, `must be true or false, got "${raw}"`);
+}
+
+/**
+ * `true`/`false`, or the proxies' addresses and ranges (`10.0.0.0/8,127.0.0.1`): with a list, a
+ * client cannot pose as another address by sending X-Forwarded-For itself (the sign-in throttle
+ * counts per address).
+ */
+function readTrustProxy(raw: string | undefined): boolean | string[] {
+  const value = blankToNull(raw);
+  if (value !== null && /[.:]/.test(value)) {
+    const addresses = value.split(",").map((address) => address.trim());
+    const bad = addresses.find((address) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(address));
+    if (bad !== undefined) {
+      throw new ConfigError("TRUST_PROXY", `must be true, false or proxy addresses, got "${bad}"`);
+    }
+    return addresses;
+  }
+  return readBoolean("TRUST_PROXY", raw, false);
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];

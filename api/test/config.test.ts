@@ -29,6 +29,16 @@ describe("configuration from the environment", () => {
     });
   });
 
+  it("trusts X-Forwarded-* from everyone, nobody, or only the listed proxies", () => {
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "127.0.0.1",
+      "::1",
+    ]);
+  });
+
   it.each([
     [{ PORT: "eighty" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
@@ -38,6 +48,7 @@ describe("configuration from the environment", () => {
     [{ OIDC_ISSUER_URL: "https://id.example.org" }, "OIDC_CLIENT_ID"],
     [{ OIDC_ISSUER_URL: "https://id.example.org", OIDC_CLIENT_ID: "x" }, "OIDC_CLIENT_SECRET"],
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "10.0.0.1,proxy.internal" }, "TRUST_PROXY"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/steps" }, "SESSION_SECRET"],
   ])("stops with a message naming the variable: %o", (env, variable) => {

@@ -14,7 +14,7 @@ export interface IdentityProviderOptions {
   signingKey: Awaited<ReturnType<typeof loadSigningKey>>;
   accounts: LocalAccountsRepository;
   payloads: OidcPayloadsRepository;
-  trustProxy: boolean;
+  trustProxy: boolean | string[];
   log: FastifyBaseLogger;
 }
 
@@ -101,7 +101,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     },
   };
   const provider = new Provider(options.issuer, configuration);
-  provider.proxy = options.trustProxy;
+  // Koa trusts X-Forwarded-* all or nothing; the provider's URLs come from its fixed issuer anyway.
+  provider.proxy = options.trustProxy !== false;
   provider.on("server_error", (_ctx, error) => options.log.error({ err: error }, "identity provider error"));
   return provider;
 }
