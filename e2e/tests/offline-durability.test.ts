@@ -207,6 +207,8 @@ describe("offline steps in the browser, the hard cases", () => {
     await signUpNewWalker(page, server.origin);
     await page.goto(`${server.origin}/dashboard`);
     await page.getByText("Goal: 100,000 steps").waitFor();
+    // The app has marked its store (in IndexedDB and in localStorage) before anything is cleared.
+    await page.waitForFunction(() => localStorage.getItem("charity-steps:store-marker") !== null);
     // What storage eviction does: the origin's IndexedDB goes, localStorage and cookies stay.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Storage.clearDataForOrigin", { origin: server.origin, storageTypes: "indexeddb" });

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
-import { AppRoutes } from "./app/app-routes";
+import { AppRoutes, preloadRoute } from "./app/app-routes";
 import { AppProviders } from "./app/providers";
 import { UpdatePrompt } from "./app/update-prompt";
 import { createQueryClient } from "./lib/query-client";
@@ -9,6 +9,8 @@ import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+
+preloadRoute(window.location.pathname);
 
 createRoot(root).render(
   <StrictMode>

@@ -2,8 +2,8 @@ import { lazy, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
-import { useAuth } from "../features/auth/use-auth";
-import { Layout } from "./layout";
+import { useAuth, wasSignedInHere } from "../features/auth/use-auth";
+import { Layout, preloadStepTracking } from "./layout";
 import { paths } from "./paths";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.
@@ -14,24 +14,43 @@ const TermsPage = lazy(() => import("../features/terms/terms-page").then((m) => 
 const NotFoundPage = lazy(() =>
   import("../features/not-found/not-found-page").then((m) => ({ default: m.NotFoundPage })),
 );
+// The signed-in screens, by path: loaded as soon as the app starts on one (preloadRoute), at the same
+// time as the "who is signed in?" request rather than after it.
+const signedInScreens = {
+  [paths.dashboard]: () => import("../features/dashboard/dashboard-page"),
+  [paths.charity]: () => import("../features/charity/charity-page"),
+  [paths.prizeDraw]: () => import("../features/prizes/prize-draw-page"),
+  [paths.groups]: () => import("../features/groups/groups-page"),
+  [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
+  [paths.account]: () => import("../features/account/account-page"),
+};
 const DashboardPage = lazy(() =>
-  import("../features/dashboard/dashboard-page").then((m) => ({ default: m.DashboardPage })),
+  signedInScreens[paths.dashboard]().then((m) => ({ default: m.DashboardPage })),
 );
-const CharityPage = lazy(() =>
-  import("../features/charity/charity-page").then((m) => ({ default: m.CharityPage })),
-);
+const CharityPage = lazy(() => signedInScreens[paths.charity]().then((m) => ({ default: m.CharityPage })));
 const PrizeDrawPage = lazy(() =>
-  import("../features/prizes/prize-draw-page").then((m) => ({ default: m.PrizeDrawPage })),
+  signedInScreens[paths.prizeDraw]().then((m) => ({ default: m.PrizeDrawPage })),
 );
-const GroupsPage = lazy(() =>
-  import("../features/groups/groups-page").then((m) => ({ default: m.GroupsPage })),
-);
+const GroupsPage = lazy(() => signedInScreens[paths.groups]().then((m) => ({ default: m.GroupsPage })));
 const GroupDetailPage = lazy(() =>
-  import("../features/groups/group-detail-page").then((m) => ({ default: m.GroupDetailPage })),
+  signedInScreens[paths.groupDetail]().then((m) => ({ default: m.GroupDetailPage })),
 );
-const AccountPage = lazy(() =>
-  import("../features/account/account-page").then((m) => ({ default: m.AccountPage })),
-);
+const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ default: m.AccountPage })));
+
+/**
+ * Starts loading the screen the app opened on, and the signed-in walker's step tracking, without
+ * waiting to learn who is signed in: on a signed-in path, or on `/` when a walker signed in on this
+ * device before (a first-time visitor on `/` loads only the landing page).
+ */
+export function preloadRoute(pathname: string): void {
+  const path = /^\/groups\/[^/]+$/.test(pathname) ? paths.groupDetail : pathname;
+  const screen =
+    signedInScreens[path as keyof typeof signedInScreens] ??
+    (path === paths.home && wasSignedInHere() ? signedInScreens[paths.dashboard] : undefined);
+  if (!screen) return;
+  void screen().catch(() => {});
+  void preloadStepTracking().catch(() => {});
+}
 
 /** The route table of spec §2. */
 export function AppRoutes() {

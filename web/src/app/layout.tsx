@@ -8,7 +8,8 @@ import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
 
 // Loaded only for signed-in walkers: visitors never download the device store.
-const StepTrackingLifecycle = lazy(() => import("../features/tracking/step-tracking-lifecycle"));
+export const preloadStepTracking = () => import("../features/tracking/step-tracking-lifecycle");
+const StepTrackingLifecycle = lazy(preloadStepTracking);
 
 export function Layout() {
   const { pathname } = useLocation();

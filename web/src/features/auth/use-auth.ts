@@ -38,6 +38,11 @@ function lastUser(): AuthUser | null {
   }
 }
 
+/** True when a walker was signed in on this device last time (the app will most likely open for them). */
+export function wasSignedInHere(): boolean {
+  return lastUser() !== null;
+}
+
 /** Who is signed in: `GET /api/auth/user`, where 401 means signed out (spec §7). */
 export function useAuth(): AuthState {
   const query = useQuery<AuthUser | null>({
