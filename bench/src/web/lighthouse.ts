@@ -72,6 +72,25 @@ async function runOnce(url: string, chromePath: string, cookie: string | null): 
 }
 
 /** Median of `runs` Lighthouse runs (scores wobble on a shared machine), as two figures. */
+/**
+ * Lighthouse now and then fails to record a page load's trace (NO_NAVSTART: "Please run Lighthouse
+ * again"); such a run is run again, twice at most. Any other failure is reported at once.
+ */
+async function runWithRetries(
+  url: string,
+  chromePath: string,
+  cookie: string | null,
+): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runOnce(url, chromePath, cookie);
+    } catch (error) {
+      const flake = error instanceof Error && error.message.includes("NO_NAVSTART");
+      if (!flake || attempt >= 3) throw error;
+    }
+  }
+}
+
 export async function measureLighthouse(options: {
   label: string;
   url: string;
@@ -83,7 +102,7 @@ export async function measureLighthouse(options: {
 }): Promise<Figure[]> {
   const results: LighthouseRun[] = [];
   for (let run = 0; run < options.runs; run += 1) {
-    results.push(await runOnce(options.url, options.chromePath, options.cookie));
+    results.push(await runWithRetries(options.url, options.chromePath, options.cookie));
   }
   const scores = results.map((result) => result.performance);
   const cls = median(results.map((result) => result.cls));
