@@ -2,6 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
+import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
+import type { Database } from "../../src/db/database.js";
+import { SessionsRepository } from "../../src/repositories/sessions.js";
+import { UsersRepository } from "../../src/repositories/users.js";
 
 const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -74,3 +78,25 @@ export async function startApiProcess(options: {
 }
 
 export const newSessionSecret = () => randomBytes(32).toString("hex");
+
+/**
+ * `count` walkers (subjects `${prefix}-0`, `${prefix}-1`, …) with an open session each, written
+ * straight into the database that the API processes share; their cookies, in order.
+ */
+export async function openSessions(database: Database, count: number, prefix: string): Promise<string[]> {
+  const users = new UsersRepository(database.db);
+  const sessions = new SessionsRepository(database.db);
+  const cookies: string[] = [];
+  for (let walker = 0; walker < count; walker++) {
+    const user = await users.upsertFromIdentity({
+      issuer: "https://issuer.test",
+      subject: `${prefix}-${walker}`,
+      email: `${prefix}-${walker}@example.org`,
+      firstName: `Walker ${walker}`,
+      lastName: prefix,
+      pictureUrl: null,
+    });
+    cookies.push(`cs_session=${(await sessions.open(user.id, SESSION_TTL_MS)).token}`);
+  }
+  return cookies;
+}

@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { addDays, dayTotal, londonDay } from "@charity-steps/shared-types";
 import { afterAll, describe, expect, it } from "vitest";
-import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
 import { Database } from "../../src/db/database.js";
-import { SessionsRepository } from "../../src/repositories/sessions.js";
-import { UsersRepository } from "../../src/repositories/users.js";
 import { createTestDatabase, dialects, freePort } from "../helper.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
-import { type ApiProcess, newSessionSecret, startApiProcess } from "./api-process.js";
+import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
  * Issue 7, part 5: the API as a real process, killed with SIGKILL in the middle of a burst of syncs
@@ -49,7 +46,7 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
       let api: ApiProcess = await startApiProcess({ databaseUrl: testDb.url, port, sessionSecret: secret });
       const database = Database.connect(testDb.url);
       try {
-        const cookies = await openSessions(database);
+        const cookies = await openSessions(database, WALKERS, "walker");
         const png = await photo("png");
         const plan = burstPlan();
         const send = (request: Planned, origin: string) => sendPlanned(request, origin, cookies, png);
@@ -103,24 +100,6 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
     120_000,
   );
 });
-
-async function openSessions(database: Database): Promise<string[]> {
-  const users = new UsersRepository(database.db);
-  const sessions = new SessionsRepository(database.db);
-  const cookies: string[] = [];
-  for (let walker = 0; walker < WALKERS; walker++) {
-    const user = await users.upsertFromIdentity({
-      issuer: "https://issuer.test",
-      subject: `walker-${walker}`,
-      email: `walker-${walker}@example.org`,
-      firstName: `Walker ${walker}`,
-      lastName: "Crash",
-      pictureUrl: null,
-    });
-    cookies.push(`cs_session=${(await sessions.open(user.id, SESSION_TTL_MS)).token}`);
-  }
-  return cookies;
-}
 
 /** Rising counts from two devices per walker and day, and manual entries, interleaved. */
 function burstPlan(): Planned[] {

@@ -1,9 +1,6 @@
 import { addDays, londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
 import { Database } from "../../src/db/database.js";
-import { SessionsRepository } from "../../src/repositories/sessions.js";
-import { UsersRepository } from "../../src/repositories/users.js";
 import {
   createTestDatabase,
   dialects,
@@ -14,7 +11,7 @@ import {
   TestBrowser,
   type TestDatabase,
 } from "../helper.js";
-import { type ApiProcess, newSessionSecret, startApiProcess } from "./api-process.js";
+import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
  * Issue 7, part 6: two API processes on one PostgreSQL behind a proxy with no sticky sessions.
@@ -73,20 +70,7 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
   it("counts many walkers syncing through both, with duplicates and reordering, exactly", async () => {
     const db = Database.connect(database.url);
     try {
-      const users = new UsersRepository(db.db);
-      const sessions = new SessionsRepository(db.db);
-      const cookies: string[] = [];
-      for (let walker = 0; walker < WALKERS; walker++) {
-        const user = await users.upsertFromIdentity({
-          issuer: "https://issuer.test",
-          subject: `proxied-${walker}`,
-          email: `proxied-${walker}@example.org`,
-          firstName: `Walker ${walker}`,
-          lastName: "Proxied",
-          pictureUrl: null,
-        });
-        cookies.push(`cs_session=${(await sessions.open(user.id, SESSION_TTL_MS)).token}`);
-      }
+      const cookies = await openSessions(db, WALKERS, "proxied");
 
       const today = londonDay();
       const syncs: { walker: number; day: string; device: string; steps: number }[] = [];
