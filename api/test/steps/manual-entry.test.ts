@@ -54,6 +54,14 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     };
   };
 
+  /** The walker's one stored proof photo, as the database holds it. */
+  const storedPhoto = (userId: string) =>
+    testApp.app.database.db
+      .selectFrom("step_photos")
+      .select(["data", "content_type", "width", "height"])
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+
   it.each(["jpeg", "png", "webp"] as const)(
     "accepts a real %s photo and counts the steps on their day",
     async (format) => {
@@ -73,11 +81,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         todaySteps: 5_500,
         monthlySteps: 5_500,
       });
-      const stored = await testApp.app.database.db
-        .selectFrom("step_photos")
-        .select(["content_type", "width", "height", "data"])
-        .where("user_id", "=", user.id)
-        .executeTakeFirstOrThrow();
+      const stored = await storedPhoto(user.id);
       expect(stored).toMatchObject({ content_type: `image/${format}`, width: 64, height: 48 });
       expect((await sharp(stored.data).metadata()).format).toBe(format);
     },
@@ -241,11 +245,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
       ),
     );
     expect(response.statusCode).toBe(201);
-    const stored = await testApp.app.database.db
-      .selectFrom("step_photos")
-      .select(["data", "content_type"])
-      .where("user_id", "=", user.id)
-      .executeTakeFirstOrThrow();
+    const stored = await storedPhoto(user.id);
     expect(stored.content_type).toBe("image/png");
     expect(stored.data.includes(Buffer.from("<script"))).toBe(false);
     expect(stored.data.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]))).toBe(false);
@@ -263,11 +263,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
       ),
     );
     expect(response.statusCode).toBe(201);
-    const stored = await testApp.app.database.db
-      .selectFrom("step_photos")
-      .select("data")
-      .where("user_id", "=", user.id)
-      .executeTakeFirstOrThrow();
+    const stored = await storedPhoto(user.id);
     expect(await exifr.gps(stored.data)).toBeUndefined();
     expect(await exifr.parse(stored.data)).toBeUndefined();
     expect(stored.data.includes(Buffer.from("TestPhone"))).toBe(false);
