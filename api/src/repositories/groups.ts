@@ -10,7 +10,7 @@ import {
   monthOfDay,
   type PublicUser,
 } from "@charity-steps/shared-types";
-import { type ExpressionBuilder, sql } from "kysely";
+import type { ExpressionBuilder } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
@@ -178,59 +178,45 @@ export class GroupsRepository {
 
   /**
    * Every member with their steps on London day `today` and in its month, ranked by the month's
-   * (ties share a rank; among them, by name, then id). One query: members left-joined to their
-   * day rows of the month and grouped, so walkers without steps count 0.
+   * (ties share a rank; among them, by name, then id). One row per member: the month from the
+   * walker's month row, today from their day row, both by primary key (issue 6).
    */
   async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
-    // Each member's month and today from the day rows by index (a covering index for the month, the
-    // primary key for today) rather than one big join and GROUP BY: about twice as fast at 10,000
-    // members (issue 6).
     const rows = await this.db
-      .with("totals", (db) =>
-        db
-          .selectFrom("group_members as m")
-          .where("m.group_id", "=", groupId)
-          .select((eb) => [
-            "m.user_id",
-            eb
-              .selectFrom("step_days as d")
-              .select((inner) =>
-                inner.fn.coalesce(inner.fn.sum<number>("d.total_steps"), inner.lit(0)).as("s"),
-              )
-              .whereRef("d.user_id", "=", "m.user_id")
-              .where("d.month", "=", monthOfDay(today))
-              .as("monthly_steps"),
-            eb.fn
-              .coalesce(
-                eb
-                  .selectFrom("step_days as d")
-                  .select("d.total_steps")
-                  .whereRef("d.user_id", "=", "m.user_id")
-                  .where("d.day", "=", today),
-                eb.lit(0),
-              )
-              .as("today_steps"),
-          ]),
+      .selectFrom("group_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .leftJoin("step_months as sm", (join) =>
+        join.onRef("sm.user_id", "=", "m.user_id").on("sm.month", "=", monthOfDay(today)),
       )
-      .selectFrom("totals as t")
-      .innerJoin("users as u", "u.id", "t.user_id")
-      .select([...publicUserColumns, "t.today_steps", "t.monthly_steps"])
-      .orderBy("t.monthly_steps", "desc")
-      .orderBy(sql`lower(coalesce(u.first_name, ''))`)
-      .orderBy(sql`lower(coalesce(u.last_name, ''))`)
-      .orderBy("u.id")
+      .leftJoin("step_days as d", (join) => join.onRef("d.user_id", "=", "m.user_id").on("d.day", "=", today))
+      .where("m.group_id", "=", groupId)
+      .select([...publicUserColumns, "sm.total_steps as monthly_steps", "d.total_steps as today_steps"])
       .execute();
-    // Ranked here rather than by RANK() OVER, which sorted the rows a second time (a third of the
-    // query at 10,000 members): equal months share a rank, and the next rank skips (1, 1, 3).
-    let previous: { monthlySteps: number; rank: number } | undefined;
-    return rows.map((row, index) => {
-      const monthlySteps = Number(row.monthly_steps);
-      const rank = previous?.monthlySteps === monthlySteps ? previous.rank : index + 1;
-      previous = { monthlySteps, rank };
-      return { rank, user: toPublicUser(row), todaySteps: Number(row.today_steps), monthlySteps };
+    // Ordered here, the same on both databases (their collations order names differently), and
+    // ranked in the same pass: equal months share a rank, and the next rank skips (1, 1, 3).
+    const entries = rows.map((row) => ({
+      user: toPublicUser(row),
+      todaySteps: Number(row.today_steps ?? 0),
+      monthlySteps: Number(row.monthly_steps ?? 0),
+    }));
+    entries.sort(
+      (a, b) =>
+        b.monthlySteps - a.monthlySteps ||
+        names.compare(a.user.firstName ?? "", b.user.firstName ?? "") ||
+        names.compare(a.user.lastName ?? "", b.user.lastName ?? "") ||
+        (a.user.id < b.user.id ? -1 : a.user.id > b.user.id ? 1 : 0),
+    );
+    let previous: GroupLeaderboardEntry | undefined;
+    return entries.map((entry, index) => {
+      const rank = previous?.monthlySteps === entry.monthlySteps ? previous.rank : index + 1;
+      previous = { rank, ...entry };
+      return previous;
     });
   }
 }
+
+/** Names in the order a reader expects: case and accents only break ties ("émile" next to "Emile"). */
+const names = new Intl.Collator("en-GB");
 
 const publicUserColumns = ["u.id", "u.first_name", "u.last_name", "u.profile_image_url"] as const;
 

@@ -56,6 +56,13 @@ export type ManualEntryOutcome =
 
 type Transaction = Kysely<DatabaseSchema>;
 
+/** A walker's day whose row this transaction holds, with its total when it was taken. */
+interface LockedDay {
+  userId: string;
+  day: DayString;
+  total: number;
+}
+
 export interface StoredPhoto {
   content_type: string;
   data: Buffer;
@@ -98,10 +105,7 @@ export class StepsRepository {
         steps: reading.steps,
         now,
       });
-      if (raised) {
-        await this.lockDay(trx, userId, day, now);
-        await this.recountDay(trx, userId, day, now);
-      }
+      if (raised) await this.recountDay(trx, await this.lockDay(trx, userId, day, now), now);
       return this.totals(trx, userId, day, now);
     });
   }
@@ -130,7 +134,7 @@ export class StepsRepository {
             created_at: now,
           })
           .execute();
-        await this.lockDay(trx, input.userId, input.day, now);
+        const locked = await this.lockDay(trx, input.userId, input.day, now);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -142,7 +146,7 @@ export class StepsRepository {
           created_at: now,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
-        await this.recountDay(trx, input.userId, input.day, now);
+        await this.recountDay(trx, locked, now);
         const body: ManualEntryResponse = {
           entry: toManualEntry(row),
           ...(await this.totals(trx, input.userId, input.day, now)),
@@ -204,37 +208,51 @@ export class StepsRepository {
    * Makes sure the walker's day row exists and holds its lock until the transaction ends (PostgreSQL
    * row lock; SQLite already allows one writer at a time).
    */
-  private async lockDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
-    await this.queries.lockDay.execute(trx, { userId, day, month: monthOfDay(day), now });
+  private async lockDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<LockedDay> {
+    const row = await this.queries.lockDay.executeTakeFirst(trx, {
+      userId,
+      day,
+      month: monthOfDay(day),
+      now,
+    });
+    return { userId, day, total: Number(row?.total_steps ?? 0) };
   }
 
-  /** Recounts the day from its counters and manual entries (DESIGN §5), inside the day's lock. */
-  private async recountDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<void> {
+  /**
+   * Recounts a locked day from its counters and manual entries (DESIGN §5) and moves its month's
+   * total by the day's change, all inside the day's lock.
+   */
+  private async recountDay(trx: Transaction, locked: LockedDay, now: number): Promise<void> {
+    const { userId, day } = locked;
     const counted = await this.queries.dayParts.executeTakeFirst(trx, { userId, day });
     const parts = {
       motion: Number(counted?.motion ?? 0),
       health: Number(counted?.health ?? 0),
       manual: Number(counted?.manual ?? 0),
     };
-    await this.queries.writeDay.execute(trx, { userId, day, ...parts, total: dayTotal(parts), now });
+    const total = dayTotal(parts);
+    await this.queries.writeDay.execute(trx, { userId, day, ...parts, total, now });
+    if (total !== locked.total) {
+      await this.queries.addToMonth.execute(trx, {
+        userId,
+        month: monthOfDay(day),
+        steps: total - locked.total,
+        now,
+      });
+    }
   }
 
   /**
-   * The synced day's total, and today's and this month's (London, at `now`), in one read of the
-   * walker's day rows from the earlier of the day and the month's first day up to today: at most
-   * ~61 rows of the primary key, however long the walker's history.
+   * The synced day's total, and today's and this month's (London, at `now`): three rows read by
+   * primary key, however long the walker's history.
    */
   private async totals(db: Transaction, userId: string, day: DayString, now: number): Promise<WalkerTotals> {
     const today = londonDay(now);
-    const month = monthOfDay(today);
-    const monthStart = `${month}-01` as DayString;
     const row = await this.queries.totals.executeTakeFirst(db, {
       userId,
       day,
       today,
-      month,
-      from: day < monthStart ? day : monthStart,
-      to: day > today ? day : today,
+      month: monthOfDay(today),
     });
     return {
       daySteps: Number(row?.day_steps ?? 0),
@@ -284,7 +302,7 @@ export class StepsRepository {
 
 /**
  * The statements of the step-sync path, built and compiled once (`PreparedQuery`): a sync runs
- * three to five of them, thousands of times a second.
+ * two to six of them, thousands of times a second.
  */
 function ledgerQueries(db: Kysely<DatabaseSchema>) {
   type Day = { userId: string; day: DayString };
@@ -322,7 +340,10 @@ function ledgerQueries(db: Kysely<DatabaseSchema>) {
           .returning("steps"),
     ),
 
-    /** Inserts the day row or touches it: either way the row is locked until the transaction ends. */
+    /**
+     * Inserts the day row or touches it: either way the row is locked until the transaction ends.
+     * Returns the day's total as it stands (0 for a new row).
+     */
     lockDay: prepareQuery(db, (db, param: Param<Day & { month: MonthString; now: number }>) =>
       db
         .insertInto("step_days")
@@ -338,7 +359,8 @@ function ledgerQueries(db: Kysely<DatabaseSchema>) {
         })
         .onConflict((conflict) =>
           conflict.columns(["user_id", "day"]).doUpdateSet({ updated_at: sql<number>`excluded.updated_at` }),
-        ),
+        )
+        .returning("total_steps"),
     ),
 
     /** The day's parts: motion is the sum of the devices, health the largest source, manual the sum. */
@@ -381,26 +403,50 @@ function ledgerQueries(db: Kysely<DatabaseSchema>) {
           .where("day", "=", param("day")),
     ),
 
-    /** One day's total, today's and a month's, from the walker's day rows between `from` and `to`. */
-    totals: prepareQuery(
+    /** Adds a day's change to its month's total (the month row is locked until the transaction ends). */
+    addToMonth: prepareQuery(
       db,
-      (db, param: Param<Day & { today: DayString; month: MonthString; from: DayString; to: DayString }>) =>
+      (db, param: Param<{ userId: string; month: MonthString; steps: number; now: number }>) =>
         db
-          .selectFrom("step_days")
-          .select((eb) => {
-            const stepsWhere = (column: "day" | "month", value: string) =>
-              eb.case().when(column, "=", value).then(eb.ref("total_steps")).else(0).end();
-            return [
-              eb.fn.coalesce(eb.fn.max(stepsWhere("day", param("day"))), eb.lit(0)).as("day_steps"),
-              eb.fn.coalesce(eb.fn.max(stepsWhere("day", param("today"))), eb.lit(0)).as("today_steps"),
-              eb.fn
-                .coalesce(eb.fn.sum<number>(stepsWhere("month", param("month"))), eb.lit(0))
-                .as("monthly_steps"),
-            ];
+          .insertInto("step_months")
+          .values({
+            user_id: param("userId"),
+            month: param("month"),
+            total_steps: param("steps"),
+            updated_at: param("now"),
           })
-          .where("user_id", "=", param("userId"))
-          .where("day", ">=", param("from"))
-          .where("day", "<=", param("to")),
+          .onConflict((conflict) =>
+            conflict.columns(["user_id", "month"]).doUpdateSet({
+              total_steps: sql<number>`step_months.total_steps + excluded.total_steps`,
+              updated_at: sql<number>`excluded.updated_at`,
+            }),
+          ),
+    ),
+
+    /** One day's total, today's and a month's. */
+    totals: prepareQuery(db, (db, param: Param<Day & { today: DayString; month: MonthString }>) =>
+      db.selectNoFrom((eb) => {
+        const dayTotal = (day: DayString) =>
+          eb
+            .selectFrom("step_days")
+            .select("total_steps")
+            .where("user_id", "=", param("userId"))
+            .where("day", "=", day);
+        return [
+          eb.fn.coalesce(dayTotal(param("day")), eb.lit(0)).as("day_steps"),
+          eb.fn.coalesce(dayTotal(param("today")), eb.lit(0)).as("today_steps"),
+          eb.fn
+            .coalesce(
+              eb
+                .selectFrom("step_months")
+                .select("total_steps")
+                .where("user_id", "=", param("userId"))
+                .where("month", "=", param("month")),
+              eb.lit(0),
+            )
+            .as("monthly_steps"),
+        ];
+      }),
     ),
   };
 }
@@ -417,12 +463,12 @@ async function dayTotalIn(db: Transaction, userId: string, day: DayString): Prom
 
 async function monthTotalIn(db: Transaction, userId: string, month: MonthString): Promise<number> {
   const row = await db
-    .selectFrom("step_days")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("total_steps"), eb.lit(0)).as("steps"))
+    .selectFrom("step_months")
+    .select("total_steps")
     .where("user_id", "=", userId)
     .where("month", "=", month)
-    .executeTakeFirstOrThrow();
-  return Number(row.steps);
+    .executeTakeFirst();
+  return Number(row?.total_steps ?? 0);
 }
 
 function toManualEntry(row: ManualStepEntriesTable): ManualEntry {

@@ -16,6 +16,7 @@ const TABLES = [
   "sign_in_failures",
   "step_counters",
   "step_days",
+  "step_months",
   "step_photos",
   "subscription_payments",
   "users",
@@ -61,6 +62,53 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
 
     await database.migrateToLatest();
     expect(await appTables()).toEqual(TABLES);
+  });
+
+  it("0006 fills each walker's month totals from the day rows already stored", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+    expect((await migrator.migrateTo("0005-sign-in-throttle")).error).toBeUndefined();
+    const { db } = database;
+    for (const id of ["u1", "u2"]) {
+      await db
+        .insertInto("users")
+        .values({ id, issuer: "https://id.test", subject: id, created_at: 1, updated_at: 1 })
+        .execute();
+    }
+    const day = (user_id: string, date: string, total_steps: number) => ({
+      user_id,
+      day: date,
+      month: date.slice(0, 7),
+      motion_steps: total_steps,
+      health_steps: 0,
+      manual_steps: 0,
+      total_steps,
+      updated_at: Number(date.slice(8, 10)),
+    });
+    await db
+      .insertInto("step_days")
+      .values([
+        day("u1", "2026-10-31", 50_000),
+        day("u1", "2026-11-01", 12_000),
+        day("u1", "2026-11-20", 3_500),
+        day("u2", "2026-11-02", 700),
+      ])
+      .execute();
+
+    await database.migrateToLatest();
+
+    const months = await db
+      .selectFrom("step_months")
+      .select(["user_id", "month", "total_steps", "updated_at"])
+      .orderBy("user_id")
+      .orderBy("month")
+      .execute();
+    expect(months.map((row) => ({ ...row, total_steps: Number(row.total_steps) }))).toEqual([
+      { user_id: "u1", month: "2026-10", total_steps: 50_000, updated_at: 31 },
+      { user_id: "u1", month: "2026-11", total_steps: 15_500, updated_at: 20 },
+      { user_id: "u2", month: "2026-11", total_steps: 700, updated_at: 2 },
+    ]);
   });
 
   it("keeps one walker per issuer and subject, and removes their sessions with them", async () => {

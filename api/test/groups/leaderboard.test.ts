@@ -68,20 +68,8 @@ describe.each(dialects)("group leaderboard (%s)", (dialect) => {
     await sync(ann, "2026-06-30", 40_000);
     // Cal: 3,000 today only.
     await sync(cal, TODAY, 3_000);
-    // A past day of the month written straight into the day rows, as the ledger keeps them.
-    await testApp.app.database.db
-      .insertInto("step_days")
-      .values({
-        user_id: cal.user.id,
-        day: "2026-07-02",
-        month: "2026-07",
-        motion_steps: 500,
-        health_steps: 0,
-        manual_steps: 0,
-        total_steps: 500,
-        updated_at: NOW.getTime(),
-      })
-      .execute();
+    // An earlier day of the month counts too.
+    await sync(cal, "2026-07-02", 500);
     // Someone outside the group walks far more; they are not on this board.
     await sync(outsider, TODAY, 50_000);
 
@@ -121,6 +109,33 @@ describe.each(dialects)("group leaderboard (%s)", (dialect) => {
       "Eve",
     ]);
     expect((await cal.api.get("/api/steps/today")).json()).toEqual({ date: TODAY, steps: 3_000 });
+  });
+
+  it("orders tied walkers by name as a reader would, whatever the case or accents, on either database", async () => {
+    const names = ["zoë", "Émile", "eve", "Adam", "ZACK", "emma"];
+    const walkers = await Promise.all(names.map((name) => groupsWalker(testApp.app, name)));
+    const [admin] = walkers;
+    if (!admin || walkers.some((walker) => !walker)) throw new Error("walkers missing");
+    const group = (await admin.api.createGroup("Ties")).json();
+    for (const walker of walkers.slice(1)) await walker?.api.join(group.joinCode);
+    for (const [index, walker] of walkers.entries()) {
+      await testApp.app.database.db
+        .updateTable("users")
+        .set({ first_name: names[index] ?? null })
+        .where("id", "=", walker?.user.id ?? "")
+        .execute();
+    }
+
+    expect((await leaderboardOf(admin, group.id)).map((entry) => [entry.rank, entry.user.firstName])).toEqual(
+      [
+        [1, "Adam"],
+        [1, "Émile"],
+        [1, "emma"],
+        [1, "eve"],
+        [1, "ZACK"],
+        [1, "zoë"],
+      ],
+    );
   });
 
   it("starts a new month at London midnight, not UTC's", async () => {

@@ -132,6 +132,28 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
         `two processes: ${sent.length} syncs from ${WALKERS} walkers through a round-robin proxy (${proxy.served.join(" / ")} requests per process); days exact: ${[...expected].filter(([key, steps]) => totals.get(key) === steps).length} of ${expected.size}`,
       );
       expect(Object.fromEntries(totals)).toEqual(Object.fromEntries(expected));
+
+      // Each month row: the sum of its days, though the two processes moved it concurrently.
+      const expectedMonths = new Map<string, number>();
+      for (const [key, steps] of expected) {
+        const [walker, day] = key.split("|") as [string, string];
+        const month = `${walker}|${day.slice(0, 7)}`;
+        expectedMonths.set(month, (expectedMonths.get(month) ?? 0) + steps);
+      }
+      const months = await db.db
+        .selectFrom("step_months")
+        .innerJoin("users", "users.id", "step_months.user_id")
+        .select(["users.subject", "step_months.month", "step_months.total_steps"])
+        .where("users.subject", "like", "proxied-%")
+        .execute();
+      expect(
+        Object.fromEntries(
+          months.map((row) => [
+            `${row.subject.replace("proxied-", "")}|${row.month}`,
+            Number(row.total_steps),
+          ]),
+        ),
+      ).toEqual(Object.fromEntries(expectedMonths));
     } finally {
       await db.close();
     }

@@ -164,6 +164,23 @@ describe.each(dialects)("the step ledger's totals do not depend on order or repl
             .where("user_id", "=", walker.user.id)
             .execute();
           expect(rows.every((row) => row.total_steps <= 50_000)).toBe(true);
+          // The stored month totals are the sums of their day rows.
+          const months = await testApp.app.database.db
+            .selectFrom("step_months")
+            .select(["month", "total_steps"])
+            .where("user_id", "=", walker.user.id)
+            .execute();
+          const sums = await testApp.app.database.db
+            .selectFrom("step_days")
+            .select((eb) => ["month", eb.fn.sum<number>("total_steps").as("total_steps")])
+            .where("user_id", "=", walker.user.id)
+            .groupBy("month")
+            .execute();
+          const byMonth = (list: { month: string; total_steps: number | string | bigint }[]) =>
+            Object.fromEntries(
+              list.map((row) => [row.month, Number(row.total_steps)]).filter(([, t]) => t !== 0),
+            );
+          expect(byMonth(months)).toEqual(byMonth(sums));
         }
       }),
       { numRuns: 40 },

@@ -130,6 +130,12 @@ async function seed(db: unknown, dialect: "sqlite" | "postgres", sql: SqlTag, pl
     const perWalker = Math.ceil(plan.historyRows / plan.walkers);
     await dayRows(40, 40 + perWalker - 1);
   }
+  // Each walker's month totals, as the ledger keeps them beside the day rows.
+  await begin();
+  await run(
+    "insert into step_months (user_id, month, total_steps, updated_at) select user_id, month, sum(total_steps), max(updated_at) from step_days group by user_id, month",
+  );
+  await commit();
 
   // Groups of the first N walkers each (walker 0, who has a session, is every group's admin).
   const groups: Record<number, number> = {};

@@ -4,6 +4,7 @@ import * as stepLedger from "./0002-step-ledger.js";
 import * as charityAndRevenue from "./0003-charity-and-revenue.js";
 import * as groups from "./0004-groups.js";
 import * as signInThrottle from "./0005-sign-in-throttle.js";
+import * as stepMonths from "./0006-step-months.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   "0003-charity-and-revenue": charityAndRevenue,
   "0004-groups": groups,
   "0005-sign-in-throttle": signInThrottle,
+  "0006-step-months": stepMonths,
 };
 
 export const migrationProvider: MigrationProvider = {

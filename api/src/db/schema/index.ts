@@ -10,6 +10,7 @@ import type {
   ManualStepEntriesTable,
   StepCountersTable,
   StepDaysTable,
+  StepMonthsTable,
   StepPhotosTable,
 } from "./steps.js";
 import type { UsersTable } from "./users.js";
@@ -22,6 +23,7 @@ export interface DatabaseSchema {
   app_secrets: AppSecretsTable;
   step_counters: StepCountersTable;
   step_days: StepDaysTable;
+  step_months: StepMonthsTable;
   manual_step_entries: ManualStepEntriesTable;
   step_photos: StepPhotosTable;
   idempotency_records: IdempotencyRecordsTable;

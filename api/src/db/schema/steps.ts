@@ -29,6 +29,17 @@ export interface StepDaysTable {
   updated_at: number;
 }
 
+/**
+ * A walker's month: the sum of the month's day totals, changed with them (by the difference) in the
+ * transaction that rewrites a day, so that month totals and leaderboards read one row per walker.
+ */
+export interface StepMonthsTable {
+  user_id: string;
+  month: string;
+  total_steps: number;
+  updated_at: number;
+}
+
 /** A manual entry verified by a photo; never deleted, so a replay of its key never adds again. */
 export interface ManualStepEntriesTable {
   id: string;
