@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, RawBuilder } from "kysely";
 import type { DatabaseSchema } from "./schema/index.js";
 
 /**
@@ -32,9 +32,11 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
 
   constructor(
     db: Kysely<DatabaseSchema>,
-    build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row>,
+    build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row> | RawBuilder<Row>,
   ) {
-    this.compiled = build(db, (name) => new Slot(name) as never).compile();
+    const built = build(db, (name) => new Slot(name) as never);
+    // A query builder compiles on its own; raw SQL (`sql`) compiles against the database.
+    this.compiled = "isRawBuilder" in built ? built.compile(db) : built.compile();
     if (!statementNames.has(this.compiled.sql)) {
       statementNames.set(this.compiled.sql, `charity_steps_${statementNames.size + 1}`);
     }
@@ -59,7 +61,7 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
 /** A prepared query whose values are named by the annotation of `build`'s `param`. */
 export function prepareQuery<Values extends Record<string, unknown>, Row>(
   db: Kysely<DatabaseSchema>,
-  build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row>,
+  build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row> | RawBuilder<Row>,
 ): PreparedQuery<Values, Row> {
   return new PreparedQuery(db, build);
 }

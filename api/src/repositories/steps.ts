@@ -11,9 +11,10 @@ import {
 } from "@charity-steps/shared-types";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
-import { type Param, prepareQuery } from "../db/prepared-query.js";
+import { GroupCommit } from "../db/group-commit.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
+import { type CounterRecord, type DayKey, ledgerQueries, type MonthChange } from "./ledger-queries.js";
 
 /** How long the first answer to a manual entry is kept for replays: past the 30-day window of dates. */
 export const IDEMPOTENCY_RECORD_TTL_MS = 35 * 86_400_000;
@@ -56,12 +57,28 @@ export type ManualEntryOutcome =
 
 type Transaction = Kysely<DatabaseSchema>;
 
+/** A reading and the time it was received. */
+interface TimedReading {
+  reading: CounterReading;
+  now: number;
+}
+
+/** On PostgreSQL, how many groups of readings are written at once (the pool has 10 connections). */
+const COUNT_GROUPS_AT_ONCE = 4;
+
 /** A walker's day whose row this transaction holds, with its total when it was taken. */
-interface LockedDay {
+interface LockedDay extends DayKey {
+  before: number;
+}
+
+/** Whose totals to read, and when (London today and month at `now`). */
+interface TotalsRead {
   userId: string;
   day: DayString;
-  total: number;
+  now: number;
 }
+
+const json = (rows: unknown[]) => JSON.stringify(rows);
 
 export interface StoredPhoto {
   content_type: string;
@@ -76,9 +93,13 @@ export interface StoredPhoto {
  */
 export class StepsRepository {
   private readonly queries: ReturnType<typeof ledgerQueries>;
+  private readonly counts: GroupCommit<TimedReading, WalkerTotals>;
 
   constructor(private readonly database: Database) {
-    this.queries = ledgerQueries(database.db);
+    this.queries = ledgerQueries(database.db, database.dialect);
+    // PostgreSQL runs a few groups at once on the pool's connections; SQLite has one writer.
+    const concurrency = database.dialect === "postgres" ? COUNT_GROUPS_AT_ONCE : 1;
+    this.counts = new GroupCommit(database, (trx, items) => this.recordCounts(trx, items), concurrency);
   }
 
   private get db() {
@@ -88,26 +109,46 @@ export class StepsRepository {
   /**
    * Max-merges one counter reading and, when it raised the counter, recounts the day; returns the
    * walker's totals afterwards. A replay or a late, lower count reads the totals and writes nothing.
-   *
-   * The counter is raised before the day is locked: every raise is followed, in its transaction, by
-   * a recount that starts after the day's lock is taken, so the last recount of a day always sees
-   * every committed counter (locks are always taken counter first, then day: no deadlock).
+   * Readings that arrive together are written in one transaction (`GroupCommit`); the promise
+   * settles once that transaction has committed.
    */
-  async recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
-    const { userId, day } = reading;
-    return this.database.transaction(async (trx) => {
-      const raised = await this.queries.raiseCounter.executeTakeFirst(trx, {
-        userId,
-        day,
-        counterId: reading.counterId,
+  recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
+    return this.counts.run({ reading, now });
+  }
+
+  /**
+   * Records a group of readings in one transaction, in a few statements whatever its size, taking
+   * locks in one global order so that groups running at once on PostgreSQL cannot deadlock: the
+   * counters first (by walker, day and counter), then the day rows, then the month rows.
+   *
+   * A counter is raised before its day is locked: every raise is followed, in its transaction, by a
+   * recount that starts after the day's lock is taken, so the last recount of a day always sees
+   * every committed counter.
+   */
+  private async recordCounts(trx: Transaction, items: TimedReading[]): Promise<WalkerTotals[]> {
+    const now = Math.max(...items.map((item) => item.now));
+    // Readings of one counter in one group: the highest stands for them all.
+    const highest = new Map<string, CounterRecord>();
+    for (const { reading } of items) {
+      const key = `${reading.userId}|${reading.day}|${reading.counterId}`;
+      if ((highest.get(key)?.steps ?? -1) >= reading.steps) continue;
+      highest.set(key, {
+        user_id: reading.userId,
+        day: reading.day,
+        counter_id: reading.counterId,
         kind: reading.kind,
         source: reading.source,
         steps: reading.steps,
-        now,
       });
-      if (raised) await this.recountDay(trx, await this.lockDay(trx, userId, day, now), now);
-      return this.totals(trx, userId, day, now);
-    });
+    }
+    const raised = await this.queries.raiseCounters.execute(trx, { rows: json([...highest.values()]), now });
+    // Two counters of one day may rise: each day is locked and recounted once.
+    const days = new Map(raised.map((row) => [`${row.user_id}|${row.day}`, row]));
+    if (days.size > 0) await this.recountDays(trx, await this.lockDays(trx, [...days.values()], now), now);
+    return this.totals(
+      trx,
+      items.map(({ reading, now }) => ({ userId: reading.userId, day: reading.day, now })),
+    );
   }
 
   /**
@@ -134,7 +175,7 @@ export class StepsRepository {
             created_at: now,
           })
           .execute();
-        const locked = await this.lockDay(trx, input.userId, input.day, now);
+        const locked = await this.lockDays(trx, [{ user_id: input.userId, day: input.day }], now);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -146,10 +187,10 @@ export class StepsRepository {
           created_at: now,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
-        await this.recountDay(trx, locked, now);
+        await this.recountDays(trx, locked, now);
         const body: ManualEntryResponse = {
           entry: toManualEntry(row),
-          ...(await this.totals(trx, input.userId, input.day, now)),
+          ...(await this.totalsOf(trx, input.userId, input.day, now)),
         };
         await trx
           .insertInto("idempotency_records")
@@ -200,65 +241,75 @@ export class StepsRepository {
     if (entry.day !== input.day || entry.steps !== input.steps || entry.note !== input.note) {
       return { kind: "key-reused" };
     }
-    const totals = await this.totals(this.db, input.userId, entry.day, now);
+    const totals = await this.totalsOf(this.db, input.userId, entry.day, now);
     return { kind: "replayed", body: { entry: toManualEntry(entry), ...totals } };
   }
 
   /**
-   * Makes sure the walker's day row exists and holds its lock until the transaction ends (PostgreSQL
-   * row lock; SQLite already allows one writer at a time).
+   * Makes sure each day row exists and holds its lock until the transaction ends (PostgreSQL row
+   * lock; SQLite already allows one writer at a time); returns each day's total before the change.
    */
-  private async lockDay(trx: Transaction, userId: string, day: DayString, now: number): Promise<LockedDay> {
-    const row = await this.queries.lockDay.executeTakeFirst(trx, {
-      userId,
-      day,
-      month: monthOfDay(day),
-      now,
-    });
-    return { userId, day, total: Number(row?.total_steps ?? 0) };
+  private async lockDays(trx: Transaction, days: DayKey[], now: number): Promise<LockedDay[]> {
+    const rows = days.map(({ user_id, day }) => ({ user_id, day, month: monthOfDay(day) }));
+    const locked = await this.queries.lockDays.execute(trx, { rows: json(rows), now });
+    return locked.map((row) => ({ user_id: row.user_id, day: row.day, before: Number(row.total_steps) }));
   }
 
   /**
-   * Recounts a locked day from its counters and manual entries (DESIGN §5) and moves its month's
-   * total by the day's change, all inside the day's lock.
+   * Recounts locked days from their counters and manual entries (DESIGN §5), then moves each
+   * month's total by its days' change.
    */
-  private async recountDay(trx: Transaction, locked: LockedDay, now: number): Promise<void> {
-    const { userId, day } = locked;
-    const counted = await this.queries.dayParts.executeTakeFirst(trx, { userId, day });
-    const parts = {
-      motion: Number(counted?.motion ?? 0),
-      health: Number(counted?.health ?? 0),
-      manual: Number(counted?.manual ?? 0),
-    };
-    const total = dayTotal(parts);
-    await this.queries.writeDay.execute(trx, { userId, day, ...parts, total, now });
-    if (total !== locked.total) {
-      await this.queries.addToMonth.execute(trx, {
-        userId,
-        month: monthOfDay(day),
-        steps: total - locked.total,
-        now,
-      });
+  private async recountDays(trx: Transaction, locked: LockedDay[], now: number): Promise<void> {
+    const keys = locked.map(({ user_id, day }) => ({ user_id, day }));
+    const parts = await this.queries.dayParts.execute(trx, { rows: json(keys) });
+    const before = new Map(locked.map((day) => [`${day.user_id}|${day.day}`, day.before]));
+    const counted = parts.map((day) => {
+      const numbers = { motion: Number(day.motion), health: Number(day.health), manual: Number(day.manual) };
+      return { user_id: day.user_id, day: day.day, ...numbers, total: dayTotal(numbers) };
+    });
+    await this.queries.writeDays.execute(trx, { rows: json(counted), now });
+    const changes = new Map<string, MonthChange>();
+    for (const day of counted) {
+      const change = day.total - (before.get(`${day.user_id}|${day.day}`) ?? 0);
+      if (change === 0) continue;
+      const month = monthOfDay(day.day);
+      const key = `${day.user_id}|${month}`;
+      changes.set(key, { user_id: day.user_id, month, steps: (changes.get(key)?.steps ?? 0) + change });
     }
+    if (changes.size > 0)
+      await this.queries.addToMonths.execute(trx, { rows: json([...changes.values()]), now });
   }
 
   /**
-   * The synced day's total, and today's and this month's (London, at `now`): three rows read by
-   * primary key, however long the walker's history.
+   * For each read: the walker's total on its day, and London today's and this month's at `now`,
+   * each read by primary key however long the walker's history.
    */
-  private async totals(db: Transaction, userId: string, day: DayString, now: number): Promise<WalkerTotals> {
-    const today = londonDay(now);
-    const row = await this.queries.totals.executeTakeFirst(db, {
-      userId,
-      day,
-      today,
-      month: monthOfDay(today),
+  private async totals(db: Transaction, reads: TotalsRead[]): Promise<WalkerTotals[]> {
+    const keys = reads.map(({ userId, day, now }, i) => {
+      const today = londonDay(now);
+      return { i, user_id: userId, day, today, month: monthOfDay(today) };
     });
-    return {
-      daySteps: Number(row?.day_steps ?? 0),
-      todaySteps: Number(row?.today_steps ?? 0),
-      monthlySteps: Number(row?.monthly_steps ?? 0),
-    };
+    const rows = await this.queries.totals.execute(db, { rows: json(keys) });
+    const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
+    return keys.map(({ i }) => {
+      const row = byIndex.get(i);
+      return {
+        daySteps: Number(row?.day_steps ?? 0),
+        todaySteps: Number(row?.today_steps ?? 0),
+        monthlySteps: Number(row?.monthly_steps ?? 0),
+      };
+    });
+  }
+
+  private async totalsOf(
+    db: Transaction,
+    userId: string,
+    day: DayString,
+    now: number,
+  ): Promise<WalkerTotals> {
+    const [totals] = await this.totals(db, [{ userId, day, now }]);
+    if (!totals) throw new Error("no totals read");
+    return totals;
   }
 
   /** The walker's own proof photo; undefined for another walker's or an unknown id. */
@@ -298,157 +349,6 @@ export class StepsRepository {
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
-}
-
-/**
- * The statements of the step-sync path, built and compiled once (`PreparedQuery`): a sync runs
- * two to six of them, thousands of times a second.
- */
-function ledgerQueries(db: Kysely<DatabaseSchema>) {
-  type Day = { userId: string; day: DayString };
-  return {
-    /** Raises one counter (a lower or equal count changes nothing); returns a row only if it rose. */
-    raiseCounter: prepareQuery(
-      db,
-      (
-        db,
-        param: Param<
-          Day & { counterId: string; kind: "motion" | "health"; source: string; steps: number; now: number }
-        >,
-      ) =>
-        db
-          .insertInto("step_counters")
-          .values({
-            user_id: param("userId"),
-            day: param("day"),
-            counter_id: param("counterId"),
-            kind: param("kind"),
-            source: param("source"),
-            steps: param("steps"),
-            updated_at: param("now"),
-          })
-          .onConflict((conflict) =>
-            conflict
-              .columns(["user_id", "day", "counter_id"])
-              .doUpdateSet({
-                steps: sql<number>`excluded.steps`,
-                source: sql<string>`excluded.source`,
-                updated_at: sql<number>`excluded.updated_at`,
-              })
-              .where(sql<boolean>`excluded.steps > step_counters.steps`),
-          )
-          .returning("steps"),
-    ),
-
-    /**
-     * Inserts the day row or touches it: either way the row is locked until the transaction ends.
-     * Returns the day's total as it stands (0 for a new row).
-     */
-    lockDay: prepareQuery(db, (db, param: Param<Day & { month: MonthString; now: number }>) =>
-      db
-        .insertInto("step_days")
-        .values({
-          user_id: param("userId"),
-          day: param("day"),
-          month: param("month"),
-          motion_steps: 0,
-          health_steps: 0,
-          manual_steps: 0,
-          total_steps: 0,
-          updated_at: param("now"),
-        })
-        .onConflict((conflict) =>
-          conflict.columns(["user_id", "day"]).doUpdateSet({ updated_at: sql<number>`excluded.updated_at` }),
-        )
-        .returning("total_steps"),
-    ),
-
-    /** The day's parts: motion is the sum of the devices, health the largest source, manual the sum. */
-    dayParts: prepareQuery(db, (db, param: Param<Day>) => {
-      const ofDay = (
-        eb: ExpressionBuilder<DatabaseSchema, never>,
-        table: "step_counters" | "manual_step_entries",
-      ) => eb.selectFrom(table).where("user_id", "=", param("userId")).where("day", "=", param("day"));
-      return db.selectNoFrom((eb) => [
-        ofDay(eb, "step_counters")
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("steps"))
-          .where("kind", "=", "motion")
-          .as("motion"),
-        ofDay(eb, "step_counters")
-          .select((eb) => eb.fn.coalesce(eb.fn.max<number>("steps"), eb.lit(0)).as("steps"))
-          .where("kind", "=", "health")
-          .as("health"),
-        ofDay(eb, "manual_step_entries")
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("steps"))
-          .as("manual"),
-      ]);
-    }),
-
-    writeDay: prepareQuery(
-      db,
-      (
-        db,
-        param: Param<Day & { motion: number; health: number; manual: number; total: number; now: number }>,
-      ) =>
-        db
-          .updateTable("step_days")
-          .set({
-            motion_steps: param("motion"),
-            health_steps: param("health"),
-            manual_steps: param("manual"),
-            total_steps: param("total"),
-            updated_at: param("now"),
-          })
-          .where("user_id", "=", param("userId"))
-          .where("day", "=", param("day")),
-    ),
-
-    /** Adds a day's change to its month's total (the month row is locked until the transaction ends). */
-    addToMonth: prepareQuery(
-      db,
-      (db, param: Param<{ userId: string; month: MonthString; steps: number; now: number }>) =>
-        db
-          .insertInto("step_months")
-          .values({
-            user_id: param("userId"),
-            month: param("month"),
-            total_steps: param("steps"),
-            updated_at: param("now"),
-          })
-          .onConflict((conflict) =>
-            conflict.columns(["user_id", "month"]).doUpdateSet({
-              total_steps: sql<number>`step_months.total_steps + excluded.total_steps`,
-              updated_at: sql<number>`excluded.updated_at`,
-            }),
-          ),
-    ),
-
-    /** One day's total, today's and a month's. */
-    totals: prepareQuery(db, (db, param: Param<Day & { today: DayString; month: MonthString }>) =>
-      db.selectNoFrom((eb) => {
-        const dayTotal = (day: DayString) =>
-          eb
-            .selectFrom("step_days")
-            .select("total_steps")
-            .where("user_id", "=", param("userId"))
-            .where("day", "=", day);
-        return [
-          eb.fn.coalesce(dayTotal(param("day")), eb.lit(0)).as("day_steps"),
-          eb.fn.coalesce(dayTotal(param("today")), eb.lit(0)).as("today_steps"),
-          eb.fn
-            .coalesce(
-              eb
-                .selectFrom("step_months")
-                .select("total_steps")
-                .where("user_id", "=", param("userId"))
-                .where("month", "=", param("month")),
-              eb.lit(0),
-            )
-            .as("monthly_steps"),
-        ];
-      }),
-    ),
-  };
 }
 
 async function dayTotalIn(db: Transaction, userId: string, day: DayString): Promise<number> {

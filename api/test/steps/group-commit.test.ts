@@ -1,0 +1,92 @@
+import { londonDay } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { CounterReading } from "../../src/repositories/steps.js";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+
+/** Syncs that arrive together are written together (issue 6): what each walker gets back and keeps. */
+describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    vi.restoreAllMocks();
+  });
+
+  const reading = (userId: string, steps: number, device = "phone"): CounterReading => ({
+    userId,
+    day: londonDay(),
+    counterId: `device:${device}`,
+    kind: "motion",
+    source: "device_motion",
+    steps,
+  });
+  const storedDay = async (userId: string) =>
+    (
+      await testApp.app.database.db
+        .selectFrom("step_days")
+        .select("total_steps")
+        .where("user_id", "=", userId)
+        .where("day", "=", londonDay())
+        .executeTakeFirst()
+    )?.total_steps;
+
+  it("answers each of 40 walkers syncing at once with their own totals, in fewer transactions", async () => {
+    const walkers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => createSignedInWalker(testApp.app, `Walker${index}`)),
+    );
+    const transactions = vi.spyOn(testApp.app.database, "transaction");
+    const { steps } = testApp.app.repositories;
+
+    const answers = await Promise.all(
+      walkers.map(({ user }, index) => steps.recordCount(reading(user.id, 1_000 + index))),
+    );
+
+    expect(answers.map((answer) => answer.daySteps)).toEqual(walkers.map((_, index) => 1_000 + index));
+    expect(answers.map((answer) => answer.monthlySteps)).toEqual(walkers.map((_, index) => 1_000 + index));
+    for (const [index, { user }] of walkers.entries()) expect(await storedDay(user.id)).toBe(1_000 + index);
+    expect(transactions.mock.calls.length).toBeLessThan(walkers.length);
+    transactions.mockRestore();
+  });
+
+  it("adds one walker's devices and keeps the larger count of one device, within one group", async () => {
+    const { user } = await createSignedInWalker(testApp.app, "Many");
+    const { steps } = testApp.app.repositories;
+
+    const answers = await Promise.all([
+      steps.recordCount(reading(user.id, 3_000, "phone")),
+      steps.recordCount(reading(user.id, 5_000, "phone")),
+      steps.recordCount(reading(user.id, 4_000, "phone")),
+      steps.recordCount(reading(user.id, 2_000, "watch")),
+    ]);
+
+    // All four were stored before any answer: each answer is the day after the whole group.
+    expect(answers.map((answer) => answer.daySteps)).toEqual([7_000, 7_000, 7_000, 7_000]);
+    expect(await storedDay(user.id)).toBe(7_000);
+  });
+
+  it("fails only the sync at fault when one of a group cannot be stored", async () => {
+    const walkers = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => createSignedInWalker(testApp.app, `Fine${index}`)),
+    );
+    const { steps } = testApp.app.repositories;
+
+    const outcomes = await Promise.allSettled([
+      ...walkers.map(({ user }) => steps.recordCount(reading(user.id, 2_500))),
+      // A walker who no longer exists (their account was deleted mid-sync): the foreign key refuses it.
+      steps.recordCount(reading("no-such-walker", 2_500)),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+    ]);
+    for (const { user } of walkers) expect(await storedDay(user.id)).toBe(2_500);
+    expect(await storedDay("no-such-walker")).toBeUndefined();
+  });
+});
