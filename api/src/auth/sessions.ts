@@ -64,7 +64,7 @@ export const sessionsPlugin = fp(
       const token = sessionCookie.read(request);
       if (!token) throw new UnauthorizedError();
       const now = Date.now();
-      const session = await sessions.findValid(token, now);
+      const session = await sessions.findValid(token);
       if (!session) {
         reply.clearCookie(name, cookieOptions);
         throw new UnauthorizedError(SESSION_EXPIRED_MESSAGE);

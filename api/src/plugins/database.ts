@@ -51,7 +51,7 @@ export const databasePlugin = fp(
     app.decorate("database", database);
     app.decorate("repositories", {
       users: new UsersRepository(db),
-      sessions: new SessionsRepository(db),
+      sessions: new SessionsRepository(db, database.dialect),
       localAccounts: new LocalAccountsRepository(db),
       oidcPayloads: new OidcPayloadsRepository(db),
       appSecrets: new AppSecretsRepository(db),

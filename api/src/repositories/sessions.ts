@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import DataLoader from "dataloader";
+import { type Kysely, sql } from "kysely";
+import type { DialectName } from "../db/database.js";
+import { jsonRows } from "../db/json-rows.js";
 import { type Param, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UserRow } from "./users.js";
@@ -21,19 +24,46 @@ export function hashSessionToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-export class SessionsRepository {
-  /** Every signed-in request runs this: built and compiled once. */
-  private readonly findValidQuery;
+/** Session lookups asked for in one turn of the event loop that one query answers together. */
+const MAX_LOOKUPS_PER_QUERY = 256;
 
-  constructor(private readonly db: Kysely<DatabaseSchema>) {
-    this.findValidQuery = prepareQuery(db, (db, param: Param<{ idHash: string; now: number }>) =>
-      db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .selectAll("users")
-        .select(["sessions.id_hash", "sessions.expires_at as session_expires_at", "sessions.renewed_at"])
-        .where("sessions.id_hash", "=", param("idHash"))
-        .where("sessions.expires_at", ">", param("now")),
+export class SessionsRepository {
+  /**
+   * Every signed-in request looks its session up. Lookups that arrive together (in one turn of the
+   * event loop) are answered by one query (issue 6), and nothing is cached: each request still sees
+   * the session as stored when it arrived, so a closed session is refused at once.
+   */
+  private readonly lookups: DataLoader<string, ValidSession | undefined>;
+
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    dialect: DialectName,
+  ) {
+    const findValid = prepareQuery(
+      db,
+      (_db, param: Param<{ hashes: string; now: number }>) =>
+        sql<UserRow & { id_hash: string; session_expires_at: number; renewed_at: number }>`
+        select users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at
+        from ${jsonRows(dialect, param("hashes"), { id_hash: "text" })}
+        join sessions s on s.id_hash = r.id_hash
+        join users on users.id = s.user_id
+        where s.expires_at > ${param("now")}`,
+    );
+    this.lookups = new DataLoader(
+      async (hashes) => {
+        const rows = await findValid.execute(db, {
+          hashes: JSON.stringify(hashes.map((id_hash) => ({ id_hash }))),
+          now: Date.now(),
+        });
+        const found = new Map(
+          rows.map(({ id_hash, session_expires_at, renewed_at, ...user }) => [
+            id_hash,
+            { idHash: id_hash, expiresAt: Number(session_expires_at), renewedAt: Number(renewed_at), user },
+          ]),
+        );
+        return hashes.map((hash) => found.get(hash));
+      },
+      { cache: false, maxBatchSize: MAX_LOOKUPS_PER_QUERY, batchScheduleFn: (run) => setImmediate(run) },
     );
   }
 
@@ -54,11 +84,8 @@ export class SessionsRepository {
   }
 
   /** The session and its walker, or undefined when the token is unknown or expired. */
-  async findValid(token: string, now = Date.now()): Promise<ValidSession | undefined> {
-    const row = await this.findValidQuery.executeTakeFirst(this.db, { idHash: hashSessionToken(token), now });
-    if (!row) return undefined;
-    const { id_hash, session_expires_at, renewed_at, ...user } = row;
-    return { idHash: id_hash, expiresAt: session_expires_at, renewedAt: renewed_at, user };
+  async findValid(token: string): Promise<ValidSession | undefined> {
+    return this.lookups.load(hashSessionToken(token));
   }
 
   async renew(idHash: string, expiresAt: number, now = Date.now()): Promise<void> {

@@ -33,6 +33,27 @@ describe.each(dialects)("sessions (%s)", (dialect) => {
     expect(response.json()).toEqual({ message: "You are not signed in. Please sign in to continue." });
   });
 
+  it("answers many walkers arriving at once each as themselves, and a closed session not at all", async () => {
+    const walkers = await Promise.all(
+      Array.from({ length: 25 }, (_, index) => createSignedInWalker(testApp.app, `Crowd${index}`)),
+    );
+    const [closed] = walkers;
+    if (!closed) throw new Error("no walkers");
+    await testApp.app.repositories.sessions.close(closed.token);
+
+    // Looked up together (one query per turn of the event loop): each answer is its own walker's.
+    const answers = await Promise.all([...walkers.map(({ cookie }) => me(cookie)), me("cs_session=unknown")]);
+
+    expect(answers.map((answer) => answer.statusCode)).toEqual([
+      401,
+      ...walkers.slice(1).map(() => 200),
+      401,
+    ]);
+    expect(answers.slice(1, -1).map((answer) => answer.json().id)).toEqual(
+      walkers.slice(1).map((w) => w.user.id),
+    );
+  });
+
   it("refuses a forged or altered session cookie", async () => {
     const { token } = await createSignedInWalker(testApp.app);
     const altered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;

@@ -85,7 +85,7 @@ export const newSessionSecret = () => randomBytes(32).toString("hex");
  */
 export async function openSessions(database: Database, count: number, prefix: string): Promise<string[]> {
   const users = new UsersRepository(database.db);
-  const sessions = new SessionsRepository(database.db);
+  const sessions = new SessionsRepository(database.db, database.dialect);
   const cookies: string[] = [];
   for (let walker = 0; walker < count; walker++) {
     const user = await users.upsertFromIdentity({
