@@ -178,8 +178,8 @@ export class GroupsRepository {
 
   /**
    * Every member with their steps on London day `today` and in its month, ranked by the month's
-   * (ties share a rank; among them, by name, then id). One row per member: the month from the
-   * walker's month row, today from their day row, both by primary key (issue 6).
+   * (ties share a rank; among them, by name, then id). One row per member: the month and today
+   * both from the walker's month row (issue 6), which keeps its latest day.
    */
   async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
     const rows = await this.db
@@ -188,16 +188,16 @@ export class GroupsRepository {
       .leftJoin("step_months as sm", (join) =>
         join.onRef("sm.user_id", "=", "m.user_id").on("sm.month", "=", monthOfDay(today)),
       )
-      .leftJoin("step_days as d", (join) => join.onRef("d.user_id", "=", "m.user_id").on("d.day", "=", today))
       .where("m.group_id", "=", groupId)
-      .select([...publicUserColumns, "sm.total_steps as monthly_steps", "d.total_steps as today_steps"])
+      .select([...publicUserColumns, "sm.total_steps", "sm.last_day", "sm.last_day_steps"])
       .execute();
     // Ordered here, the same on both databases (their collations order names differently), and
     // ranked in the same pass: equal months share a rank, and the next rank skips (1, 1, 3).
-    const entries = rows.map((row) => ({
+    const entries: GroupLeaderboardEntry[] = rows.map((row) => ({
+      rank: 0,
       user: toPublicUser(row),
-      todaySteps: Number(row.today_steps ?? 0),
-      monthlySteps: Number(row.monthly_steps ?? 0),
+      todaySteps: row.last_day === today ? Number(row.last_day_steps) : 0,
+      monthlySteps: Number(row.total_steps ?? 0),
     }));
     entries.sort(
       (a, b) =>
@@ -206,12 +206,11 @@ export class GroupsRepository {
         names.compare(a.user.lastName ?? "", b.user.lastName ?? "") ||
         (a.user.id < b.user.id ? -1 : a.user.id > b.user.id ? 1 : 0),
     );
-    let previous: GroupLeaderboardEntry | undefined;
-    return entries.map((entry, index) => {
-      const rank = previous?.monthlySteps === entry.monthlySteps ? previous.rank : index + 1;
-      previous = { rank, ...entry };
-      return previous;
-    });
+    for (const [index, entry] of entries.entries()) {
+      const previous = entries[index - 1];
+      entry.rank = previous?.monthlySteps === entry.monthlySteps ? previous.rank : index + 1;
+    }
+    return entries;
   }
 }
 

@@ -33,7 +33,11 @@ export interface CountedDay extends DayParts {
 export interface MonthChange {
   user_id: string;
   month: MonthString;
+  /** How much the month's days grew. */
   steps: number;
+  /** The latest of those days, and its new total. */
+  last_day: DayString;
+  last_day_steps: number;
 }
 
 /** Whose totals to read: the synced day, London today and its month, for the `i`-th reading. */
@@ -113,17 +117,25 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
         where d.user_id = r.user_id and d.day = r.day`,
     ),
 
-    /** Adds each day's change to its month's total (month rows locked in key order). */
+    /**
+     * Adds each day's change to its month's total, and moves the month's latest day forward when
+     * a later day (or the latest day itself) changed (month rows locked in key order).
+     */
     addToMonths: prepareQuery(
       db,
       (_db, param: Param<Rows>) => sql<never>`
-        insert into step_months (user_id, month, total_steps, updated_at)
-        select r.user_id, r.month, r.steps, ${param("now")}
-        from ${records(param("rows"), { user_id: "text", month: "text", steps: "bigint" })}
+        insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
+        select r.user_id, r.month, r.steps, r.last_day, r.last_day_steps, ${param("now")}
+        from ${records(param("rows"), { user_id: "text", month: "text", steps: "bigint", last_day: "text", last_day_steps: "integer" })}
         where true
         order by r.user_id, r.month
         on conflict (user_id, month) do update
-          set total_steps = step_months.total_steps + excluded.total_steps, updated_at = excluded.updated_at`,
+          set total_steps = step_months.total_steps + excluded.total_steps,
+            last_day_steps = case when excluded.last_day >= step_months.last_day
+              then excluded.last_day_steps else step_months.last_day_steps end,
+            last_day = case when excluded.last_day >= step_months.last_day
+              then excluded.last_day else step_months.last_day end,
+            updated_at = excluded.updated_at`,
     ),
 
     /** For each key: the day's total, today's and the month's, each read by primary key. */

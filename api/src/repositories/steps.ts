@@ -274,7 +274,15 @@ export class StepsRepository {
       if (change === 0) continue;
       const month = monthOfDay(day.day);
       const key = `${day.user_id}|${month}`;
-      changes.set(key, { user_id: day.user_id, month, steps: (changes.get(key)?.steps ?? 0) + change });
+      const known = changes.get(key);
+      const latest = !known || day.day > known.last_day;
+      changes.set(key, {
+        user_id: day.user_id,
+        month,
+        steps: (known?.steps ?? 0) + change,
+        last_day: latest ? day.day : known.last_day,
+        last_day_steps: latest ? day.total : known.last_day_steps,
+      });
     }
     if (changes.size > 0)
       await this.queries.addToMonths.execute(trx, { rows: json([...changes.values()]), now });

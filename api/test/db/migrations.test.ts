@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS } from "kysely";
+import { Migrator, NO_MIGRATIONS, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { migrationProvider, migrations } from "../../src/db/migrations/index.js";
@@ -64,7 +64,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect(await appTables()).toEqual(TABLES);
   });
 
-  it("0006 fills each walker's month totals from the day rows already stored", async () => {
+  it("0006 fills each walker's month totals from the day rows already stored, and 0007 keeps them all", async () => {
     testDb = await createTestDatabase(dialect);
     database = Database.connect(testDb.url);
     const migrator = new Migrator({ db: database.db, provider: migrationProvider });
@@ -100,15 +100,62 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
 
     const months = await db
       .selectFrom("step_months")
-      .select(["user_id", "month", "total_steps", "updated_at"])
+      .select(["user_id", "month", "total_steps", "last_day", "last_day_steps", "updated_at"])
       .orderBy("user_id")
       .orderBy("month")
       .execute();
     expect(months.map((row) => ({ ...row, total_steps: Number(row.total_steps) }))).toEqual([
-      { user_id: "u1", month: "2026-10", total_steps: 50_000, updated_at: 31 },
-      { user_id: "u1", month: "2026-11", total_steps: 15_500, updated_at: 20 },
-      { user_id: "u2", month: "2026-11", total_steps: 700, updated_at: 2 },
+      {
+        user_id: "u1",
+        month: "2026-10",
+        total_steps: 50_000,
+        last_day: "2026-10-31",
+        last_day_steps: 50_000,
+        updated_at: 31,
+      },
+      {
+        user_id: "u1",
+        month: "2026-11",
+        total_steps: 15_500,
+        last_day: "2026-11-20",
+        last_day_steps: 3_500,
+        updated_at: 20,
+      },
+      {
+        user_id: "u2",
+        month: "2026-11",
+        total_steps: 700,
+        last_day: "2026-11-02",
+        last_day_steps: 700,
+        updated_at: 2,
+      },
     ]);
+    // The day rows themselves are all still there (on SQLite, in their rebuilt table).
+    expect(
+      await db
+        .selectFrom("step_days")
+        .select(({ fn }) => fn.countAll<number>().as("n"))
+        .executeTakeFirst(),
+    ).toEqual({
+      n: 4,
+    });
+    if (dialect === "sqlite") {
+      const { rows } = await sql<{ name: string; sql: string }>`
+        select name, sql from sqlite_master where name in ('step_counters', 'step_days', 'step_months') order by name
+      `.execute(db);
+      expect(rows.map((row) => [row.name, /without rowid$/i.test(row.sql)])).toEqual([
+        ["step_counters", true],
+        ["step_days", true],
+        ["step_months", true],
+      ]);
+      // Constraints came along: a day over 50,000 is still refused.
+      await expect(
+        db
+          .insertInto("step_days")
+          .values(day("u2", "2026-11-03", 50_001))
+          .execute(),
+      ).rejects.toThrow();
+    }
   });
 
   it("keeps one walker per issuer and subject, and removes their sessions with them", async () => {

@@ -135,6 +135,8 @@ describe.each(dialects)("groups (%s)", (dialect) => {
     const admin = await newWalker("Ada");
     const member = await newWalker("Bo");
     const group = (await admin.api.createGroup("Park runners")).json();
+    // Joined in a later millisecond than the group was made (in the same one, ids break the tie).
+    await new Promise((resolve) => setTimeout(resolve, 2));
     await member.api.join(group.joinCode);
 
     const members = await member.api.get(`/api/groups/${group.id}/members`);

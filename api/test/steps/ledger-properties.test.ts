@@ -164,23 +164,34 @@ describe.each(dialects)("the step ledger's totals do not depend on order or repl
             .where("user_id", "=", walker.user.id)
             .execute();
           expect(rows.every((row) => row.total_steps <= 50_000)).toBe(true);
-          // The stored month totals are the sums of their day rows.
-          const months = await testApp.app.database.db
+          // Each month row: the sum of its day rows, and its latest day with steps.
+          const { db } = testApp.app.database;
+          const months = await db
             .selectFrom("step_months")
-            .select(["month", "total_steps"])
+            .select(["month", "total_steps", "last_day", "last_day_steps"])
             .where("user_id", "=", walker.user.id)
+            .where("total_steps", ">", 0)
+            .orderBy("month")
             .execute();
-          const sums = await testApp.app.database.db
+          const days = await db
             .selectFrom("step_days")
-            .select((eb) => ["month", eb.fn.sum<number>("total_steps").as("total_steps")])
+            .select(["month", "day", "total_steps"])
             .where("user_id", "=", walker.user.id)
-            .groupBy("month")
+            .where("total_steps", ">", 0)
+            .orderBy("day")
             .execute();
-          const byMonth = (list: { month: string; total_steps: number | string | bigint }[]) =>
-            Object.fromEntries(
-              list.map((row) => [row.month, Number(row.total_steps)]).filter(([, t]) => t !== 0),
-            );
-          expect(byMonth(months)).toEqual(byMonth(sums));
+          const fromDays = new Map<string, { total: number; lastDay: string; lastDaySteps: number }>();
+          for (const day of days) {
+            const month = fromDays.get(day.month);
+            fromDays.set(day.month, {
+              total: (month?.total ?? 0) + day.total_steps,
+              lastDay: day.day,
+              lastDaySteps: day.total_steps,
+            });
+          }
+          expect(
+            months.map((row) => [row.month, Number(row.total_steps), row.last_day, row.last_day_steps]),
+          ).toEqual([...fromDays].map(([month, m]) => [month, m.total, m.lastDay, m.lastDaySteps]));
         }
       }),
       { numRuns: 40 },

@@ -133,7 +133,11 @@ async function seed(db: unknown, dialect: "sqlite" | "postgres", sql: SqlTag, pl
   // Each walker's month totals, as the ledger keeps them beside the day rows.
   await begin();
   await run(
-    "insert into step_months (user_id, month, total_steps, updated_at) select user_id, month, sum(total_steps), max(updated_at) from step_days group by user_id, month",
+    `insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
+     select m.user_id, m.month, m.total_steps, m.last_day, d.total_steps, m.updated_at
+     from (select user_id, month, sum(total_steps) as total_steps, max(day) as last_day, max(updated_at) as updated_at
+           from step_days where total_steps > 0 group by user_id, month) m
+     join step_days d on d.user_id = m.user_id and d.day = m.last_day`,
   );
   await commit();
 

@@ -5,6 +5,7 @@ import * as charityAndRevenue from "./0003-charity-and-revenue.js";
 import * as groups from "./0004-groups.js";
 import * as signInThrottle from "./0005-sign-in-throttle.js";
 import * as stepMonths from "./0006-step-months.js";
+import * as ledgerWithoutRowid from "./0007-ledger-without-rowid.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   "0004-groups": groups,
   "0005-sign-in-throttle": signInThrottle,
   "0006-step-months": stepMonths,
+  "0007-ledger-without-rowid": ledgerWithoutRowid,
 };
 
 export const migrationProvider: MigrationProvider = {

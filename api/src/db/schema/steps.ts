@@ -37,6 +37,9 @@ export interface StepMonthsTable {
   user_id: string;
   month: string;
   total_steps: number;
+  /** The month's latest day with steps so far, and that day's total (days only ever grow). */
+  last_day: string;
+  last_day_steps: number;
   updated_at: number;
 }
 
