@@ -107,14 +107,24 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
         from ${records(param("rows"), { user_id: "text", day: "text" })}`,
     ),
 
+    /**
+     * Writes each (locked, so existing) day's recount. Written as an upsert so that each row is
+     * found through the primary key: an UPDATE … FROM joins the rows instead, and PostgreSQL, which
+     * guesses 100 of them, chose to scan the whole table while it was small (issue 6).
+     */
     writeDays: prepareQuery(
       db,
       (_db, param: Param<Rows>) => sql<never>`
-        update step_days as d
-        set motion_steps = r.motion, health_steps = r.health, manual_steps = r.manual,
-          total_steps = r.total, updated_at = ${param("now")}
-        from ${records(param("rows"), { user_id: "text", day: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
-        where d.user_id = r.user_id and d.day = r.day`,
+        insert into step_days
+          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
+        select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${param("now")}
+        from ${records(param("rows"), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
+        where true
+        order by r.user_id, r.day
+        on conflict (user_id, day) do update
+          set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
+            manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
+            updated_at = excluded.updated_at`,
     ),
 
     /**

@@ -265,7 +265,13 @@ export class StepsRepository {
     const before = new Map(locked.map((day) => [`${day.user_id}|${day.day}`, day.before]));
     const counted = parts.map((day) => {
       const numbers = { motion: Number(day.motion), health: Number(day.health), manual: Number(day.manual) };
-      return { user_id: day.user_id, day: day.day, ...numbers, total: dayTotal(numbers) };
+      return {
+        user_id: day.user_id,
+        day: day.day,
+        month: monthOfDay(day.day),
+        ...numbers,
+        total: dayTotal(numbers),
+      };
     });
     await this.queries.writeDays.execute(trx, { rows: json(counted), now });
     const changes = new Map<string, MonthChange>();
