@@ -189,14 +189,24 @@ export class GroupsRepository {
         join.onRef("sm.user_id", "=", "m.user_id").on("sm.month", "=", monthOfDay(today)),
       )
       .where("m.group_id", "=", groupId)
-      .select([...publicUserColumns, "sm.total_steps", "sm.last_day", "sm.last_day_steps"])
+      .select((eb) => [
+        ...publicUserColumns,
+        "sm.total_steps",
+        eb
+          .case()
+          .when("sm.last_day", "=", today)
+          .then(eb.ref("sm.last_day_steps"))
+          .else(0)
+          .end()
+          .as("today_steps"),
+      ])
       .execute();
     // Ordered here, the same on both databases (their collations order names differently), and
     // ranked in the same pass: equal months share a rank, and the next rank skips (1, 1, 3).
     const entries: GroupLeaderboardEntry[] = rows.map((row) => ({
       rank: 0,
       user: toPublicUser(row),
-      todaySteps: row.last_day === today ? Number(row.last_day_steps) : 0,
+      todaySteps: Number(row.today_steps ?? 0),
       monthlySteps: Number(row.total_steps ?? 0),
     }));
     entries.sort(
