@@ -33,11 +33,12 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
   constructor(
     db: Kysely<DatabaseSchema>,
     build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row> | RawBuilder<Row>,
+    options: PreparedQueryOptions = {},
   ) {
     const built = build(db, (name) => new Slot(name) as never);
     // A query builder compiles on its own; raw SQL (`sql`) compiles against the database.
     this.compiled = "isRawBuilder" in built ? built.compile(db) : built.compile();
-    if (!statementNames.has(this.compiled.sql)) {
+    if (!options.planEachRun && !statementNames.has(this.compiled.sql)) {
       statementNames.set(this.compiled.sql, `charity_steps_${statementNames.size + 1}`);
     }
     this.parameters = this.compiled.parameters.map((parameter) =>
@@ -58,10 +59,21 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
   }
 }
 
+export interface PreparedQueryOptions {
+  /**
+   * PostgreSQL plans the query on every run (an unnamed statement) instead of keeping a plan per
+   * connection. For statements whose best plan changes as their tables grow: a kept plan is made
+   * once, and one made while a table was a page or two long scans it whole ever after (until the
+   * table is next analyzed), which made syncs on a new database ten times dearer (issue 6).
+   */
+  planEachRun?: boolean;
+}
+
 /** A prepared query whose values are named by the annotation of `build`'s `param`. */
 export function prepareQuery<Values extends Record<string, unknown>, Row>(
   db: Kysely<DatabaseSchema>,
   build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row> | RawBuilder<Row>,
+  options: PreparedQueryOptions = {},
 ): PreparedQuery<Values, Row> {
-  return new PreparedQuery(db, build);
+  return new PreparedQuery(db, build, options);
 }

@@ -60,6 +60,9 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
 
   const records = (json: string, columns: Record<string, JsonColumn>) => jsonRows(dialect, json, columns);
 
+  /** For the reads of correlated rows (by key, once per row of the group): see `planEachRun`. */
+  const replannedAsTablesGrow = { planEachRun: true };
+
   return {
     /** Raises each counter whose reading is higher; returns the days of the counters that rose. */
     raiseCounters: prepareQuery(
@@ -105,6 +108,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
           coalesce((select sum(e.steps) from manual_step_entries e
             where e.user_id = r.user_id and e.day = r.day), 0) as manual
         from ${records(param("rows"), { user_id: "text", day: "text" })}`,
+      replannedAsTablesGrow,
     ),
 
     /**
@@ -165,6 +169,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
           coalesce((select m.total_steps from step_months m
             where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
         from ${records(param("rows"), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`,
+      replannedAsTablesGrow,
     ),
   };
 }
