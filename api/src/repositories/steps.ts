@@ -9,7 +9,7 @@ import {
   monthOfDay,
   PHOTOS_PATH,
 } from "@charity-steps/shared-types";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import { GroupCommit } from "../db/group-commit.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
