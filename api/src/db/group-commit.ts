@@ -14,10 +14,9 @@ interface Waiting<Item, Result> {
 /**
  * Group commit (issue 6): items that arrive while a transaction runs (or in the same turn of the
  * event loop) are written together in the next one, so that a burst of step syncs pays for one
- * BEGIN and COMMIT instead of one each. Each caller's promise
- * settles only once its own transaction has committed (or failed), so an answer still means the
- * write is stored. When a transaction of several items fails, each of them is tried again alone:
- * one bad item fails only its own caller.
+ * BEGIN and COMMIT instead of one each. Each caller's promise settles only once its own transaction
+ * has committed (or failed), so an answer still means the write is stored. When a transaction of
+ * several items fails, each of them is tried again alone: one bad item fails only its own caller.
  *
  * `work` gets the items in arrival order and must return one result per item, in the same order.
  */
