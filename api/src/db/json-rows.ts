@@ -21,3 +21,8 @@ export function jsonRows(
   const fields = names.map((name) => `value ->> '${name}' as ${name}`).join(", ");
   return sql`(select ${sql.raw(fields)} from json_each(${json})) as r`;
 }
+
+/** The value to pass for `jsonRows`'s parameter: the rows as one JSON array. */
+export function rowsParam(rows: readonly object[]): string {
+  return JSON.stringify(rows);
+}

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import DataLoader from "dataloader";
 import { type Kysely, sql } from "kysely";
 import type { DialectName } from "../db/database.js";
-import { jsonRows } from "../db/json-rows.js";
+import { jsonRows, rowsParam } from "../db/json-rows.js";
 import { type Param, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UserRow } from "./users.js";
@@ -52,7 +52,7 @@ export class SessionsRepository {
     this.lookups = new DataLoader(
       async (hashes) => {
         const rows = await findValid.execute(db, {
-          hashes: JSON.stringify(hashes.map((id_hash) => ({ id_hash }))),
+          hashes: rowsParam(hashes.map((id_hash) => ({ id_hash }))),
           now: Date.now(),
         });
         const found = new Map(

@@ -12,6 +12,7 @@ import {
 import type { Kysely } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import { GroupCommit } from "../db/group-commit.js";
+import { rowsParam } from "../db/json-rows.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
 import { type CounterRecord, type DayKey, ledgerQueries, type MonthChange } from "./ledger-queries.js";
@@ -78,8 +79,6 @@ interface TotalsRead {
   now: number;
 }
 
-const json = (rows: unknown[]) => JSON.stringify(rows);
-
 export interface StoredPhoto {
   content_type: string;
   data: Buffer;
@@ -141,7 +140,10 @@ export class StepsRepository {
         steps: reading.steps,
       });
     }
-    const raised = await this.queries.raiseCounters.execute(trx, { rows: json([...highest.values()]), now });
+    const raised = await this.queries.raiseCounters.execute(trx, {
+      rows: rowsParam([...highest.values()]),
+      now,
+    });
     // Two counters of one day may rise: each day is locked and recounted once.
     const days = new Map(raised.map((row) => [`${row.user_id}|${row.day}`, row]));
     if (days.size > 0) await this.recountDays(trx, await this.lockDays(trx, [...days.values()], now), now);
@@ -251,7 +253,7 @@ export class StepsRepository {
    */
   private async lockDays(trx: Transaction, days: DayKey[], now: number): Promise<LockedDay[]> {
     const rows = days.map(({ user_id, day }) => ({ user_id, day, month: monthOfDay(day) }));
-    const locked = await this.queries.lockDays.execute(trx, { rows: json(rows), now });
+    const locked = await this.queries.lockDays.execute(trx, { rows: rowsParam(rows), now });
     return locked.map((row) => ({ user_id: row.user_id, day: row.day, before: Number(row.total_steps) }));
   }
 
@@ -261,7 +263,7 @@ export class StepsRepository {
    */
   private async recountDays(trx: Transaction, locked: LockedDay[], now: number): Promise<void> {
     const keys = locked.map(({ user_id, day }) => ({ user_id, day }));
-    const parts = await this.queries.dayParts.execute(trx, { rows: json(keys) });
+    const parts = await this.queries.dayParts.execute(trx, { rows: rowsParam(keys) });
     const before = new Map(locked.map((day) => [`${day.user_id}|${day.day}`, day.before]));
     const counted = parts.map((day) => {
       const numbers = { motion: Number(day.motion), health: Number(day.health), manual: Number(day.manual) };
@@ -273,25 +275,24 @@ export class StepsRepository {
         total: dayTotal(numbers),
       };
     });
-    await this.queries.writeDays.execute(trx, { rows: json(counted), now });
+    await this.queries.writeDays.execute(trx, { rows: rowsParam(counted), now });
     const changes = new Map<string, MonthChange>();
     for (const day of counted) {
       const change = day.total - (before.get(`${day.user_id}|${day.day}`) ?? 0);
       if (change === 0) continue;
-      const month = monthOfDay(day.day);
-      const key = `${day.user_id}|${month}`;
+      const key = `${day.user_id}|${day.month}`;
       const known = changes.get(key);
       const latest = !known || day.day > known.last_day;
       changes.set(key, {
         user_id: day.user_id,
-        month,
+        month: day.month,
         steps: (known?.steps ?? 0) + change,
         last_day: latest ? day.day : known.last_day,
         last_day_steps: latest ? day.total : known.last_day_steps,
       });
     }
     if (changes.size > 0)
-      await this.queries.addToMonths.execute(trx, { rows: json([...changes.values()]), now });
+      await this.queries.addToMonths.execute(trx, { rows: rowsParam([...changes.values()]), now });
   }
 
   /**
@@ -303,7 +304,7 @@ export class StepsRepository {
       const today = londonDay(now);
       return { i, user_id: userId, day, today, month: monthOfDay(today) };
     });
-    const rows = await this.queries.totals.execute(db, { rows: json(keys) });
+    const rows = await this.queries.totals.execute(db, { rows: rowsParam(keys) });
     const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
     return keys.map(({ i }) => {
       const row = byIndex.get(i);
