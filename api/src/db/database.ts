@@ -15,6 +15,7 @@ import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
 import { preparedStatementName } from "./prepared-query.js";
 import type { DatabaseSchema } from "./schema/index.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -29,6 +30,7 @@ export class Database {
   private constructor(
     readonly db: Kysely<DatabaseSchema>,
     readonly dialect: DialectName,
+    private readonly checkpointer?: WalCheckpointer,
   ) {}
 
   static connect(url: string, options: { poolSize?: number } = {}): Database {
@@ -60,6 +62,7 @@ export class Database {
     return new Database(
       new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
       "sqlite",
+      WalCheckpointer.start(sqlite),
     );
   }
 
@@ -103,6 +106,7 @@ export class Database {
 
   async close(): Promise<void> {
     await this.db.destroy();
+    await this.checkpointer?.stop();
   }
 }
 
