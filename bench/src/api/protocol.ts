@@ -10,6 +10,11 @@ export interface SeedPlan {
   monthDays: number;
   /** A group of the first N walkers for each N. */
   groups: number[];
+  /**
+   * The sync ceiling's reference: the step ledger answers a reading at once, writing nothing, while
+   * everything around it (HTTP, session, validation, the answer) runs as in production.
+   */
+  withoutLedgerWrite?: boolean;
 }
 
 /** What a server child tells the bench once it listens, and its heap when asked (`{ kind: "heap" }`). */
