@@ -216,10 +216,11 @@ export class GroupsRepository {
         names.compare(a.user.lastName ?? "", b.user.lastName ?? "") ||
         (a.user.id < b.user.id ? -1 : a.user.id > b.user.id ? 1 : 0),
     );
-    for (const [index, entry] of entries.entries()) {
-      const previous = entries[index - 1];
+    let previous: GroupLeaderboardEntry | undefined;
+    entries.forEach((entry, index) => {
       entry.rank = previous?.monthlySteps === entry.monthlySteps ? previous.rank : index + 1;
-    }
+      previous = entry;
+    });
     return entries;
   }
 }

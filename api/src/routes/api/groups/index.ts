@@ -28,6 +28,13 @@ export const GROUP_MESSAGES = {
 } as const;
 
 const NoContent = Type.Null({ description: "No content" });
+/**
+ * Lists that grow with a group are written by JSON.stringify. fast-json-stringify builds its output
+ * by concatenation: a 10,000-member leaderboard (1.5 MB) took it 22 ms against JSON.stringify's
+ * 4 ms, and 75 times its 1,000-member time (issue 6). The entries are built field by field to the
+ * schema, and the tests check their shape, so nothing beyond it can leak.
+ */
+const growingList = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
 const refusals = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
 /**
@@ -99,7 +106,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     "/api/groups/:id/members",
-    { schema: { params: GroupIdParams, response: { 200: GroupMembersResponse, ...refusals } } },
+    {
+      ...growingList,
+      schema: { params: GroupIdParams, response: { 200: GroupMembersResponse, ...refusals } },
+    },
     async (request) => {
       const group = await groupForMember(request.params.id, signedInUser(request).id);
       return groups.members(group.id);
@@ -108,7 +118,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     "/api/groups/:id/leaderboard",
-    { schema: { params: GroupIdParams, response: { 200: GroupLeaderboardResponse, ...refusals } } },
+    {
+      ...growingList,
+      schema: { params: GroupIdParams, response: { 200: GroupLeaderboardResponse, ...refusals } },
+    },
     async (request) => {
       const group = await groupForMember(request.params.id, signedInUser(request).id);
       return groups.leaderboard(group.id, londonDay());
