@@ -105,8 +105,11 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.db.destroy();
-    await this.checkpointer?.stop();
+    try {
+      await this.db.destroy();
+    } finally {
+      await this.checkpointer?.stop();
+    }
   }
 }
 

@@ -13,37 +13,69 @@ export const CHECKPOINT_IDLE_MS = 20;
  */
 export const RESTART_LOG_FRAMES = 8000;
 
+/** The longest a restart waits for the writer to commit and for readers to finish. */
+const RESTART_WAIT_MS = 10;
+/** Failed passes in a row after which the thread gives checkpoints back to the commits. */
+const FAILURES_BEFORE_GIVING_UP = 10;
+/** Restarts refused in a row (about a second of them) after which the log is said to be stuck. */
+const REFUSED_RESTARTS_BEFORE_WARNING = 50;
+/** How often, at most, the thread says so. */
+const STUCK_WARNING_EVERY_MS = 60_000;
+
 /**
  * The checkpointer's thread, as CommonJS source: a worker given a file would need that file
  * compiled, and the tests run the TypeScript sources. It copies the log into the database file on
- * its own connection, pass after pass while writers keep adding frames (each pass is then short,
- * and one that ends between two commits lets the next writer start the log afresh).
+ * its own connection, pass after pass while the log moves (each pass is then short, and one that
+ * ends between two commits lets the next writer start the log afresh), resting once it is still.
+ * A restart waits at most RESTART_WAIT_MS for a lock, and is otherwise tried again later: while
+ * it waits for readers it holds writers up, so a reader that keeps its snapshot (a backup, another
+ * process) can stall the request thread's commits for that long, not for the 5 s busy timeout.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma("busy_timeout = 5000");
+db.pragma("busy_timeout = ${RESTART_WAIT_MS}");
 let timer;
-let lastLog = 0;
+let last = { log: 0, checkpointed: 0 };
+let failures = 0;
+let refusedRestarts = 0;
+let warnedAt = 0;
 function pass() {
   let delay = ${CHECKPOINT_IDLE_MS};
   try {
-    const [result] = db.pragma("wal_checkpoint(PASSIVE)");
-    if (result.log > ${RESTART_LOG_FRAMES}) db.pragma("wal_checkpoint(RESTART)");
-    else if (result.log !== lastLog || result.checkpointed < result.log) delay = 0;
-    lastLog = result.log;
+    let [result] = db.pragma("wal_checkpoint(PASSIVE)");
+    if (result.log > ${RESTART_LOG_FRAMES}) {
+      [result] = db.pragma("wal_checkpoint(RESTART)");
+      refusedRestarts = result.busy ? refusedRestarts + 1 : 0;
+      if (refusedRestarts >= ${REFUSED_RESTARTS_BEFORE_WARNING} && Date.now() - warnedAt > ${STUCK_WARNING_EVERY_MS}) {
+        warnedAt = Date.now();
+        parentPort.postMessage("the write-ahead log holds " + result.log + " frames and cannot be restarted yet: a reader or writer keeps it in use");
+      }
+    } else {
+      refusedRestarts = 0;
+      if (result.log !== last.log || result.checkpointed !== last.checkpointed) delay = 0;
+    }
+    last = result;
+    failures = 0;
   } catch (error) {
-    parentPort.postMessage(String(error && error.message));
+    failures += 1;
+    const message = String(error && error.message);
+    if (failures >= ${FAILURES_BEFORE_GIVING_UP}) {
+      parentPort.postMessage(failures + " checkpoints failed in a row (" + message + "): commits checkpoint again");
+      return stop();
+    }
+    if (failures === 1) parentPort.postMessage("a checkpoint failed: " + message);
   }
   timer = setTimeout(pass, delay);
 }
-timer = setTimeout(pass, ${CHECKPOINT_IDLE_MS});
-parentPort.on("message", () => {
+function stop() {
   clearTimeout(timer);
   db.close();
   parentPort.close();
-});
+}
+timer = setTimeout(pass, ${CHECKPOINT_IDLE_MS});
+parentPort.on("message", stop);
 `;
 
 /**
@@ -51,9 +83,9 @@ parentPort.on("message", () => {
  * SQLite checkpoints inside the commit that fills the log past 1,000 pages, on the thread that
  * commits: here the request thread, which stood still while pages were copied and the file synced
  * (a fifth of a sync's time, more the larger the database). The request thread's connection turns
- * that off and leaves the copying to this thread. Durability is unchanged: a commit is durable once
- * it is in the log, whoever copies it later. Should the thread fail, the connection goes back to
- * checkpointing in its commits.
+ * that off and leaves the copying to this thread. Durability is unchanged: a commit has written its
+ * frames to the log before it returns, whoever copies them later. Should the thread fail or give
+ * up, the connection goes back to checkpointing in its commits.
  */
 export class WalCheckpointer {
   private stopping = false;
@@ -75,7 +107,7 @@ export class WalCheckpointer {
     });
     const checkpointer = new WalCheckpointer(worker);
     const warn = (message: string) => process.emitWarning(message, "SqliteCheckpointWarning");
-    worker.on("message", (message: string) => warn(`a checkpoint failed: ${message}`));
+    worker.on("message", (message: string) => warn(message));
     worker.on("error", (error) => warn(`the checkpoint thread failed: ${error.message}`));
     worker.on("exit", () => {
       if (!checkpointer.stopping && connection.open) {
@@ -90,6 +122,8 @@ export class WalCheckpointer {
   /** Closes the thread's connection (the last one closed empties the log) and ends the thread. */
   async stop(): Promise<void> {
     this.stopping = true;
+    // Unreferenced while it runs; kept now, so that the process waits for its connection to close.
+    this.worker.ref();
     this.worker.postMessage("stop");
     await this.exited;
   }

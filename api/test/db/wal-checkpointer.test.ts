@@ -9,6 +9,8 @@ import { createTestDatabase, type TestDatabase } from "../helper.js";
 
 /** A WAL frame: a 24-byte header and one 4 KB page. */
 const FRAME_BYTES = 24 + 4096;
+/** The most the log may reach with the checkpointer running: its restart point and some slack. */
+const LOG_BOUND_BYTES = RESTART_LOG_FRAMES * FRAME_BYTES * 1.5;
 
 async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -18,14 +20,14 @@ async function until(check: () => boolean, what: string, timeoutMs = 5000): Prom
   }
 }
 
-/** Reads the database file alone (a copy, without its log): what a checkpoint has put there. */
-function rowsInDatabaseFile(path: string, table: string): number {
+/** Reads the database file alone (a copy, without its log): what checkpoints have put there. */
+function rowsInDatabaseFile(path: string): number {
   const copy = `${path}.copy`;
   copyFileSync(path, copy);
   try {
     const reader = new SqliteDatabase(copy, { readonly: true });
     try {
-      return (reader.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+      return (reader.prepare("select count(*) as n from notes").get() as { n: number }).n;
     } finally {
       reader.close();
     }
@@ -35,79 +37,141 @@ function rowsInDatabaseFile(path: string, table: string): number {
   }
 }
 
+/** A connection as the API opens one (WAL), with its table, checkpointing nothing itself. */
+function walConnection(path: string): SqliteDatabase.Database {
+  const connection = new SqliteDatabase(path);
+  connection.pragma("journal_mode = WAL");
+  connection.pragma("busy_timeout = 5000");
+  connection.exec("create table if not exists notes (id integer primary key, body blob not null)");
+  connection.pragma("wal_autocheckpoint = 0");
+  return connection;
+}
+
+/**
+ * `commits` commits of about ten pages each, pausing a millisecond every ten as a server's writer
+ * does between groups; returns the largest the log file grew and the slowest commit.
+ */
+async function writeSteadily(connection: SqliteDatabase.Database, commits: number) {
+  const write = connection.prepare("insert or replace into notes (id, body) values (?, zeroblob(40000))");
+  const wal = `${connection.name}-wal`;
+  let largestLog = 0;
+  let slowestCommitMs = 0;
+  for (let commit = 0; commit < commits; commit++) {
+    const started = performance.now();
+    write.run(commit % 50);
+    slowestCommitMs = Math.max(slowestCommitMs, performance.now() - started);
+    if (existsSync(wal)) largestLog = Math.max(largestLog, statSync(wal).size);
+    if (commit % 10 === 0) await sleep(1);
+  }
+  return { largestLog, slowestCommitMs };
+}
+
 describe("the SQLite checkpointer thread", () => {
   let testDb: TestDatabase;
-  let database: Database | undefined;
+  const cleanups: (() => unknown)[] = [];
   afterEach(async () => {
-    await database?.close();
-    database = undefined;
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await testDb.drop();
   });
 
-  async function open(): Promise<Database> {
+  it("copies what the API commits into the database file, though its connection never checkpoints", async () => {
     testDb = await createTestDatabase("sqlite");
-    database = Database.connect(testDb.url);
-    await sql`create table notes (id integer primary key, body blob not null)`.execute(database.db);
-    return database;
-  }
-
-  it("copies committed rows into the database file while the request thread never checkpoints", async () => {
-    const db = await open();
-    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.db);
+    const database = Database.connect(testDb.url);
+    cleanups.push(() => database.close());
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
+      database.db,
+    );
     expect(rows[0]?.wal_autocheckpoint).toBe(0);
+    await sql`create table notes (id integer primary key, body blob not null)`.execute(database.db);
 
     // Far fewer than SQLite's 1,000 pages: by default these would stay in the log until closing.
     for (let id = 1; id <= 20; id++) {
-      await sql`insert into notes (id, body) values (${id}, zeroblob(100))`.execute(db.db);
+      await sql`insert into notes (id, body) values (${id}, zeroblob(100))`.execute(database.db);
     }
-    await until(() => rowsInDatabaseFile(testDb.url, "notes") === 20, "the file holds all 20 rows");
+    await until(() => rowsInDatabaseFile(testDb.url) === 20, "the file holds all 20 rows");
   });
 
-  it("keeps the log within bounds while a writer keeps writing", async () => {
-    const db = await open();
-    const wal = `${testDb.url}-wal`;
-    let largest = 0;
-    // 3,000 commits of ~10 pages each: 30,000 frames, nearly four times the restart threshold.
-    for (let commit = 0; commit < 3000; commit++) {
-      await sql`insert or replace into notes (id, body) values (${commit % 50}, zeroblob(40000))`.execute(
-        db.db,
-      );
-      if (existsSync(wal)) largest = Math.max(largest, statSync(wal).size);
-      // A server's writer pauses between groups for the requests' own work.
-      if (commit % 10 === 0) await sleep(1);
-    }
-    console.log(`largest log: ${(largest / 1e6).toFixed(1)} MB over 3,000 commits`);
-    expect(largest).toBeGreaterThan(0);
-    expect(largest).toBeLessThan(RESTART_LOG_FRAMES * FRAME_BYTES * 1.5);
+  it("keeps the log within bounds under a steady stream of commits, which grows it without end otherwise", async () => {
+    testDb = await createTestDatabase("sqlite");
+    const checkpointed = walConnection(testDb.url);
+    const checkpointer = WalCheckpointer.start(checkpointed);
+    cleanups.push(() => checkpointed.close());
+    cleanups.push(() => checkpointer.stop());
+    const unattended = walConnection(`${testDb.url}.unattended`);
+    cleanups.push(() => unattended.close());
+
+    // 3,000 commits of ~10 pages: 30,000 frames, nearly four times the restart point.
+    const withThread = await writeSteadily(checkpointed, 3000);
+    const withoutThread = await writeSteadily(unattended, 3000);
+    console.log(
+      `largest log: ${(withThread.largestLog / 1e6).toFixed(1)} MB with the thread, ${(withoutThread.largestLog / 1e6).toFixed(1)} MB without`,
+    );
+    expect(withThread.largestLog).toBeGreaterThan(0);
+    expect(withThread.largestLog).toBeLessThan(LOG_BOUND_BYTES);
+    expect(withoutThread.largestLog).toBeGreaterThan(LOG_BOUND_BYTES);
   });
 
-  it("leaves no log behind once the database is closed", async () => {
-    const db = await open();
-    await sql`insert into notes (id, body) values (1, zeroblob(100))`.execute(db.db);
+  it("neither stalls writers nor spins while a reader holds the log, and says the log is stuck", async () => {
+    testDb = await createTestDatabase("sqlite");
+    const writer = walConnection(testDb.url);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    cleanups.push(() => void process.off("warning", onWarning));
+    const checkpointer = WalCheckpointer.start(writer);
+    cleanups.push(() => writer.close());
+    cleanups.push(() => checkpointer.stop());
+    // A reader (a backup, another process) keeps its snapshot: nothing after it can be copied.
+    const reader = new SqliteDatabase(testDb.url);
+    cleanups.push(() => reader.close());
+    reader.exec("begin");
+    reader.prepare("select count(*) from notes").get();
+
+    // Frames it cannot copy yet: with nothing moving, the thread rests instead of retrying in a loop.
+    await writeSteadily(writer, 300);
+    // (Resting, a second costs this process ~15 ms of CPU; retrying without rest, 55–85 ms.)
+    await sleep(100);
+    const before = process.cpuUsage();
+    await sleep(1000);
+    const used = process.cpuUsage(before);
+    expect((used.user + used.system) / 1000).toBeLessThan(35);
+
+    // Past the restart point: the thread tries restarts, which would have to wait for the reader.
+    const { largestLog, slowestCommitMs } = await writeSteadily(writer, 700);
+    expect(largestLog).toBeGreaterThan(RESTART_LOG_FRAMES * FRAME_BYTES);
+    expect(slowestCommitMs).toBeLessThan(1000);
+    await until(() => warnings.some((warning) => /cannot be restarted yet/.test(warning)), "a warning");
+
+    // Once the reader lets go, the log is copied and starts afresh.
+    reader.exec("commit");
+    await until(() => rowsInDatabaseFile(testDb.url) === 50, "the file holds the rows");
+  });
+
+  it("closes its connection with the database's, leaving no log behind", async () => {
+    testDb = await createTestDatabase("sqlite");
+    const database = Database.connect(testDb.url);
+    await sql`create table notes (id integer primary key, body blob not null)`.execute(database.db);
+    await sql`insert into notes (id, body) values (1, zeroblob(100))`.execute(database.db);
     expect(existsSync(`${testDb.url}-wal`)).toBe(true);
-    await db.close();
-    database = undefined;
+    await database.close();
     expect(existsSync(`${testDb.url}-wal`)).toBe(false);
-    expect(rowsInDatabaseFile(testDb.url, "notes")).toBe(1);
+    expect(rowsInDatabaseFile(testDb.url)).toBe(1);
   });
 
   it("hands checkpoints back to the connection's commits if its thread fails", async () => {
     testDb = await createTestDatabase("sqlite");
-    const connection = new SqliteDatabase(testDb.url);
-    connection.pragma("journal_mode = WAL");
+    const connection = walConnection(testDb.url);
+    cleanups.push(() => connection.close());
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.message);
     process.on("warning", onWarning);
-    try {
-      const checkpointer = WalCheckpointer.start(connection, "throw new Error('no disk')");
-      expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
-      await until(() => connection.pragma("wal_autocheckpoint", { simple: true }) === 1000, "fallback");
-      await checkpointer.stop();
-      await until(() => warnings.length > 0, "a warning");
-      expect(warnings[0]).toMatch(/the checkpoint thread failed: no disk/);
-    } finally {
-      process.off("warning", onWarning);
-      connection.close();
-    }
+    cleanups.push(() => void process.off("warning", onWarning));
+
+    const checkpointer = WalCheckpointer.start(connection, "throw new Error('no disk')");
+    expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    await until(() => connection.pragma("wal_autocheckpoint", { simple: true }) === 1000, "fallback");
+    await checkpointer.stop();
+    await until(() => warnings.length > 0, "a warning");
+    expect(warnings[0]).toMatch(/the checkpoint thread failed: no disk/);
   });
 });
