@@ -11,10 +11,11 @@ export interface SeedPlan {
   /** A group of the first N walkers for each N. */
   groups: number[];
   /**
-   * The sync ceiling's reference: the step ledger answers a reading at once, writing nothing, while
-   * everything around it (HTTP, session, validation, the answer) runs as in production.
+   * The sync ceiling's reference: the step ledger answers each reading at once, reading and writing
+   * nothing (no transaction, no group to wait for), while everything around it (HTTP, session,
+   * validation, the answer) runs as in production.
    */
-  withoutLedgerWrite?: boolean;
+  withoutLedger?: boolean;
 }
 
 /** What a server child tells the bench once it listens, and its heap when asked (`{ kind: "heap" }`). */

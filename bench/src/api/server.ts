@@ -53,7 +53,7 @@ async function app(plan: SeedPlan) {
   await server.ready();
   const { sql } = (await import(pathToFileURL(requireFromApi.resolve("kysely")).href)) as { sql: SqlTag };
   const seeded = await seed(server.database.db, server.database.dialect, sql, plan);
-  if (plan.withoutLedgerWrite) {
+  if (plan.withoutLedger) {
     server.repositories.steps.recordCount = async (reading) => ({
       daySteps: reading.steps,
       todaySteps: reading.steps,
