@@ -159,30 +159,54 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
       ),
       pass: null,
     });
-    const started = Date.now();
-    const history = await withApp(
+    // The ledger with history beside an empty one, taking turns under the same load.
+    const [alongside, history] = await withApp(
       context.root,
       dialect,
       postgres.url,
-      syncPlan(run, run.historyRows),
-      (server) => {
-        log(
-          `seeded ${run.historyRows} day rows on ${label} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      syncPlan(run, 0),
+      async (emptyServer) => {
+        const started = Date.now();
+        return withApp(
+          context.root,
+          dialect,
+          postgres.url,
+          syncPlan(run, run.historyRows),
+          (historyServer) => {
+            log(
+              `seeded ${run.historyRows} day rows on ${label} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+            );
+            const side = (server: RunningServer, title: string): Side => ({
+              server,
+              title,
+              next: syncRequests(server.cookies),
+              connections: CONNECTIONS,
+            });
+            return alternating(
+              [
+                side(emptyServer, `sync ${label}, empty ledger`),
+                side(historyServer, `sync ${label} with history`),
+              ],
+              run,
+            );
+          },
         );
-        return load(server, `sync ${label} with history`, run, syncRequests(server.cookies));
       },
     );
-    log(`sync ${label}, ${run.historyRows} day rows: ${history.rps.toFixed(0)} req/s, p99 ${history.p99} ms`);
+    if (!alongside || !history) throw new Error(`no history run for ${label}`);
+    log(
+      `sync ${label}, ${run.historyRows} day rows: ${history.rps.toFixed(0)} req/s, p99 ${history.p99} ms; empty ledger in turns: ${alongside.rps.toFixed(0)} req/s, p99 ${alongside.p99} ms`,
+    );
     figures.push(
       relative(
         {
           name: `sync throughput, ${rows(run.historyRows)} day rows (${label})`,
           value: round(history.rps),
           unit: "req/s",
-          reference: { name: "empty ledger", value: round(empty.rps), unit: "req/s" },
+          reference: { name: "empty ledger, in turns", value: round(alongside.rps), unit: "req/s" },
           minRatio: 0.9,
           budget: "≥ 90% of empty ledger",
-          note: `p99 ${history.p99} ms${describeErrors(history)}`,
+          note: `${ROUNDS} rounds each, taking turns with a server on an empty ledger; p99 ${history.p99} ms (empty ${alongside.p99} ms)${describeErrors(history)}`,
         },
         run.quick,
       ),
@@ -214,20 +238,24 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
       groups: run.groupSizes,
     };
     await withApp(context.root, dialect, postgres.url, plan, async (server) => {
-      const p99s: number[] = [];
-      for (const size of run.groupSizes) {
-        const groupId = server.groups[size];
-        const result = await load(
+      // The sizes take turns, so that the growth compares sizes measured under the same conditions.
+      const results = await alternating(
+        run.groupSizes.map((size) => ({
           server,
-          `leaderboard ${size} ${label}`,
-          run,
-          (random) => ({
+          title: `leaderboard ${size} ${label}`,
+          next: (random: () => number): Request => ({
             method: "GET",
-            path: `/api/groups/${groupId}/leaderboard`,
+            path: `/api/groups/${server.groups[size]}/leaderboard`,
             headers: { cookie: pick(server.cookies, random) },
           }),
-          READ_CONNECTIONS,
-        );
+          connections: READ_CONNECTIONS,
+        })),
+        run,
+      );
+      const p99s: number[] = [];
+      for (const [index, size] of run.groupSizes.entries()) {
+        const result = results[index];
+        if (!result) continue;
         log(
           `leaderboard ${size} (${label}): ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${describeErrors(result)}`,
         );
@@ -613,6 +641,38 @@ export interface Request {
   body?: string;
 }
 
+/** One autocannon run of `seconds`; with `latencies`, every response's time (ms) is added to it. */
+async function loadOnce(
+  server: RunningServer,
+  title: string,
+  seconds: number,
+  next: (random: () => number) => Request,
+  connections: number,
+  latencies?: number[],
+): Promise<LoadResult> {
+  // autocannon's promise is also its event emitter, which tells of each response.
+  const tracker = autocannon({
+    title,
+    url: `http://127.0.0.1:${server.port}`,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (request) => ({ ...request, ...next(Math.random) }) }],
+  }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  if (latencies) {
+    tracker.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => {
+      latencies.push(ms);
+    });
+  }
+  const result = await tracker;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}
+
 /** `seconds` of load at `connections` connections after `warmup` seconds of the same, not counted. */
 async function load(
   server: RunningServer,
@@ -621,27 +681,62 @@ async function load(
   next: (random: () => number) => Request,
   connections = CONNECTIONS,
 ): Promise<LoadResult> {
-  const once = async (seconds: number) => {
-    if (seconds <= 0) return undefined;
-    const result = await autocannon({
-      title,
-      url: `http://127.0.0.1:${server.port}`,
-      connections,
-      duration: seconds,
-      requests: [{ setupRequest: (request) => ({ ...request, ...next(Math.random) }) }],
-    });
-    return {
-      rps: result.requests.average,
-      p99: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
-      total: result.requests.total,
-    };
-  };
-  await once(run.warmup);
-  const result = await once(run.seconds);
-  if (!result) throw new Error(`no load run for ${title}`);
-  return result;
+  if (run.warmup > 0) await loadOnce(server, title, run.warmup, next, connections);
+  return loadOnce(server, title, run.seconds, next, connections);
+}
+
+/** One side of an `alternating` measurement. */
+interface Side {
+  server: RunningServer;
+  title: string;
+  next: (random: () => number) => Request;
+  connections: number;
+}
+
+/** Rounds in which the sides of an `alternating` measurement take turns. */
+const ROUNDS = 3;
+
+/**
+ * Loads the sides in turn: one warm-up each, then ROUNDS rounds of `seconds / ROUNDS` each, so
+ * that a machine whose speed drifts during the run (this one does, by up to ±30%) slows each side
+ * alike. Each side's rate is its requests over its seconds, and its p99 is exact, taken over every
+ * one of its responses.
+ */
+async function alternating(sides: Side[], run: Pick<Settings, "seconds" | "warmup">): Promise<LoadResult[]> {
+  for (const side of sides) {
+    if (run.warmup > 0) await loadOnce(side.server, side.title, run.warmup, side.next, side.connections);
+  }
+  const seconds = Math.max(1, Math.round(run.seconds / ROUNDS));
+  const pooled = sides.map(() => ({ latencies: [] as number[], total: 0, non2xx: 0, errors: 0 }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, side] of sides.entries()) {
+      const sum = pooled[index];
+      if (!sum) continue;
+      const result = await loadOnce(
+        side.server,
+        side.title,
+        seconds,
+        side.next,
+        side.connections,
+        sum.latencies,
+      );
+      sum.total += result.total;
+      sum.non2xx += result.non2xx;
+      sum.errors += result.errors;
+    }
+  }
+  return pooled.map((sum) => ({
+    rps: sum.total / (seconds * ROUNDS),
+    p99: Math.round(percentile(sum.latencies, 0.99) * 10) / 10,
+    non2xx: sum.non2xx,
+    errors: sum.errors,
+    total: sum.total,
+  }));
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
 }
 
 /** Random walker, device, day of this month up to today (London) and steps; duplicates included. */
