@@ -5,7 +5,7 @@ import type SqliteDatabase from "better-sqlite3";
 /** SQLite's default: the commit that takes the log past this many pages checkpoints it. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 /** How long the checkpointer rests after a pass that found nothing new in the log. */
-export const CHECKPOINT_IDLE_MS = 20;
+const CHECKPOINT_IDLE_MS = 20;
 /**
  * Past this many frames (32 MB at 4 KB a page) the log is restarted, which makes writers wait for a
  * few milliseconds: passive passes never block a writer, but a writer that never pauses can keep
