@@ -4,8 +4,9 @@ import type SqliteDatabase from "better-sqlite3";
 
 /** SQLite's default: the commit that takes the log past this many pages checkpoints it. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
-/** How long the checkpointer rests after a pass that found nothing new in the log. */
-const CHECKPOINT_IDLE_MS = 20;
+/** The checkpointer's first rest once the log stops moving; each still pass doubles it, up to the most. */
+const FIRST_REST_MS = 20;
+const LONGEST_REST_MS = 1000;
 /**
  * Past this many frames (32 MB at 4 KB a page) the log is restarted, which makes writers wait for a
  * few milliseconds: passive passes never block a writer, but a writer that never pauses can keep
@@ -17,16 +18,16 @@ export const RESTART_LOG_FRAMES = 8000;
 const RESTART_WAIT_MS = 10;
 /** Failed passes in a row after which the thread gives checkpoints back to the commits. */
 const FAILURES_BEFORE_GIVING_UP = 10;
-/** Restarts refused in a row (about a second of them) after which the log is said to be stuck. */
-const REFUSED_RESTARTS_BEFORE_WARNING = 50;
-/** How often, at most, the thread says so. */
+/** How long restarts must have been refused before the log is said to be stuck, and how often. */
+const STUCK_AFTER_MS = 1000;
 const STUCK_WARNING_EVERY_MS = 60_000;
 
 /**
  * The checkpointer's thread, as CommonJS source: a worker given a file would need that file
  * compiled, and the tests run the TypeScript sources. It copies the log into the database file on
  * its own connection, pass after pass while the log moves (each pass is then short, and one that
- * ends between two commits lets the next writer start the log afresh), resting once it is still.
+ * ends between two commits lets the next writer start the log afresh), resting once it is still
+ * (longer and longer, so that an idle server's thread wakes about once a second).
  * A restart waits at most RESTART_WAIT_MS for a lock, and is otherwise tried again later: while
  * it waits for readers it holds writers up, so a reader that keeps its snapshot (a backup, another
  * process) can stall the request thread's commits for that long, not for the 5 s busy timeout.
@@ -38,23 +39,27 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma("busy_timeout = ${RESTART_WAIT_MS}");
 let timer;
 let last = { log: 0, checkpointed: 0 };
+let rest = ${FIRST_REST_MS};
 let failures = 0;
-let refusedRestarts = 0;
+let stuckSince = 0;
 let warnedAt = 0;
 function pass() {
-  let delay = ${CHECKPOINT_IDLE_MS};
+  let moved = false;
   try {
     let [result] = db.pragma("wal_checkpoint(PASSIVE)");
+    moved = result.log !== last.log || result.checkpointed !== last.checkpointed;
     if (result.log > ${RESTART_LOG_FRAMES}) {
       [result] = db.pragma("wal_checkpoint(RESTART)");
-      refusedRestarts = result.busy ? refusedRestarts + 1 : 0;
-      if (refusedRestarts >= ${REFUSED_RESTARTS_BEFORE_WARNING} && Date.now() - warnedAt > ${STUCK_WARNING_EVERY_MS}) {
-        warnedAt = Date.now();
+      // A refused restart held writers up while it waited: the next one waits for a rest.
+      if (result.busy) moved = false;
+      stuckSince = result.busy ? stuckSince || Date.now() : 0;
+      const now = Date.now();
+      if (stuckSince && now - stuckSince >= ${STUCK_AFTER_MS} && now - warnedAt >= ${STUCK_WARNING_EVERY_MS}) {
+        warnedAt = now;
         parentPort.postMessage("the write-ahead log holds " + result.log + " frames and cannot be restarted yet: a reader or writer keeps it in use");
       }
     } else {
-      refusedRestarts = 0;
-      if (result.log !== last.log || result.checkpointed !== last.checkpointed) delay = 0;
+      stuckSince = 0;
     }
     last = result;
     failures = 0;
@@ -67,14 +72,16 @@ function pass() {
     }
     if (failures === 1) parentPort.postMessage("a checkpoint failed: " + message);
   }
-  timer = setTimeout(pass, delay);
+  // Straight on while the log moves; resting longer and longer while it is still.
+  rest = moved ? ${FIRST_REST_MS} : Math.min(rest * 2, ${LONGEST_REST_MS});
+  timer = setTimeout(pass, moved ? 0 : rest);
 }
 function stop() {
   clearTimeout(timer);
   db.close();
   parentPort.close();
 }
-timer = setTimeout(pass, ${CHECKPOINT_IDLE_MS});
+timer = setTimeout(pass, ${FIRST_REST_MS});
 parentPort.on("message", stop);
 `;
 

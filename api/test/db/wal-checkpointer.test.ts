@@ -129,7 +129,7 @@ describe("the SQLite checkpointer thread", () => {
 
     // Frames it cannot copy yet: with nothing moving, the thread rests instead of retrying in a loop.
     await writeSteadily(writer, 300);
-    // (Resting, a second costs this process ~15 ms of CPU; retrying without rest, 55–85 ms.)
+    // (Resting, a second costs this process ~2 ms of CPU; retrying without rest, 55–85 ms.)
     await sleep(100);
     const before = process.cpuUsage();
     await sleep(1000);
