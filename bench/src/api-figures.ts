@@ -641,15 +641,17 @@ export interface Request {
   body?: string;
 }
 
+/** Where a load run goes, what it sends, and at how many connections. */
+interface Side {
+  server: RunningServer;
+  title: string;
+  next: (random: () => number) => Request;
+  connections: number;
+}
+
 /** One autocannon run of `seconds`; with `latencies`, every response's time (ms) is added to it. */
-async function loadOnce(
-  server: RunningServer,
-  title: string,
-  seconds: number,
-  next: (random: () => number) => Request,
-  connections: number,
-  latencies?: number[],
-): Promise<LoadResult> {
+async function loadOnce(side: Side, seconds: number, latencies?: number[]): Promise<LoadResult> {
+  const { server, title, next, connections } = side;
   // autocannon's promise is also its event emitter, which tells of each response.
   const tracker = autocannon({
     title,
@@ -681,16 +683,9 @@ async function load(
   next: (random: () => number) => Request,
   connections = CONNECTIONS,
 ): Promise<LoadResult> {
-  if (run.warmup > 0) await loadOnce(server, title, run.warmup, next, connections);
-  return loadOnce(server, title, run.seconds, next, connections);
-}
-
-/** One side of an `alternating` measurement. */
-interface Side {
-  server: RunningServer;
-  title: string;
-  next: (random: () => number) => Request;
-  connections: number;
+  const side = { server, title, next, connections };
+  if (run.warmup > 0) await loadOnce(side, run.warmup);
+  return loadOnce(side, run.seconds);
 }
 
 /** Rounds in which the sides of an `alternating` measurement take turns. */
@@ -703,23 +698,12 @@ const ROUNDS = 3;
  * one of its responses.
  */
 async function alternating(sides: Side[], run: Pick<Settings, "seconds" | "warmup">): Promise<LoadResult[]> {
-  for (const side of sides) {
-    if (run.warmup > 0) await loadOnce(side.server, side.title, run.warmup, side.next, side.connections);
-  }
+  if (run.warmup > 0) for (const side of sides) await loadOnce(side, run.warmup);
   const seconds = Math.max(1, Math.round(run.seconds / ROUNDS));
-  const pooled = sides.map(() => ({ latencies: [] as number[], total: 0, non2xx: 0, errors: 0 }));
+  const pooled = sides.map((side) => ({ side, latencies: [] as number[], total: 0, non2xx: 0, errors: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, side] of sides.entries()) {
-      const sum = pooled[index];
-      if (!sum) continue;
-      const result = await loadOnce(
-        side.server,
-        side.title,
-        seconds,
-        side.next,
-        side.connections,
-        sum.latencies,
-      );
+    for (const sum of pooled) {
+      const result = await loadOnce(sum.side, seconds, sum.latencies);
       sum.total += result.total;
       sum.non2xx += result.non2xx;
       sum.errors += result.errors;
