@@ -24,15 +24,23 @@ export class GroupCommit<Item, Result> {
   private waiting: Waiting<Item, Result>[] = [];
   private running = 0;
 
+  private readonly concurrency: number;
+  private readonly inTransaction: boolean;
+
   /**
-   * `concurrency`: how many transactions may run at once (1 on SQLite, which has one writer). With
-   * more, `work` must take its locks in one global order, or two transactions could deadlock.
+   * `concurrency`: how many groups may run at once (1 on SQLite, which has one writer). With more,
+   * `work` must take its locks in one global order, or two groups could deadlock.
+   * `transaction`: false when `work` is one statement, atomic on its own: it then runs on the
+   * database itself, without the round trips of BEGIN and COMMIT.
    */
   constructor(
     private readonly database: Database,
-    private readonly work: (trx: Kysely<DatabaseSchema>, items: Item[]) => Promise<Result[]>,
-    private readonly concurrency = 1,
-  ) {}
+    private readonly work: (db: Kysely<DatabaseSchema>, items: Item[]) => Promise<Result[]>,
+    options: { concurrency?: number; transaction?: boolean } = {},
+  ) {
+    this.concurrency = options.concurrency ?? 1;
+    this.inTransaction = options.transaction ?? true;
+  }
 
   run(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -74,7 +82,9 @@ export class GroupCommit<Item, Result> {
   }
 
   private async transaction(items: Item[]): Promise<Result[]> {
-    const results = await this.database.transaction((trx) => this.work(trx, items));
+    const results = this.inTransaction
+      ? await this.database.transaction((trx) => this.work(trx, items))
+      : await this.work(this.database.db, items);
     if (results.length !== items.length) {
       throw new Error(`group commit: ${results.length} results for ${items.length} items`);
     }

@@ -1,7 +1,13 @@
-import type { DayString, MonthString } from "@charity-steps/shared-types";
+import {
+  DAILY_STEP_MAX,
+  type DayString,
+  dayTotal,
+  type MonthString,
+  monthOfDay,
+} from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { DialectName } from "../db/database.js";
-import { type JsonColumn, jsonRows } from "../db/json-rows.js";
+import { type JsonColumn, jsonRows, rowsParam } from "../db/json-rows.js";
 import { type Param, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
@@ -26,7 +32,13 @@ export interface DayParts extends DayKey {
   manual: number;
 }
 
+/** A day's parts read for its recount, with its total as it stood (0 for a day without a row). */
+export interface DayRecount extends DayParts {
+  before: number;
+}
+
 export interface CountedDay extends DayParts {
+  month: MonthString;
   total: number;
 }
 
@@ -40,6 +52,14 @@ export interface MonthChange {
   last_day_steps: number;
 }
 
+/** A read's answer: its day's total, London today's and the month's. */
+export interface TotalsRow {
+  i: number;
+  day_steps: number;
+  today_steps: number;
+  monthly_steps: number;
+}
+
 /** Whose totals to read: the synced day, London today and its month, for the `i`-th reading. */
 export interface TotalsKey {
   i: number;
@@ -51,9 +71,16 @@ export interface TotalsKey {
 
 /**
  * The statements of the step ledger's write path, built and compiled once (`PreparedQuery`). Each
- * takes a whole group of rows as one JSON parameter, so a group of syncs costs the same six round
- * trips to the database however many walkers it holds (issue 6). The statements lock rows in
- * key order (ORDER BY), which is what keeps groups running at once on PostgreSQL from deadlocking.
+ * takes a whole group of rows as one JSON parameter, so a group of syncs costs the same few
+ * statements however many walkers it holds (issue 6). Rows are locked in one global order (the
+ * counters, the days, the months, each in key order), which keeps groups running at once on
+ * PostgreSQL from deadlocking.
+ *
+ * The dialects differ, and the functions below hide it. On SQLite a statement is a function call in
+ * this process, and one writer at a time needs no row locks: the write path is the statements
+ * below, run one by one. On PostgreSQL each statement is a round trip, which under load waits for a
+ * turn of the event loop: there the same steps run inside the database, in the functions of
+ * migration 0008, one call per group.
  */
 export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) {
   type Rows = { rows: string; now: number };
@@ -63,113 +90,209 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
   /** For the reads of correlated rows (by key, once per row of the group): see `planEachRun`. */
   const replannedAsTablesGrow = { planEachRun: true };
 
+  /** SQLite: raises each counter whose reading is higher; returns the days of the counters that rose. */
+  const raiseCounters = prepareQuery(
+    db,
+    (_db, param: Param<Rows>) => sql<DayKey>`
+      insert into step_counters (user_id, day, counter_id, kind, source, steps, updated_at)
+      select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, ${param("now")}
+      from ${records(param("rows"), { user_id: "text", day: "text", counter_id: "text", kind: "text", source: "text", steps: "integer" })}
+      where true
+      order by r.user_id, r.day, r.counter_id
+      on conflict (user_id, day, counter_id) do update
+        set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at
+        where excluded.steps > step_counters.steps
+      returning user_id, day`,
+  );
+
+  /**
+   * PostgreSQL: inserts each day row that is missing (all zero) and locks each one that exists,
+   * until the transaction ends. The update's WHERE is false, so an existing row is locked but not
+   * rewritten.
+   */
+  const lockDays = prepareQuery(
+    db,
+    (_db, param: Param<Rows>) => sql<never>`
+      insert into step_days
+        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
+      select r.user_id, r.day, left(r.day, 7), 0, 0, 0, 0, ${param("now")}
+      from ${records(param("rows"), { user_id: "text", day: "text" })}
+      where true
+      order by r.user_id, r.day
+      on conflict (user_id, day) do update set updated_at = excluded.updated_at where false`,
+  );
+
+  /**
+   * SQLite: each day's parts (motion the sum of the devices, health the largest source, manual the
+   * sum) and its total as it stands.
+   */
+  const dayParts = prepareQuery(
+    db,
+    (_db, param: Param<{ rows: string }>) => sql<DayRecount>`
+      select r.user_id, r.day,
+        coalesce((select sum(c.steps) from step_counters c
+          where c.user_id = r.user_id and c.day = r.day and c.kind = 'motion'), 0) as motion,
+        coalesce((select max(c.steps) from step_counters c
+          where c.user_id = r.user_id and c.day = r.day and c.kind = 'health'), 0) as health,
+        coalesce((select sum(e.steps) from manual_step_entries e
+          where e.user_id = r.user_id and e.day = r.day), 0) as manual,
+        coalesce((select d.total_steps from step_days d
+          where d.user_id = r.user_id and d.day = r.day), 0) as before
+      from ${records(param("rows"), { user_id: "text", day: "text" })}`,
+    replannedAsTablesGrow,
+  );
+
+  /** SQLite: writes each day's recount (the row is made if missing). */
+  const writeDays = prepareQuery(
+    db,
+    (_db, param: Param<Rows>) => sql<never>`
+      insert into step_days
+        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
+      select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${param("now")}
+      from ${records(param("rows"), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
+      where true
+      order by r.user_id, r.day
+      on conflict (user_id, day) do update
+        set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
+          manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
+          updated_at = excluded.updated_at`,
+  );
+
+  /**
+   * SQLite: adds each day's change to its month's total, and moves the month's latest day forward
+   * when a later day (or the latest day itself) changed.
+   */
+  const addToMonths = prepareQuery(
+    db,
+    (_db, param: Param<Rows>) => sql<never>`
+      insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
+      select r.user_id, r.month, r.steps, r.last_day, r.last_day_steps, ${param("now")}
+      from ${records(param("rows"), { user_id: "text", month: "text", steps: "bigint", last_day: "text", last_day_steps: "integer" })}
+      where true
+      order by r.user_id, r.month
+      on conflict (user_id, month) do update
+        set total_steps = step_months.total_steps + excluded.total_steps,
+          last_day_steps = case when excluded.last_day >= step_months.last_day
+            then excluded.last_day_steps else step_months.last_day_steps end,
+          last_day = case when excluded.last_day >= step_months.last_day
+            then excluded.last_day else step_months.last_day end,
+          updated_at = excluded.updated_at`,
+  );
+
+  /** For each key: the day's total, today's and the month's, each read by primary key. */
+  const totals = prepareQuery(
+    db,
+    (_db, param: Param<{ rows: string }>) => sql<TotalsRow>`
+      select r.i,
+        coalesce((select d.total_steps from step_days d
+          where d.user_id = r.user_id and d.day = r.day), 0) as day_steps,
+        coalesce((select d.total_steps from step_days d
+          where d.user_id = r.user_id and d.day = r.today), 0) as today_steps,
+        coalesce((select m.total_steps from step_months m
+          where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
+      from ${records(param("rows"), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`,
+    replannedAsTablesGrow,
+  );
+
+  type Call = { counters: string; reads: string; now: number; cap: number };
+  /** PostgreSQL: a whole group of counter readings, in one call (migration 0008). */
+  const recordStepCounts = prepareQuery(
+    db,
+    (_db, param: Param<Call>) => sql<TotalsRow>`
+      select i, day_steps, today_steps, monthly_steps
+      from record_step_counts(${param("counters")}::json, ${param("reads")}::json, ${param("now")}, ${param("cap")})`,
+  );
+  /** PostgreSQL: recounts locked days (migration 0008). */
+  const recountStepDays = prepareQuery(
+    db,
+    (_db, param: Param<{ days: string; now: number; cap: number }>) => sql<never>`
+      select recount_step_days(${param("days")}::json, ${param("now")}, ${param("cap")})`,
+  );
+
+  const postgres = dialect === "postgres";
   return {
-    /** Raises each counter whose reading is higher; returns the days of the counters that rose. */
-    raiseCounters: prepareQuery(
-      db,
-      (_db, param: Param<Rows>) => sql<DayKey>`
-        insert into step_counters (user_id, day, counter_id, kind, source, steps, updated_at)
-        select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, ${param("now")}
-        from ${records(param("rows"), { user_id: "text", day: "text", counter_id: "text", kind: "text", source: "text", steps: "integer" })}
-        where true
-        order by r.user_id, r.day, r.counter_id
-        on conflict (user_id, day, counter_id) do update
-          set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at
-          where excluded.steps > step_counters.steps
-        returning user_id, day`,
-    ),
+    /**
+     * Max-merges counter readings (at most one per counter) and recounts the days of those that
+     * rose; answers each read with its totals afterwards. On SQLite it must run in a transaction;
+     * on PostgreSQL it is one statement, atomic on its own.
+     */
+    async recordCounts(
+      db: Kysely<DatabaseSchema>,
+      counters: CounterRecord[],
+      reads: TotalsKey[],
+      now: number,
+    ): Promise<TotalsRow[]> {
+      if (postgres) {
+        const values = { counters: rowsParam(counters), reads: rowsParam(reads), now, cap: DAILY_STEP_MAX };
+        return recordStepCounts.execute(db, values);
+      }
+      const raised = await raiseCounters.execute(db, { rows: rowsParam(counters), now });
+      // Two counters of one day may rise: each day is recounted once.
+      const days = new Map(raised.map((day) => [`${day.user_id}|${day.day}`, day]));
+      if (days.size > 0) await this.recountDays(db, [...days.values()], now);
+      return this.totals(db, reads);
+    },
+
+    /** PostgreSQL: locks each day row (made if missing) until the transaction ends. SQLite: nothing. */
+    async lockDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
+      if (postgres) await lockDays.execute(trx, { rows: rowsParam(days), now });
+    },
 
     /**
-     * Inserts each day row or touches it: either way the row is locked until the transaction ends.
-     * Returns each day's total as it stands (0 for a new row).
+     * Recounts days from their counters and manual entries (DESIGN §5), then moves each month's
+     * total by its days' change. In a transaction; on PostgreSQL the days are locked (`lockDays`).
      */
-    lockDays: prepareQuery(
-      db,
-      (_db, param: Param<Rows>) => sql<DayKey & { total_steps: number }>`
-        insert into step_days
-          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-        select r.user_id, r.day, r.month, 0, 0, 0, 0, ${param("now")}
-        from ${records(param("rows"), { user_id: "text", day: "text", month: "text" })}
-        where true
-        order by r.user_id, r.day
-        on conflict (user_id, day) do update set updated_at = excluded.updated_at
-        returning user_id, day, total_steps`,
-    ),
+    async recountDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
+      if (postgres) {
+        await recountStepDays.execute(trx, { days: rowsParam(days), now, cap: DAILY_STEP_MAX });
+        return;
+      }
+      const parts = await dayParts.execute(trx, { rows: rowsParam(days) });
+      const counted = parts.map((day) => {
+        const numbers = {
+          motion: Number(day.motion),
+          health: Number(day.health),
+          manual: Number(day.manual),
+        };
+        return {
+          user_id: day.user_id,
+          day: day.day,
+          month: monthOfDay(day.day),
+          ...numbers,
+          total: dayTotal(numbers),
+        };
+      });
+      await writeDays.execute(trx, { rows: rowsParam(counted), now });
+      const changes = monthChanges(counted, new Map(parts.map((day) => [dayKey(day), Number(day.before)])));
+      if (changes.length > 0) await addToMonths.execute(trx, { rows: rowsParam(changes), now });
+    },
 
-    /** Each day's parts: motion the sum of the devices, health the largest source, manual the sum. */
-    dayParts: prepareQuery(
-      db,
-      (_db, param: Param<{ rows: string }>) => sql<DayParts>`
-        select r.user_id, r.day,
-          coalesce((select sum(c.steps) from step_counters c
-            where c.user_id = r.user_id and c.day = r.day and c.kind = 'motion'), 0) as motion,
-          coalesce((select max(c.steps) from step_counters c
-            where c.user_id = r.user_id and c.day = r.day and c.kind = 'health'), 0) as health,
-          coalesce((select sum(e.steps) from manual_step_entries e
-            where e.user_id = r.user_id and e.day = r.day), 0) as manual
-        from ${records(param("rows"), { user_id: "text", day: "text" })}`,
-      replannedAsTablesGrow,
-    ),
-
-    /**
-     * Writes each (locked, so existing) day's recount. Written as an upsert so that each row is
-     * found through the primary key: an UPDATE … FROM joins the rows instead, and PostgreSQL, which
-     * guesses 100 of them, chose to scan the whole table while it was small (issue 6).
-     */
-    writeDays: prepareQuery(
-      db,
-      (_db, param: Param<Rows>) => sql<never>`
-        insert into step_days
-          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-        select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${param("now")}
-        from ${records(param("rows"), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
-        where true
-        order by r.user_id, r.day
-        on conflict (user_id, day) do update
-          set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
-            manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
-            updated_at = excluded.updated_at`,
-    ),
-
-    /**
-     * Adds each day's change to its month's total, and moves the month's latest day forward when
-     * a later day (or the latest day itself) changed (month rows locked in key order).
-     */
-    addToMonths: prepareQuery(
-      db,
-      (_db, param: Param<Rows>) => sql<never>`
-        insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
-        select r.user_id, r.month, r.steps, r.last_day, r.last_day_steps, ${param("now")}
-        from ${records(param("rows"), { user_id: "text", month: "text", steps: "bigint", last_day: "text", last_day_steps: "integer" })}
-        where true
-        order by r.user_id, r.month
-        on conflict (user_id, month) do update
-          set total_steps = step_months.total_steps + excluded.total_steps,
-            last_day_steps = case when excluded.last_day >= step_months.last_day
-              then excluded.last_day_steps else step_months.last_day_steps end,
-            last_day = case when excluded.last_day >= step_months.last_day
-              then excluded.last_day else step_months.last_day end,
-            updated_at = excluded.updated_at`,
-    ),
-
-    /** For each key: the day's total, today's and the month's, each read by primary key. */
-    totals: prepareQuery(
-      db,
-      (_db, param: Param<{ rows: string }>) => sql<{
-        i: number;
-        day_steps: number;
-        today_steps: number;
-        monthly_steps: number;
-      }>`
-        select r.i,
-          coalesce((select d.total_steps from step_days d
-            where d.user_id = r.user_id and d.day = r.day), 0) as day_steps,
-          coalesce((select d.total_steps from step_days d
-            where d.user_id = r.user_id and d.day = r.today), 0) as today_steps,
-          coalesce((select m.total_steps from step_months m
-            where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
-        from ${records(param("rows"), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`,
-      replannedAsTablesGrow,
-    ),
+    totals(db: Kysely<DatabaseSchema>, keys: TotalsKey[]): Promise<TotalsRow[]> {
+      return totals.execute(db, { rows: rowsParam(keys) });
+    },
   };
+}
+
+const dayKey = (day: DayKey) => `${day.user_id}|${day.day}`;
+
+/**
+ * Each month's change from its recounted days, and its latest changed day with that day's total.
+ */
+function monthChanges(counted: CountedDay[], before: Map<string, number>): MonthChange[] {
+  const changes = new Map<string, MonthChange>();
+  for (const day of counted) {
+    const change = day.total - (before.get(dayKey(day)) ?? 0);
+    if (change === 0) continue;
+    const key = `${day.user_id}|${day.month}`;
+    const known = changes.get(key);
+    const latest = !known || day.day > known.last_day;
+    changes.set(key, {
+      user_id: day.user_id,
+      month: day.month,
+      steps: (known?.steps ?? 0) + change,
+      last_day: latest ? day.day : known.last_day,
+      last_day_steps: latest ? day.total : known.last_day_steps,
+    });
+  }
+  return [...changes.values()];
 }

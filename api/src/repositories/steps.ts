@@ -12,10 +12,9 @@ import {
 import type { Kysely } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import { GroupCommit } from "../db/group-commit.js";
-import { rowsParam } from "../db/json-rows.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
-import { type CounterRecord, type DayKey, ledgerQueries, type MonthChange } from "./ledger-queries.js";
+import { type CounterRecord, ledgerQueries, type TotalsKey, type TotalsRow } from "./ledger-queries.js";
 
 /** How long the first answer to a manual entry is kept for replays: past the 30-day window of dates. */
 export const IDEMPOTENCY_RECORD_TTL_MS = 35 * 86_400_000;
@@ -67,18 +66,6 @@ interface TimedReading {
 /** On PostgreSQL, how many groups of readings are written at once (the pool has 10 connections). */
 const COUNT_GROUPS_AT_ONCE = 4;
 
-/** A walker's day whose row this transaction holds, with its total when it was taken. */
-interface LockedDay extends DayKey {
-  before: number;
-}
-
-/** Whose totals to read, and when (London today and month at `now`). */
-interface TotalsRead {
-  userId: string;
-  day: DayString;
-  now: number;
-}
-
 export interface StoredPhoto {
   content_type: string;
   data: Buffer;
@@ -86,9 +73,9 @@ export interface StoredPhoto {
 
 /**
  * The step ledger (DESIGN §5): per-device day counters that only grow, manual entries with their
- * photo, and one row per walker and day holding the day's counted total. Every write to a day
- * first takes that day's row (insert or lock), so concurrent writes to one day run one after the
- * other and the total always reflects every committed counter.
+ * photo, and one row per walker and day holding the day's counted total. Writes to one day run one
+ * after the other (SQLite has one writer; on PostgreSQL each first takes the day's row, inserted or
+ * locked), so the total always reflects every committed counter.
  */
 export class StepsRepository {
   private readonly queries: ReturnType<typeof ledgerQueries>;
@@ -96,9 +83,13 @@ export class StepsRepository {
 
   constructor(private readonly database: Database) {
     this.queries = ledgerQueries(database.db, database.dialect);
-    // PostgreSQL runs a few groups at once on the pool's connections; SQLite has one writer.
-    const concurrency = database.dialect === "postgres" ? COUNT_GROUPS_AT_ONCE : 1;
-    this.counts = new GroupCommit(database, (trx, items) => this.recordCounts(trx, items), concurrency);
+    // PostgreSQL runs a few groups at once on the pool's connections, each one statement, atomic
+    // on its own; SQLite has one writer, and runs a group's statements in a transaction.
+    const postgres = database.dialect === "postgres";
+    this.counts = new GroupCommit(database, (db, items) => this.recordCounts(db, items), {
+      concurrency: postgres ? COUNT_GROUPS_AT_ONCE : 1,
+      transaction: !postgres,
+    });
   }
 
   private get db() {
@@ -108,23 +99,24 @@ export class StepsRepository {
   /**
    * Max-merges one counter reading and, when it raised the counter, recounts the day; returns the
    * walker's totals afterwards. A replay or a late, lower count reads the totals and writes nothing.
-   * Readings that arrive together are written in one transaction (`GroupCommit`); the promise
-   * settles once that transaction has committed.
+   * Readings that arrive together are written together (`GroupCommit`); the promise settles once
+   * their transaction has committed.
    */
   recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
     return this.counts.run({ reading, now });
   }
 
   /**
-   * Records a group of readings in one transaction, in a few statements whatever its size, taking
-   * locks in one global order so that groups running at once on PostgreSQL cannot deadlock: the
-   * counters first (by walker, day and counter), then the day rows, then the month rows.
+   * Records a group of readings in one transaction, in a few statements whatever its size (one on
+   * PostgreSQL), taking locks in one global order so that groups running at once on PostgreSQL
+   * cannot deadlock: the counters first (by walker, day and counter), then the day rows, then the
+   * month rows.
    *
    * A counter is raised before its day is locked: every raise is followed, in its transaction, by a
    * recount that starts after the day's lock is taken, so the last recount of a day always sees
    * every committed counter.
    */
-  private async recordCounts(trx: Transaction, items: TimedReading[]): Promise<WalkerTotals[]> {
+  private async recordCounts(db: Transaction, items: TimedReading[]): Promise<WalkerTotals[]> {
     const now = Math.max(...items.map((item) => item.now));
     // Readings of one counter in one group: the highest stands for them all.
     const highest = new Map<string, CounterRecord>();
@@ -140,17 +132,9 @@ export class StepsRepository {
         steps: reading.steps,
       });
     }
-    const raised = await this.queries.raiseCounters.execute(trx, {
-      rows: rowsParam([...highest.values()]),
-      now,
-    });
-    // Two counters of one day may rise: each day is locked and recounted once.
-    const days = new Map(raised.map((row) => [`${row.user_id}|${row.day}`, row]));
-    if (days.size > 0) await this.recountDays(trx, await this.lockDays(trx, [...days.values()], now), now);
-    return this.totals(
-      trx,
-      items.map(({ reading, now }) => ({ userId: reading.userId, day: reading.day, now })),
-    );
+    const reads = items.map(({ reading, now }, i) => totalsKey(reading.userId, reading.day, now, i));
+    const rows = await this.queries.recordCounts(db, [...highest.values()], reads, now);
+    return walkerTotals(reads, rows);
   }
 
   /**
@@ -177,7 +161,8 @@ export class StepsRepository {
             created_at: now,
           })
           .execute();
-        const locked = await this.lockDays(trx, [{ user_id: input.userId, day: input.day }], now);
+        const day = { user_id: input.userId, day: input.day };
+        await this.queries.lockDays(trx, [day], now);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -189,7 +174,7 @@ export class StepsRepository {
           created_at: now,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
-        await this.recountDays(trx, locked, now);
+        await this.queries.recountDays(trx, [day], now);
         const body: ManualEntryResponse = {
           entry: toManualEntry(row),
           ...(await this.totalsOf(trx, input.userId, input.day, now)),
@@ -247,82 +232,14 @@ export class StepsRepository {
     return { kind: "replayed", body: { entry: toManualEntry(entry), ...totals } };
   }
 
-  /**
-   * Makes sure each day row exists and holds its lock until the transaction ends (PostgreSQL row
-   * lock; SQLite already allows one writer at a time); returns each day's total before the change.
-   */
-  private async lockDays(trx: Transaction, days: DayKey[], now: number): Promise<LockedDay[]> {
-    const rows = days.map(({ user_id, day }) => ({ user_id, day, month: monthOfDay(day) }));
-    const locked = await this.queries.lockDays.execute(trx, { rows: rowsParam(rows), now });
-    return locked.map((row) => ({ user_id: row.user_id, day: row.day, before: Number(row.total_steps) }));
-  }
-
-  /**
-   * Recounts locked days from their counters and manual entries (DESIGN §5), then moves each
-   * month's total by its days' change.
-   */
-  private async recountDays(trx: Transaction, locked: LockedDay[], now: number): Promise<void> {
-    const keys = locked.map(({ user_id, day }) => ({ user_id, day }));
-    const parts = await this.queries.dayParts.execute(trx, { rows: rowsParam(keys) });
-    const before = new Map(locked.map((day) => [`${day.user_id}|${day.day}`, day.before]));
-    const counted = parts.map((day) => {
-      const numbers = { motion: Number(day.motion), health: Number(day.health), manual: Number(day.manual) };
-      return {
-        user_id: day.user_id,
-        day: day.day,
-        month: monthOfDay(day.day),
-        ...numbers,
-        total: dayTotal(numbers),
-      };
-    });
-    await this.queries.writeDays.execute(trx, { rows: rowsParam(counted), now });
-    const changes = new Map<string, MonthChange>();
-    for (const day of counted) {
-      const change = day.total - (before.get(`${day.user_id}|${day.day}`) ?? 0);
-      if (change === 0) continue;
-      const key = `${day.user_id}|${day.month}`;
-      const known = changes.get(key);
-      const latest = !known || day.day > known.last_day;
-      changes.set(key, {
-        user_id: day.user_id,
-        month: day.month,
-        steps: (known?.steps ?? 0) + change,
-        last_day: latest ? day.day : known.last_day,
-        last_day_steps: latest ? day.total : known.last_day_steps,
-      });
-    }
-    if (changes.size > 0)
-      await this.queries.addToMonths.execute(trx, { rows: rowsParam([...changes.values()]), now });
-  }
-
-  /**
-   * For each read: the walker's total on its day, and London today's and this month's at `now`,
-   * each read by primary key however long the walker's history.
-   */
-  private async totals(db: Transaction, reads: TotalsRead[]): Promise<WalkerTotals[]> {
-    const keys = reads.map(({ userId, day, now }, i) => {
-      const today = londonDay(now);
-      return { i, user_id: userId, day, today, month: monthOfDay(today) };
-    });
-    const rows = await this.queries.totals.execute(db, { rows: rowsParam(keys) });
-    const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
-    return keys.map(({ i }) => {
-      const row = byIndex.get(i);
-      return {
-        daySteps: Number(row?.day_steps ?? 0),
-        todaySteps: Number(row?.today_steps ?? 0),
-        monthlySteps: Number(row?.monthly_steps ?? 0),
-      };
-    });
-  }
-
   private async totalsOf(
     db: Transaction,
     userId: string,
     day: DayString,
     now: number,
   ): Promise<WalkerTotals> {
-    const [totals] = await this.totals(db, [{ userId, day, now }]);
+    const reads = [totalsKey(userId, day, now)];
+    const [totals] = walkerTotals(reads, await this.queries.totals(db, reads));
     if (!totals) throw new Error("no totals read");
     return totals;
   }
@@ -384,6 +301,25 @@ async function monthTotalIn(db: Transaction, userId: string, month: MonthString)
     .where("month", "=", month)
     .executeTakeFirst();
   return Number(row?.total_steps ?? 0);
+}
+
+/** What to read for a walker's totals: their day, and London today and its month at `now`. */
+function totalsKey(userId: string, day: DayString, now: number, i = 0): TotalsKey {
+  const today = londonDay(now);
+  return { i, user_id: userId, day, today, month: monthOfDay(today) };
+}
+
+/** Each read's totals from the rows answering them (a read without a row has none yet). */
+function walkerTotals(reads: TotalsKey[], rows: TotalsRow[]): WalkerTotals[] {
+  const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
+  return reads.map(({ i }) => {
+    const row = byIndex.get(i);
+    return {
+      daySteps: Number(row?.day_steps ?? 0),
+      todaySteps: Number(row?.today_steps ?? 0),
+      monthlySteps: Number(row?.monthly_steps ?? 0),
+    };
+  });
 }
 
 function toManualEntry(row: ManualStepEntriesTable): ManualEntry {

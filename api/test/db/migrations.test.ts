@@ -64,6 +64,27 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect(await appTables()).toEqual(TABLES);
   });
 
+  it("0008 puts the ledger's write path in PostgreSQL functions (none on SQLite), and takes them out again", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const functions = async () => {
+      if (dialect === "sqlite") return [];
+      const { rows } = await sql<{ proname: string }>`
+        select proname from pg_proc where pronamespace = 'public'::regnamespace order by proname
+      `.execute(database.db);
+      return rows.map((row) => row.proname);
+    };
+    expect(await functions()).toEqual(
+      dialect === "postgres" ? ["record_step_counts", "recount_step_days"] : [],
+    );
+
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+    expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
+    expect(await functions()).toEqual([]);
+    expect(await appTables()).toEqual(TABLES);
+  });
+
   it("0006 fills each walker's month totals from the day rows already stored, and 0007 keeps them all", async () => {
     testDb = await createTestDatabase(dialect);
     database = Database.connect(testDb.url);

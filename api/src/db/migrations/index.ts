@@ -6,6 +6,7 @@ import * as groups from "./0004-groups.js";
 import * as signInThrottle from "./0005-sign-in-throttle.js";
 import * as stepMonths from "./0006-step-months.js";
 import * as ledgerWithoutRowid from "./0007-ledger-without-rowid.js";
+import * as ledgerFunctions from "./0008-ledger-functions.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   "0005-sign-in-throttle": signInThrottle,
   "0006-step-months": stepMonths,
   "0007-ledger-without-rowid": ledgerWithoutRowid,
+  "0008-ledger-functions": ledgerFunctions,
 };
 
 export const migrationProvider: MigrationProvider = {
