@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
   type DayString,
-  dayTotal,
   londonDay,
   type ManualEntry,
   type ManualEntryResponse,
