@@ -228,7 +228,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
       }
       const raised = await raiseCounters.execute(db, { rows: rowsParam(counters), now });
       // Two counters of one day may rise: each day is recounted once.
-      const days = new Map(raised.map((day) => [`${day.user_id}|${day.day}`, day]));
+      const days = new Map(raised.map((day) => [dayKey(day), day]));
       if (days.size > 0) await this.recountDays(db, [...days.values()], now);
       return this.totals(db, reads);
     },
