@@ -17,9 +17,11 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
 
-  // Recounts locked days (DESIGN §5: the larger of the motion devices' sum and the largest health
-  // source, plus manual entries, capped at day_cap), then moves each month's total by its days'
-  // change, and its latest day forward when a later day (or the latest itself) changed.
+  // Recounts days (DESIGN §5: the larger of the motion devices' sum and the largest health source,
+  // plus manual entries, capped at day_cap), and moves each month's total by its days' change, and
+  // its latest day forward when a later day (or the latest itself) changed. The caller must hold
+  // the days' locks already: the statement writes the month rows (in key order) before the day
+  // rows, which is safe only because writing a day it holds takes no new lock.
   await sql`
     create function recount_step_days(days json, at_ms bigint, day_cap integer) returns void
     language plpgsql volatile set plan_cache_mode = force_custom_plan as $$
