@@ -21,28 +21,28 @@ export interface CounterRecord {
   steps: number;
 }
 
-export interface DayKey {
+interface DayKey {
   user_id: string;
   day: DayString;
 }
 
-export interface DayParts extends DayKey {
+interface DayParts extends DayKey {
   motion: number;
   health: number;
   manual: number;
 }
 
 /** A day's parts read for its recount, with its total as it stood (0 for a day without a row). */
-export interface DayRecount extends DayParts {
+interface DayRecount extends DayParts {
   before: number;
 }
 
-export interface CountedDay extends DayParts {
+interface CountedDay extends DayParts {
   month: MonthString;
   total: number;
 }
 
-export interface MonthChange {
+interface MonthChange {
   user_id: string;
   month: MonthString;
   /** How much the month's days grew. */
@@ -115,8 +115,8 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
     (_db, param: Param<Rows>) => sql<never>`
       insert into step_days
         (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-      select r.user_id, r.day, left(r.day, 7), 0, 0, 0, 0, ${param("now")}
-      from ${records(param("rows"), { user_id: "text", day: "text" })}
+      select r.user_id, r.day, r.month, 0, 0, 0, 0, ${param("now")}
+      from ${records(param("rows"), { user_id: "text", day: "text", month: "text" })}
       where true
       order by r.user_id, r.day
       on conflict (user_id, day) do update set updated_at = excluded.updated_at where false`,
@@ -235,7 +235,9 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
 
     /** PostgreSQL: locks each day row (made if missing) until the transaction ends. SQLite: nothing. */
     async lockDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
-      if (postgres) await lockDays.execute(trx, { rows: rowsParam(days), now });
+      if (!postgres) return;
+      const rows = days.map(({ user_id, day }) => ({ user_id, day, month: monthOfDay(day) }));
+      await lockDays.execute(trx, { rows: rowsParam(rows), now });
     },
 
     /**
