@@ -10,12 +10,13 @@ import "./styles.css";
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
-preloadRoute(window.location.pathname);
+const queryClient = createQueryClient();
+preloadRoute(window.location.pathname, queryClient);
 
 createRoot(root).render(
   <StrictMode>
     <BrowserRouter>
-      <AppProviders queryClient={createQueryClient()}>
+      <AppProviders queryClient={queryClient}>
         <AppRoutes />
       </AppProviders>
     </BrowserRouter>

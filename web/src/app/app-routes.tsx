@@ -1,8 +1,10 @@
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { lazy, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
-import { useAuth, wasSignedInHere } from "../features/auth/use-auth";
+import { authUserQuery, useAuth, wasSignedInHere } from "../features/auth/use-auth";
+import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
 import { Layout, preloadStepTracking } from "./layout";
 import { paths } from "./paths";
 
@@ -24,6 +26,10 @@ const signedInScreens = {
   [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
   [paths.account]: () => import("../features/account/account-page"),
 };
+// The server data a screen shows first, asked for with its code instead of after it has rendered.
+const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
+  [paths.dashboard]: [DASHBOARD_STATS_KEY, STEP_HISTORY_KEY],
+};
 const DashboardPage = lazy(() =>
   signedInScreens[paths.dashboard]().then((m) => ({ default: m.DashboardPage })),
 );
@@ -38,16 +44,20 @@ const GroupDetailPage = lazy(() =>
 const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ default: m.AccountPage })));
 
 /**
- * Starts loading the screen the app opened on, and the signed-in walker's step tracking, without
- * waiting to learn who is signed in: on a signed-in path, or on `/` when a walker signed in on this
- * device before (a first-time visitor on `/` loads only the landing page).
+ * As the app starts, asks who is signed in, and starts loading the screen it opened on, that
+ * screen's data and the signed-in walker's step tracking, without waiting for the answer: on a
+ * signed-in path, or on `/` when a walker signed in on this device before (a first-time visitor on
+ * `/` loads only the landing page). Signed out, the data's requests answer 401, kept as no data.
  */
-export function preloadRoute(pathname: string): void {
-  const path = /^\/groups\/[^/]+$/.test(pathname) ? paths.groupDetail : pathname;
-  const screen =
-    signedInScreens[path as keyof typeof signedInScreens] ??
-    (path === paths.home && wasSignedInHere() ? signedInScreens[paths.dashboard] : undefined);
+export function preloadRoute(pathname: string, queryClient: QueryClient): void {
+  void queryClient.prefetchQuery(authUserQuery);
+  const opened = /^\/groups\/[^/]+$/.test(pathname) ? paths.groupDetail : pathname;
+  const path = (
+    opened === paths.home && wasSignedInHere() ? paths.dashboard : opened
+  ) as keyof typeof signedInScreens;
+  const screen = signedInScreens[path];
   if (!screen) return;
+  for (const queryKey of screenData[path] ?? []) void queryClient.prefetchQuery({ queryKey });
   void screen().catch(() => {});
   void preloadStepTracking().catch(() => {});
 }

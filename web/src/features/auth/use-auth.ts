@@ -1,5 +1,5 @@
 import { AUTH_USER_CACHE_MS, type AuthUser } from "@charity-steps/shared-types";
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { getQueryFn } from "../../lib/api-client";
 
@@ -43,14 +43,17 @@ export function wasSignedInHere(): boolean {
   return lastUser() !== null;
 }
 
-/** Who is signed in: `GET /api/auth/user`, where 401 means signed out (spec §7). */
+/** `GET /api/auth/user`, where 401 means signed out (spec §7); also fetched as the app starts. */
+export const authUserQuery = queryOptions<AuthUser | null>({
+  queryKey: AUTH_USER_QUERY_KEY,
+  queryFn: getQueryFn<AuthUser>({ on401: "returnNull" }),
+  staleTime: AUTH_USER_CACHE_MS,
+  retry: false,
+});
+
+/** Who is signed in. */
 export function useAuth(): AuthState {
-  const query = useQuery<AuthUser | null>({
-    queryKey: AUTH_USER_QUERY_KEY,
-    queryFn: getQueryFn<AuthUser>({ on401: "returnNull" }),
-    staleTime: AUTH_USER_CACHE_MS,
-    retry: false,
-  });
+  const query = useQuery(authUserQuery);
   useEffect(() => {
     if (query.isSuccess) rememberUser(query.data);
   }, [query.isSuccess, query.data]);

@@ -12,6 +12,7 @@ import { Link } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
@@ -24,8 +25,8 @@ const ManualStepsForm = lazy(() =>
 );
 
 export function DashboardPage() {
-  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
-  const history = useQuery<StepHistoryResponse | null>({ queryKey: ["/api/steps/history"] });
+  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
+  const history = useQuery<StepHistoryResponse | null>({ queryKey: STEP_HISTORY_KEY });
   const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;

@@ -12,6 +12,7 @@ import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { formatSteps } from "../dashboard/step-numbers";
 
@@ -25,7 +26,7 @@ const TIERS = [
 const prizeShare = formatPounds(splitRevenue(FUTURE_MONTHLY_PRICE_PENCE).prizes);
 
 export function PrizeDrawPage() {
-  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: ["/api/dashboard/stats"] });
+  const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
   const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
   const { monthSteps } = useLiveSteps(stats.data);
   if (stats.isLoading) return <LoadingSpinner />;

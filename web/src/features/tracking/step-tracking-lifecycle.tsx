@@ -45,12 +45,16 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     void claimDeviceFor(userId)
       .then(() => cleanupOldSteps())
       .then(() => tracking.restore());
+    // A new London day or month changes what "today" and "this month" are on the server, so the
+    // screens ask again. A device's first run (no reset before) changes nothing they already have.
     const stopResets = startResetChecks({
       onDailyReset: (result) => {
         window.dispatchEvent(new CustomEvent(DAILY_RESET_EVENT, { detail: result }));
-        refresh();
+        if (result.previousDay !== null) refresh();
       },
-      onMonthlyReset: refresh,
+      onMonthlyReset: (result) => {
+        if (result.previousMonth !== null) refresh();
+      },
     });
     const stopSync = startSyncEngine({ onSynced: refresh });
 
