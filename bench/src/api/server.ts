@@ -27,11 +27,14 @@ const send = (message: ServerMessage) => process.send?.(message);
 
 async function bare(): Promise<Listening> {
   const { default: Fastify } = (await import(pathToFileURL(requireFromApi.resolve("fastify")).href)) as {
-    default: (options: object) => Listening & { get(path: string, handler: () => Promise<object>): void };
+    default: (options: object) => Listening & {
+      post(path: string, handler: () => Promise<object>): void;
+    };
   };
-  // The app's settings: a pino logger at LOG_LEVEL (silent), no proxy trust.
+  // The app's settings: a pino logger at LOG_LEVEL (silent), no proxy trust. It gets the sync
+  // route's requests (Fastify parses their JSON body) and answers a small JSON.
   const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? "silent" }, trustProxy: false });
-  app.get("/", async () => ({ ok: true, hello: "world" }));
+  app.post("/api/steps/sync", async () => ({ ok: true, hello: "world" }));
   return app;
 }
 
