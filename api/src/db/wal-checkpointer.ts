@@ -32,7 +32,7 @@ const STUCK_WARNING_EVERY_MS = 60_000;
  * it waits for readers it holds writers up, so a reader that keeps its snapshot (a backup, another
  * process) can stall the request thread's commits for that long, not for the 5 s busy timeout.
  */
-const WORKER_SOURCE = `
+export const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
@@ -102,7 +102,7 @@ export class WalCheckpointer {
     this.exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   }
 
-  /** `workerSource` is the thread's code; only a test gives another (one that fails). */
+  /** `workerSource` is the thread's code; only a test gives another (one that fails, or whose checkpoints do). */
   static start(connection: SqliteDatabase.Database, workerSource = WORKER_SOURCE): WalCheckpointer {
     connection.pragma("wal_autocheckpoint = 0");
     const worker = new Worker(workerSource, {

@@ -4,7 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
-import { RESTART_LOG_FRAMES, WalCheckpointer } from "../../src/db/wal-checkpointer.js";
+import { RESTART_LOG_FRAMES, WalCheckpointer, WORKER_SOURCE } from "../../src/db/wal-checkpointer.js";
 import { createTestDatabase, type TestDatabase } from "../helper.js";
 
 /** A WAL frame: a 24-byte header and one 4 KB page. */
@@ -157,6 +157,39 @@ describe("the SQLite checkpointer thread", () => {
     expect(existsSync(`${testDb.url}-wal`)).toBe(false);
     expect(rowsInDatabaseFile(testDb.url)).toBe(1);
   });
+
+  it("says when a checkpoint fails, and after ten failures in a row hands checkpoints back to the commits", async () => {
+    testDb = await createTestDatabase("sqlite");
+    const connection = walConnection(testDb.url);
+    cleanups.push(() => connection.close());
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    cleanups.push(() => void process.off("warning", onWarning));
+
+    // The real thread, on a disk that refuses every checkpoint: its driver's checkpoints throw.
+    const failingDisk = `(() => {
+      const Driver = require(require("node:worker_threads").workerData.driver);
+      const pragma = Driver.prototype.pragma;
+      Driver.prototype.pragma = function (source, options) {
+        if (source.startsWith("wal_checkpoint")) throw new Error("disk I/O error");
+        return pragma.call(this, source, options);
+      };
+    })();`;
+    const checkpointer = WalCheckpointer.start(connection, `${failingDisk}\n${WORKER_SOURCE}`);
+    cleanups.push(() => checkpointer.stop());
+    await until(() => warnings.length > 0, "the first failure is told");
+    expect(warnings[0]).toBe("a checkpoint failed: disk I/O error");
+    // Resting longer after each failure, ten of them take about five seconds.
+    await until(() => connection.pragma("wal_autocheckpoint", { simple: true }) === 1000, "fallback", 15_000);
+    expect(warnings).toEqual([
+      "a checkpoint failed: disk I/O error",
+      "10 checkpoints failed in a row (disk I/O error): commits checkpoint again",
+    ]);
+    // The commits checkpoint again: a thousand pages of log go into the file.
+    await writeSteadily(connection, 150);
+    await until(() => rowsInDatabaseFile(testDb.url) > 0, "the file holds rows");
+  }, 20_000);
 
   it("hands checkpoints back to the connection's commits if its thread fails", async () => {
     testDb = await createTestDatabase("sqlite");
