@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { measureApi } from "./api-figures.js";
 import { measureDetector } from "./detector.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
+import { waitForQuietMachine } from "./quiet.js";
 import { HEADER as header, markdownTable, tableRows } from "./table.js";
 import { measureWeb } from "./web-figures.js";
 
@@ -25,7 +26,10 @@ const only = process.argv
 const groups = allGroups.filter(([name]) => only === undefined || name.toLowerCase().includes(only));
 
 const figures: Figure[] = [];
-for (const [name, measure] of groups) {
+for (const [index, [name, measure]] of groups.entries()) {
+  // What the group before left behind (a database being dropped, servers exiting) must settle
+  // first: the Lighthouse scores, above all, follow how busy the machine is.
+  if (index > 0 && !quick) process.stdout.write(`· machine ${await waitForQuietMachine()}\n`);
   process.stdout.write(`· ${name}…\n`);
   try {
     figures.push(...(await measure(context)));
