@@ -73,6 +73,14 @@ describe("the SQLite checkpointer thread", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await testDb.drop();
   });
+  /** The process's warnings (the checkpointer's messages become warnings) until the test ends. */
+  const collectWarnings = () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    cleanups.push(() => void process.off("warning", onWarning));
+    return warnings;
+  };
 
   it("copies what the API commits into the database file, though its connection never checkpoints", async () => {
     testDb = await createTestDatabase("sqlite");
@@ -114,10 +122,7 @@ describe("the SQLite checkpointer thread", () => {
   it("neither stalls writers nor spins while a reader holds the log, and says the log is stuck", async () => {
     testDb = await createTestDatabase("sqlite");
     const writer = walConnection(testDb.url);
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
-    process.on("warning", onWarning);
-    cleanups.push(() => void process.off("warning", onWarning));
+    const warnings = collectWarnings();
     const checkpointer = WalCheckpointer.start(writer);
     cleanups.push(() => writer.close());
     cleanups.push(() => checkpointer.stop());
@@ -162,10 +167,7 @@ describe("the SQLite checkpointer thread", () => {
     testDb = await createTestDatabase("sqlite");
     const connection = walConnection(testDb.url);
     cleanups.push(() => connection.close());
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
-    process.on("warning", onWarning);
-    cleanups.push(() => void process.off("warning", onWarning));
+    const warnings = collectWarnings();
 
     // The real thread, on a disk that refuses every checkpoint: its driver's checkpoints throw.
     const failingDisk = `(() => {
@@ -195,10 +197,7 @@ describe("the SQLite checkpointer thread", () => {
     testDb = await createTestDatabase("sqlite");
     const connection = walConnection(testDb.url);
     cleanups.push(() => connection.close());
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
-    process.on("warning", onWarning);
-    cleanups.push(() => void process.off("warning", onWarning));
+    const warnings = collectWarnings();
 
     const checkpointer = WalCheckpointer.start(connection, "throw new Error('no disk')");
     expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
