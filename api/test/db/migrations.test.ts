@@ -1,4 +1,5 @@
 import { Migrator, NO_MIGRATIONS, sql } from "kysely";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { migrationProvider, migrations } from "../../src/db/migrations/index.js";
@@ -83,6 +84,82 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     expect(await appTables()).toEqual(TABLES);
+  });
+
+  it("0009 keeps the ledger functions' plans for the connection, made to read by key even on near-empty tables", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    await database.migrateToLatest();
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+    if (dialect === "sqlite") {
+      // Nothing to change on SQLite: both ways succeed and leave the tables as they were.
+      expect((await migrator.migrateTo("0008-ledger-functions")).error).toBeUndefined();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await appTables()).toEqual(TABLES);
+      return;
+    }
+    const settings = async () => {
+      const { rows } = await sql<{ proname: string; proconfig: string[] }>`
+        select proname, proconfig from pg_proc where pronamespace = 'public'::regnamespace order by proname
+      `.execute(database.db);
+      return rows.map((row) => [row.proname, row.proconfig]);
+    };
+    const kept = ["plan_cache_mode=force_generic_plan", "enable_seqscan=off"];
+    expect(await settings()).toEqual([
+      ["record_step_counts", kept],
+      ["recount_step_days", kept],
+    ]);
+
+    // The risky case: the plans are made while PostgreSQL knows the tables to be a page long, where
+    // scanning a table whole is the cheapest way to find a day's counters, and then kept.
+    const { db } = database;
+    await db
+      .insertInto("users")
+      .values({ id: "u1", issuer: "https://id.test", subject: "u1", created_at: 1, updated_at: 1 })
+      .execute();
+    const counter = {
+      user_id: "u1",
+      counter_id: "device:a",
+      kind: "motion" as const,
+      source: "iphone_motion",
+    };
+    await db
+      .insertInto("step_counters")
+      .values({ ...counter, day: "2026-11-01", steps: 10, updated_at: 1 })
+      .execute();
+    await sql`analyze`.execute(db);
+    // auto_explain tells the client the plan of every statement the functions run.
+    const client = new pg.Client({ connectionString: testDb.url });
+    await client.connect();
+    const plans: string[] = [];
+    client.on("notice", (notice) => plans.push(notice.message ?? ""));
+    try {
+      await client.query("load 'auto_explain'");
+      await client.query(
+        "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log",
+      );
+      const counters = JSON.stringify([{ ...counter, day: "2026-11-02", steps: 20 }]);
+      const reads = JSON.stringify([
+        { i: 0, user_id: "u1", day: "2026-11-02", today: "2026-11-02", month: "2026-11" },
+      ]);
+      const { rows } = await client.query(
+        "select day_steps, monthly_steps from record_step_counts($1::json, $2::json, 1, 50000)",
+        [counters, reads],
+      );
+      expect(rows).toEqual([{ day_steps: 20, monthly_steps: 20 }]);
+    } finally {
+      await client.end();
+    }
+    const ledgerPlans = plans.filter((plan) => /step_counters|step_days|step_months/.test(plan));
+    expect(ledgerPlans.join("\n")).toMatch(/Index Scan using step_counters_pk on step_counters/);
+    expect(ledgerPlans.filter((plan) => /Seq Scan/.test(plan))).toEqual([]);
+
+    // Down to 0008: planned on every call again.
+    expect((await migrator.migrateTo("0008-ledger-functions")).error).toBeUndefined();
+    expect(await settings()).toEqual([
+      ["record_step_counts", ["plan_cache_mode=force_custom_plan"]],
+      ["recount_step_days", ["plan_cache_mode=force_custom_plan"]],
+    ]);
   });
 
   it("0006 fills each walker's month totals from the day rows already stored, and 0007 keeps them all", async () => {

@@ -7,6 +7,7 @@ import * as signInThrottle from "./0005-sign-in-throttle.js";
 import * as stepMonths from "./0006-step-months.js";
 import * as ledgerWithoutRowid from "./0007-ledger-without-rowid.js";
 import * as ledgerFunctions from "./0008-ledger-functions.js";
+import * as ledgerFunctionPlans from "./0009-ledger-function-plans.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   "0006-step-months": stepMonths,
   "0007-ledger-without-rowid": ledgerWithoutRowid,
   "0008-ledger-functions": ledgerFunctions,
+  "0009-ledger-function-plans": ledgerFunctionPlans,
 };
 
 export const migrationProvider: MigrationProvider = {
