@@ -46,6 +46,11 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
     );
   }
 
+  /** The SQL as the database gets it (for tests that read its plan). */
+  get sql(): string {
+    return this.compiled.sql;
+  }
+
   async execute(executor: Kysely<DatabaseSchema>, values: Values): Promise<Row[]> {
     const parameters = this.parameters.map((parameter) =>
       parameter instanceof Slot ? values[parameter.name] : parameter.value,

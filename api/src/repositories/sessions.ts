@@ -24,6 +24,36 @@ export function hashSessionToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
+type FoundSession = UserRow & { id_hash: string; session_expires_at: number; renewed_at: number };
+
+/**
+ * The valid sessions among a batch of hashes, each with its walker. PostgreSQL keeps one plan per
+ * connection and counts on a hundred rows in the parameter: it would rather read every unexpired
+ * session (through the expiry index) than look a few up. A lateral subquery that is not flattened
+ * (`offset 0`) looks each one up by its key, at any table size. SQLite has no LATERAL, and already
+ * reads the parameter first. Exported for the test that reads both plans.
+ */
+export function sessionLookup(db: Kysely<DatabaseSchema>, dialect: DialectName) {
+  return prepareQuery(db, (_db, param: Param<{ hashes: string; now: number }>) => {
+    const hashes = jsonRows(dialect, param("hashes"), { id_hash: "text" });
+    const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at`;
+    if (dialect === "postgres") {
+      return sql<FoundSession>`
+        select found.* from ${hashes}
+        cross join lateral (
+          select ${columns} from sessions s join users on users.id = s.user_id
+          where s.id_hash = r.id_hash and s.expires_at > ${param("now")}
+          offset 0
+        ) as found`;
+    }
+    return sql<FoundSession>`
+      select ${columns} from ${hashes}
+      join sessions s on s.id_hash = r.id_hash
+      join users on users.id = s.user_id
+      where s.expires_at > ${param("now")}`;
+  });
+}
+
 /** Session lookups asked for in one turn of the event loop that one query answers together. */
 const MAX_LOOKUPS_PER_QUERY = 256;
 
@@ -39,16 +69,7 @@ export class SessionsRepository {
     private readonly db: Kysely<DatabaseSchema>,
     dialect: DialectName,
   ) {
-    const findValid = prepareQuery(
-      db,
-      (_db, param: Param<{ hashes: string; now: number }>) =>
-        sql<UserRow & { id_hash: string; session_expires_at: number; renewed_at: number }>`
-        select users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at
-        from ${jsonRows(dialect, param("hashes"), { id_hash: "text" })}
-        join sessions s on s.id_hash = r.id_hash
-        join users on users.id = s.user_id
-        where s.expires_at > ${param("now")}`,
-    );
+    const findValid = sessionLookup(db, dialect);
     this.lookups = new DataLoader(
       async (hashes) => {
         const rows = await findValid.execute(db, {
