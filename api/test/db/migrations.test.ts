@@ -37,6 +37,13 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       .filter((name) => !name.startsWith("kysely_"))
       .sort();
 
+  /** A walker row, for tables that refer to one. */
+  const addWalker = (id: string) =>
+    database.db
+      .insertInto("users")
+      .values({ id, issuer: "https://id.test", subject: id, created_at: 1, updated_at: 1 })
+      .execute();
+
   it("creates every table on an empty database, and a second run changes nothing", async () => {
     testDb = await createTestDatabase(dialect);
     database = Database.connect(testDb.url);
@@ -113,10 +120,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     // The risky case: the plans are made while PostgreSQL knows the tables to be a page long, where
     // scanning a table whole is the cheapest way to find a day's counters, and then kept.
     const { db } = database;
-    await db
-      .insertInto("users")
-      .values({ id: "u1", issuer: "https://id.test", subject: "u1", created_at: 1, updated_at: 1 })
-      .execute();
+    await addWalker("u1");
     const counter = {
       user_id: "u1",
       counter_id: "device:a",
@@ -168,12 +172,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     const migrator = new Migrator({ db: database.db, provider: migrationProvider });
     expect((await migrator.migrateTo("0005-sign-in-throttle")).error).toBeUndefined();
     const { db } = database;
-    for (const id of ["u1", "u2"]) {
-      await db
-        .insertInto("users")
-        .values({ id, issuer: "https://id.test", subject: id, created_at: 1, updated_at: 1 })
-        .execute();
-    }
+    for (const id of ["u1", "u2"]) await addWalker(id);
     const day = (user_id: string, date: string, total_steps: number) => ({
       user_id,
       day: date,
@@ -302,10 +301,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     database = Database.connect(testDb.url);
     await database.migrateToLatest();
     const { db } = database;
-    await db
-      .insertInto("users")
-      .values({ id: "u1", issuer: "i", subject: "s", created_at: 1, updated_at: 1 })
-      .execute();
+    await addWalker("u1");
     const counter = {
       user_id: "u1",
       day: "2026-11-21",
@@ -392,12 +388,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     database = Database.connect(testDb.url);
     await database.migrateToLatest();
     const { db } = database;
-    for (const id of ["u1", "u2"]) {
-      await db
-        .insertInto("users")
-        .values({ id, issuer: "i", subject: id, created_at: 1, updated_at: 1 })
-        .execute();
-    }
+    for (const id of ["u1", "u2"]) await addWalker(id);
     const group = { name: "Walkers", description: "", admin_user_id: "u1", created_at: 1 };
     const first = await db
       .insertInto("groups")
