@@ -73,10 +73,12 @@ describe("the SQLite checkpointer thread", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await testDb.drop();
   });
-  /** The process's warnings (the checkpointer's messages become warnings) until the test ends. */
+  /** The checkpointer's messages (it emits them as process warnings) until the test ends. */
   const collectWarnings = () => {
     const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
+    const onWarning = (warning: Error) => {
+      if (warning.name === "SqliteCheckpointWarning") warnings.push(warning.message);
+    };
     process.on("warning", onWarning);
     cleanups.push(() => void process.off("warning", onWarning));
     return warnings;

@@ -11,9 +11,10 @@ const LEDGER_FUNCTIONS = [
  * planning it on every call (issue 6): planning was about a third of PostgreSQL's CPU per sync
  * (75–126 µs per sync against 57–85 µs, with the API's group commit at 50 syncs in flight).
  * 0008 planned on every call because a plan kept from while the tables were small would scan
- * them whole ever after. Every statement in the functions reads and writes by primary key, so they
- * now also turn sequential scans off: a plan made on empty tables reads by key, as one made on a
- * million rows does (`migrations.test.ts` reads the plans).
+ * them whole until PostgreSQL next analyzed them. Every statement in the functions reads and
+ * writes by a key or by the manual entries' (walker, day) index, so they now also turn sequential
+ * scans off: a plan made on near-empty tables reads by key, as one made on a million rows does
+ * (`migrations.test.ts` reads the plans).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
