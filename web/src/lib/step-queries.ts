@@ -15,6 +15,20 @@ export const STEP_QUERY_KEYS = [
   ["/api/subscription/status"],
 ] as const;
 
+/**
+ * Marks the step queries stale and asks again for those a screen shows. One asked for before its
+ * screen showed (as the app starts) may still be on its way with the server's answer from before the
+ * change, which would then be kept as fresh: it is called off and asked for again.
+ */
 export async function refreshStepQueries(queryClient: QueryClient): Promise<void> {
-  await Promise.all(STEP_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  await Promise.all(
+    STEP_QUERY_KEYS.map(async (queryKey) => {
+      await queryClient.invalidateQueries({ queryKey });
+      const early = { queryKey, type: "inactive", fetchStatus: "fetching" } as const;
+      const onTheirWay = queryClient.getQueryCache().findAll(early);
+      if (onTheirWay.length === 0) return;
+      await queryClient.cancelQueries(early);
+      await Promise.all(onTheirWay.map((query) => queryClient.prefetchQuery({ queryKey: query.queryKey })));
+    }),
+  );
 }
