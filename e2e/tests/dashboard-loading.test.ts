@@ -53,9 +53,8 @@ async function openDashboard(page: Page, open: () => Promise<unknown>, resetPath
 describe("opening the dashboard", () => {
   it("asks for the walker's numbers while it learns who is signed in, not after", async () => {
     const { context, page, errors } = await freshPhone();
-    const asked: string[] = [];
-    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
-    const dataAsked = () => asked.includes("/api/dashboard/stats") && asked.includes("/api/steps/history");
+    const calls = countApiCalls(page);
+    const dataAsked = () => calls.has("/api/dashboard/stats") && calls.has("/api/steps/history");
     // "Who is signed in?" is held until the dashboard's data has been asked for (5 s at most): a
     // page that waited for the answer first would only ask when the hold ran out.
     let dataAskedFirst = false;
