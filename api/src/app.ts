@@ -20,6 +20,7 @@ import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
 import { groupsRoutes } from "./routes/api/groups/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
+import { openApiPlugin, openApiRoutes } from "./routes/api/openapi/index.js";
 import { resetRoutes } from "./routes/api/resets/index.js";
 import { revenueRoutes } from "./routes/api/revenue/index.js";
 import { stepsRoutes } from "./routes/api/steps/index.js";
@@ -42,6 +43,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
 
   await registerFoundation(app, config);
+  await app.register(openApiPlugin);
   await app.register(sessionsPlugin);
 
   const oidc = await createOidcClient(app, config);
@@ -53,6 +55,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(charityRoutes);
   await app.register(revenueRoutes);
   await app.register(groupsRoutes);
+  await app.register(openApiRoutes);
   await app.register(webAppPlugin);
 
   const housekeeping = setInterval(() => {

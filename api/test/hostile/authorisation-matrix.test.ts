@@ -54,6 +54,7 @@ const sync = { steps: 1234, date: today, source: "device_motion" };
 
 const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/health", expected: everyone(200) },
+  { method: "GET", url: () => "/api/openapi.json", expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },
