@@ -8,4 +8,5 @@ export * from "./groups.js";
 export * from "./health.js";
 export * from "./pricing.js";
 export * from "./prizes.js";
+export * from "./server-paths.js";
 export * from "./steps.js";

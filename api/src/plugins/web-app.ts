@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isServerPath } from "@charity-steps/shared-types";
 import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
-/** Paths the server answers itself; the app shell is never served for them. */
-const SERVER_PREFIXES = ["/api/", "/oidc/", "/auth/"];
 const NO_CACHE_FILES = new Set(["index.html", "sw.js", "manifest.webmanifest", "registerSW.js"]);
 
 /**
@@ -38,7 +37,7 @@ export const webAppPlugin = fp(
       const path = request.url.split("?")[0] ?? "/";
       const isNavigation =
         (request.method === "GET" || request.method === "HEAD") &&
-        !SERVER_PREFIXES.some((prefix) => `${path}/`.startsWith(prefix)) &&
+        !isServerPath(path) &&
         (request.headers.accept ?? "").includes("text/html");
       if (hasApp && isNavigation) {
         return reply.header("cache-control", "no-cache").sendFile("index.html");

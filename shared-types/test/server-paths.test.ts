@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isServerRoute } from "./server-routes";
+import { isServerPath } from "../src/server-paths.js";
 
-describe("navigations the service worker leaves to the server", () => {
+describe("paths the server answers itself (never the app shell)", () => {
   it.each([
     "/api/login",
     "/api/logout",
@@ -11,13 +11,13 @@ describe("navigations the service worker leaves to the server", () => {
     "/oidc",
     "/auth/interaction/abc123",
   ])("sends %s to the network", (path) => {
-    expect(isServerRoute(path)).toBe(true);
+    expect(isServerPath(path)).toBe(true);
   });
 
   it.each(["/", "/dashboard", "/groups/12", "/terms", "/apis", "/authors", "/subscribe"])(
     "serves the app shell for %s",
     (path) => {
-      expect(isServerRoute(path)).toBe(false);
+      expect(isServerPath(path)).toBe(false);
     },
   );
 });
