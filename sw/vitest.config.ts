@@ -4,5 +4,5 @@ export default defineConfig({
   // shared-types is used from its TypeScript source (no build step), in the node test runner too.
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
-  test: { include: ["src/**/*.test.ts"], environment: "node" },
+  test: { include: ["test/**/*.test.ts"], environment: "node" },
 });

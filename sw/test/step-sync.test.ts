@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { db } from "@charity-steps/client-store/db";
 import { enqueueSync, pendingSyncs } from "@charity-steps/client-store/outbox";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { registerStepSync } from "./step-sync";
+import { registerStepSync } from "../src/step-sync";
 
 type Answer = { status: number; body?: unknown } | "network-error";
 
