@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The typed configuration of one API process, read once at boot (DESIGN §3). */
+/** The typed configuration of one API process, read once at boot. */
 export interface AppConfig {
   port: number;
   host: string;

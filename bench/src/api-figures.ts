@@ -1,5 +1,5 @@
 /**
- * The API's figures of issue 6: sync path (throughput beside a bare Fastify route, p99 latency, cost
+ * The API's figures: sync path (throughput beside a bare Fastify route, p99 latency, cost
  * with 1,000,000 day rows of history), leaderboard and dashboard latency, and resident memory under
  * load. Each server runs in a child process (`api/server.ts`); autocannon in this process is the load.
  */

@@ -66,7 +66,7 @@ const median = (values: number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-/** Issue 6, figure 6: the detector's cost on a day of samples and its error on the recorded walks. */
+/** The detector's cost on a day of samples and its error on the recorded walks. */
 export async function measureDetector({ quick, root }: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
 

@@ -1,4 +1,4 @@
-/** One measured figure of `pnpm bench`, printed beside what bounds it (issue 6). */
+/** One measured figure of `pnpm bench`, printed beside what bounds it. */
 export interface Figure {
   /** What is measured, e.g. "sync throughput (SQLite)". */
   name: string;

@@ -1,5 +1,5 @@
 /**
- * `pnpm soak` (issue 7, part 7): a bounded soak of mixed traffic from a few hundred simulated walkers
+ * `pnpm soak`: a bounded soak of mixed traffic from a few hundred simulated walkers
  * against one API process (compiled, production flags, SQLite): syncs, reads, the dashboard, a group
  * leaderboard and charity changes, for `--seconds` (default 120). It prints what it did and fails
  * on any error or non-2xx answer, or when memory grows beyond the stated bound.

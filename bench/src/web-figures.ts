@@ -1,5 +1,5 @@
 /**
- * Issue 6, figures 4 (offline replay) and 5 (web): what the PWA costs a walker's phone, measured
+ * What the PWA costs a walker's phone, measured
  * in Debian's Chromium against the app as `pnpm start` serves it (a fresh data folder, started and
  * stopped here).
  */

@@ -1,5 +1,5 @@
 /**
- * The names the page and the service worker agree on to replay the outbox (DESIGN §7), and the
+ * The names the page and the service worker agree on to replay the outbox, and the
  * page's request for a Background Sync, which lets the browser replay even after the tab closes.
  */
 

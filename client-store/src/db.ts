@@ -1,5 +1,5 @@
 /**
- * The walker's device storage (DESIGN §7): steps are kept here first so a walk with no signal loses
+ * The walker's device storage: steps are kept here first so a walk with no signal loses
  * nothing, and both the page and the service worker read and write the same IndexedDB database.
  */
 import type { DayString, MonthString, StepSyncRequest } from "@charity-steps/shared-types";

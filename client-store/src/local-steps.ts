@@ -1,5 +1,5 @@
 /**
- * The device's own step counts per London day (spec §5): the only place that writes the day
+ * The device's own step counts per London day: the only place that writes the day
  * counters, so the rules "0..50,000, only ever raised" and the month totals hold everywhere.
  *
  * Month rule: a month's steps on this device are the sum of the best counts of its days. The months
@@ -148,7 +148,7 @@ export interface CleanupResult {
 }
 
 /**
- * Run at start (spec §5): days more than 30 days back are removed (the server refuses them anyway);
+ * Run at start: days more than 30 days back are removed (the server refuses them anyway);
  * background estimates more than 7 days back are cleared, but only once the server has acknowledged
  * at least that many steps for the day, so no unsent steps are lost.
  */

@@ -1,5 +1,5 @@
 /**
- * The queue of step syncs waiting for the server (DESIGN §7). Steps reach the server only through
+ * The queue of step syncs waiting for the server. Steps reach the server only through
  * here, from the page or the service worker, so a walk offline costs one request per day, and an
  * action leaves the queue only once the server has taken it (or refused it for good, into
  * deadLetters with the server's message).
@@ -24,9 +24,9 @@ export type SyncSource = StepSyncRequest["source"];
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
- * The server keeps one counter per device for motion sources and one per health source (DESIGN
- * §5); the outbox keeps one pending sync per such counter and day, so a newer count for the same
- * counter replaces the older one.
+ * The server keeps one counter per device for motion sources and one per health source; the outbox
+ * keeps one pending sync per such counter and day, so a newer count for the same counter replaces
+ * the older one.
  */
 export function outboxKey(day: DayString, deviceId: string, source: SyncSource): string {
   const counter = isHealthSource(source) ? source : "motion";

@@ -1,5 +1,5 @@
 /**
- * The London daily and monthly resets (spec §4). Days and months are keys here, so a "reset" is the
+ * The London daily and monthly resets. Days and months are keys here, so a "reset" is the
  * new day's (or month's) counters starting from zero; past days stay until the server has them, and
  * past months stay for history. The server resets are called too, but a failure there never stops
  * the local one.
@@ -19,7 +19,7 @@ import type { FetchLike } from "./outbox";
 
 export const DAILY_RESET_PATH = "/api/daily-reset";
 export const MONTHLY_RESET_PATH = "/api/monthly-reset";
-/** How often the page checks whether London has passed midnight (spec §9). */
+/** How often the page checks whether London has passed midnight. */
 export const RESET_CHECK_INTERVAL_MS = 60_000;
 
 export interface DailyResetResult {

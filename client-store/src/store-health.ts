@@ -1,6 +1,6 @@
 /**
  * Noticing that the browser threw this app's IndexedDB away (storage eviction, "clear site data" for
- * storage only, a private-mode limit), so that the walker is told instead of seeing zeros (issue 7).
+ * storage only, a private-mode limit), so that the walker is told instead of seeing zeros.
  * A random marker is kept both in IndexedDB and in localStorage: a browser that clears one keeps
  * the other, so a marker left only in localStorage means the steps store was lost.
  */

@@ -18,7 +18,7 @@ const CHROMIUM_ARGS = [
 /** A phone: 390×844 at 2×, touch, as walkers use the app. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/** Debian's Chromium with the flags DESIGN §8 names (no downloads, no background traffic). */
+/** Debian's Chromium with the flags the tests need (no downloads, no background traffic). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }

@@ -8,7 +8,7 @@ import { launchPhoneProfile, screenshot, watchForErrors } from "../support/chrom
 import { serverTodaySteps, signUpNewWalker, walk } from "../support/walker.js";
 
 /**
- * Issue 7, part 8, in Chromium: queued steps survive the browser closing, a 401 keeps them until
+ * Queued steps survive the browser closing, a 401 keeps them until
  * the walker signs in again, and a browser that threw the steps store away says so.
  */
 const PASSWORD = "steps-for-charity-2026";

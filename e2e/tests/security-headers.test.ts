@@ -6,7 +6,7 @@ import { launchChromium, phoneContext, watchForErrors } from "../support/chromiu
 import { signUpNewWalker } from "../support/walker.js";
 
 /**
- * Issue 7, part 3: the security headers as the browser gets them, and the app working under its own
+ * The security headers as the browser gets them, and the app working under its own
  * Content Security Policy (no violation on any screen a walker visits), and refusing to be framed.
  */
 let server: AppServer;

@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 
-/** The signed-in walker, as `GET /api/auth/user` answers (spec §3). */
+/** The signed-in walker, as `GET /api/auth/user` answers. */
 export const AuthUser = Type.Object({
   id: Type.String(),
   firstName: Type.Union([Type.String(), Type.Null()]),

@@ -9,7 +9,7 @@ export const CharitySelectRequest = Type.Object(
 );
 export type CharitySelectRequest = Static<typeof CharitySelectRequest>;
 
-/** `GET /api/charity/selection` and the answer to `POST /api/charity/select` (spec §3). */
+/** `GET /api/charity/selection` and the answer to `POST /api/charity/select`. */
 export const CharitySelectionResponse = Type.Object({
   charityName: Type.Union([CharityNameSchema, Type.Null()]),
 });

@@ -1,4 +1,4 @@
-/** Business numbers of the product (spec §9). Both sides import them from here. */
+/** Business numbers of the product. Both sides import them from here. */
 
 export const DAILY_STEP_MAX = 50_000;
 export const DAILY_STEP_GOAL = 10_000;
@@ -20,7 +20,7 @@ export const GROUP_DESCRIPTION_MAX_CHARS = 500;
 
 export const SESSION_TTL_DAYS = 30;
 
-/** UI timings (spec §9). */
+/** UI timings. */
 export const TOAST_DEFAULT_DURATION_MS = 5_000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
@@ -30,5 +30,5 @@ export const AUTH_USER_CACHE_MS = 5 * 60_000;
 export const LOGIN_PATH = "/api/login";
 export const LOGOUT_PATH = "/api/logout";
 
-/** Query data nobody uses any more is dropped after this long (spec §9). */
+/** Query data nobody uses any more is dropped after this long. */
 export const QUERY_CACHE_LIFETIME_MS = 5 * 60_000;

@@ -1,4 +1,4 @@
-/** Days and months are calendar dates in Europe/London, on client and server alike (DESIGN §5). */
+/** Days and months are calendar dates in Europe/London, on client and server alike. */
 
 export const STEP_TIME_ZONE = "Europe/London";
 

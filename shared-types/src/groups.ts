@@ -16,7 +16,7 @@ export function isJoinCode(code: string): boolean {
   return JOIN_CODE_SHAPE.test(code);
 }
 
-/** Group ids are positive integers (spec §2) that fit the database's integer column. */
+/** Group ids are positive integers that fit the database's integer column. */
 export const GROUP_ID_MAX = 2_147_483_647;
 
 export const GroupId = Type.Integer({ minimum: 1, maximum: GROUP_ID_MAX });
@@ -42,7 +42,7 @@ export const JoinGroupRequest = Type.Object(
 );
 export type JoinGroupRequest = Static<typeof JoinGroupRequest>;
 
-/** A group (spec §3), with how many walkers belong to it. `description` is "" when there is none. */
+/** A group, with how many walkers belong to it. `description` is "" when there is none. */
 export const Group = Type.Object({
   id: GroupId,
   name: Type.String(),
@@ -67,7 +67,7 @@ export type MyGroup = Static<typeof MyGroup>;
 export const MyGroupsResponse = Type.Array(MyGroup);
 export type MyGroupsResponse = Static<typeof MyGroupsResponse>;
 
-/** What other members see of a walker: never their email (DESIGN §6). */
+/** What other members see of a walker: never their email. */
 export const PublicUser = Type.Object({
   id: Type.String(),
   firstName: Type.Union([Type.String(), Type.Null()]),

@@ -1,4 +1,4 @@
-/** The future app-store plan shown in the beta copy (DESIGN §6: only the £5.99 reading). */
+/** The future app-store plan shown in the beta copy. */
 export const FUTURE_MONTHLY_PRICE_PENCE = 599;
 export const FREE_TRIAL_DAYS = 7;
 /** Postal free entries must arrive by this day of the month to count in that month's draw. */

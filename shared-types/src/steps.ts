@@ -2,7 +2,7 @@ import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
 import { type DayString, daysBetween } from "./dates.js";
 
-/** Where a count comes from (spec §3). */
+/** Where a count comes from. */
 export const MOTION_SOURCES = ["device_motion", "background_device_motion", "local_tracker"] as const;
 export const HEALTH_SOURCES = ["apple_health", "google_fit"] as const;
 export const MANUAL_SOURCE = "manual_verified";
@@ -15,11 +15,11 @@ export function isHealthSource(source: string): source is HealthSource {
   return (HEALTH_SOURCES as readonly string[]).includes(source);
 }
 
-/** The header a client names its device with; one step counter per device and day (DESIGN §5). */
+/** The header a client names its device with; one step counter per device and day. */
 export const DEVICE_ID_HEADER = "x-device-id";
 export const DEFAULT_DEVICE_ID = "default";
 export const DEVICE_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
-/** A client-made UUID that makes a manual entry safe to send again (DESIGN §5). */
+/** A client-made UUID that makes a manual entry safe to send again. */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_KEY_PATTERN = "^[A-Za-z0-9_-]{8,128}$";
 
@@ -151,7 +151,7 @@ export interface DayParts {
 }
 
 /**
- * A day's steps (DESIGN §5): the same walk seen by motion and by a health source counts once, as
+ * A day's steps: the same walk seen by motion and by a health source counts once, as
  * the larger of the two; manual entries add on top; the whole day is capped at 50,000.
  */
 export function dayTotal({ motion, health, manual }: DayParts): number {
@@ -160,7 +160,7 @@ export function dayTotal({ motion, health, manual }: DayParts): number {
 
 /**
  * Why the calendar day `date` cannot take steps on `today` (London), or null when it can: not in the
- * future, at most 30 days back (DESIGN §5).
+ * future, at most 30 days back.
  */
 export function stepDateOutOfRange(date: DayString, today: DayString): string | null {
   const back = daysBetween(date, today);

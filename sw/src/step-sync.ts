@@ -18,7 +18,7 @@ export function worthRetrying(summary: ReplaySummary): boolean {
 }
 
 /**
- * Replays the step outbox from the service worker (DESIGN §7) with the outbox's own rules (an
+ * Replays the step outbox from the service worker with the outbox's own rules (an
  * action leaves only after a 2xx), never Workbox's default background-sync replay, which drops a
  * request on any 4xx/5xx. Three triggers: the Background Sync `sync` event (tag `step_sync`), the
  * worker's own start, and the page's ONLINE message; the last two cover browsers without the Sync

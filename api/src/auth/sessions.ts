@@ -30,7 +30,7 @@ export interface SessionCookie {
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
-/** Server-side sessions (DESIGN §4): random 256-bit id in an httpOnly cookie, its hash in the database. */
+/** Server-side sessions: random 256-bit id in an httpOnly cookie, its hash in the database. */
 export const sessionsPlugin = fp(
   async (app) => {
     const secure = isHttps(app.config);

@@ -56,7 +56,7 @@ export class Database {
     sqlite.pragma("busy_timeout = 5000");
     // 16 MB of page cache (SQLite's default is 2 MB): enough for the pages that active walkers'
     // recent days sit on however long their history, so a sync costs the same with a million
-    // stored days as with none (issue 6).
+    // stored days as with none.
     sqlite.pragma("cache_size = -16000");
     cachePreparedStatements(sqlite);
     return new Database(

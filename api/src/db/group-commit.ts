@@ -12,7 +12,7 @@ interface Waiting<Item, Result> {
 }
 
 /**
- * Group commit (issue 6): items that arrive while a transaction runs (or in the same turn of the
+ * Group commit: items that arrive while a transaction runs (or in the same turn of the
  * event loop) are written together in the next one, so that a burst of step syncs pays for one
  * BEGIN and COMMIT instead of one each. Each caller's promise settles only once its own transaction
  * has committed (or failed), so an answer still means the write is stored. When a transaction of

@@ -22,7 +22,7 @@ export type Param<Values> = <Name extends keyof Values & string>(name: Name) => 
 /**
  * A query built and compiled by Kysely once, then run many times with new values: Kysely builds and
  * compiles every query afresh, which on the step-sync path cost more CPU than SQLite running it
- * (issue 6). `build` gets `param(name)` to stand for each value; everything else (columns, literals,
+ *. `build` gets `param(name)` to stand for each value; everything else (columns, literals,
  * the SQL itself) is fixed at build time. Runs on the database or inside a transaction; on
  * PostgreSQL as a named statement, which the server parses and plans once per connection.
  */
@@ -69,7 +69,7 @@ export interface PreparedQueryOptions {
    * PostgreSQL plans the query on every run (an unnamed statement) instead of keeping a plan per
    * connection. For statements whose best plan changes as their tables grow: a kept plan is made
    * once, and one made while a table was a page or two long scans it whole ever after (until the
-   * table is next analyzed), which made syncs on a new database ten times dearer (issue 6).
+   * table is next analyzed), which made syncs on a new database ten times dearer.
    */
   planEachRun?: boolean;
 }

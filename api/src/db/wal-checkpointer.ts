@@ -86,7 +86,7 @@ parentPort.on("message", stop);
 `;
 
 /**
- * Checkpoints an SQLite database's write-ahead log on a thread of its own (issue 6). By default
+ * Checkpoints an SQLite database's write-ahead log on a thread of its own. By default
  * SQLite checkpoints inside the commit that fills the log past 1,000 pages, on the thread that
  * commits: here the request thread, which stood still while pages were copied and the file synced
  * (a fifth of a sync's time, more the larger the database). The request thread's connection turns

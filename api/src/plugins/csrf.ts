@@ -7,7 +7,7 @@ const PROTECTED_PREFIXES = ["/api/", "/auth/"];
 export const CROSS_SITE_MESSAGE = "This request came from another site and was refused.";
 
 /**
- * CSRF defence (DESIGN §4) for every state-changing request to the API and the sign-in pages:
+ * CSRF defence for every state-changing request to the API and the sign-in pages:
  * browsers say where a request comes from in Sec-Fetch-Site (or, older ones, in Origin); anything
  * but this origin is refused. Clients that send neither header are not browsers and carry no
  * walker's cookies by accident.

@@ -30,7 +30,7 @@ declare module "fastify" {
 }
 
 /**
- * Sign-in attempts that did not succeed (DESIGN §4), per 15 minutes: 5 for one email from one
+ * Sign-in attempts that did not succeed, per 15 minutes: 5 for one email from one
  * network address, 50 for one email from anywhere, 20 from one address for any emails. Past a
  * limit, sign-in under it waits for the rest of the 15 minutes.
  */

@@ -35,7 +35,7 @@ export function randomJoinCode(): string {
 }
 
 /**
- * Walking groups, their members and the monthly leaderboard (spec §2, §3). Who may do what is the
+ * Walking groups, their members and the monthly leaderboard. Who may do what is the
  * routes' business; this answers questions and makes the changes.
  */
 export class GroupsRepository {
@@ -179,7 +179,7 @@ export class GroupsRepository {
   /**
    * Every member with their steps on London day `today` and in its month, ranked by the month's
    * (ties share a rank; among them, by name, then id). One row per member: the month and today
-   * both from the walker's month row (issue 6), which keeps its latest day.
+   * both from the walker's month row, which keeps its latest day.
    */
   async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
     const rows = await this.db

@@ -72,7 +72,7 @@ export interface TotalsKey {
 /**
  * The statements of the step ledger's write path, built and compiled once (`PreparedQuery`). Each
  * takes a whole group of rows as one JSON parameter, so a group of syncs costs the same few
- * statements however many walkers it holds (issue 6). Rows are locked in one global order (the
+ * statements however many walkers it holds. Rows are locked in one global order (the
  * counters, the days, the months, each in key order), which keeps groups running at once on
  * PostgreSQL from deadlocking.
  *
@@ -241,7 +241,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
     },
 
     /**
-     * Recounts days from their counters and manual entries (DESIGN §5), then moves each month's
+     * Recounts days from their counters and manual entries, then moves each month's
      * total by its days' change. In a transaction; on PostgreSQL the days are locked (`lockDays`).
      */
     async recountDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {

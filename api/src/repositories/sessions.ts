@@ -61,7 +61,7 @@ const MAX_LOOKUPS_PER_QUERY = 256;
 export class SessionsRepository {
   /**
    * Every signed-in request looks its session up. Lookups that arrive together (in one turn of the
-   * event loop) are answered by one query (issue 6), and nothing is cached: each request still sees
+   * event loop) are answered by one query, and nothing is cached: each request still sees
    * the session as stored when it arrived, so a closed session is refused at once.
    */
   private readonly lookups: DataLoader<string, ValidSession | undefined>;

@@ -71,7 +71,7 @@ export interface StoredPhoto {
 }
 
 /**
- * The step ledger (DESIGN §5): per-device day counters that only grow, manual entries with their
+ * The step ledger: per-device day counters that only grow, manual entries with their
  * photo, and one row per walker and day holding the day's counted total. Writes to one day run one
  * after the other (SQLite has one writer; on PostgreSQL each first takes the day's row, inserted or
  * locked), so the total always reflects every committed counter.

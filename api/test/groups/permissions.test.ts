@@ -13,7 +13,7 @@ interface GroupsCall {
   expected: Record<Role, number>;
 }
 
-/** Every groups route and what each kind of caller gets (DESIGN §6). */
+/** Every groups route and what each kind of caller gets. */
 const ROLE_MATRIX: GroupsCall[] = [
   {
     method: "GET",

@@ -7,7 +7,7 @@ import { dialects, startTestServer, type TestApp } from "../helper.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
 
 /**
- * Issue 7, part 2: every route × every kind of caller, with the status each must get (DESIGN §4, §6).
+ * Every route × every kind of caller, with the status each must get.
  * The "owner" of what a route names (the group's admin, the photo's walker, the `userId` of a
  * sync-local) is the group admin; the group member and another walker are everyone else.
  */

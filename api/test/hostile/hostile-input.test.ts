@@ -15,7 +15,7 @@ import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Schema } from "./generators.js";
 
 /**
- * Issue 7, part 1: generated hostile requests against every route of the API, driven by the routes'
+ * Generated hostile requests against every route of the API, driven by the routes'
  * own schemas. Every answer must be below 500, every refusal a 4xx with a JSON message (the HTML
  * sign-in pages answer HTML), and a refused request must leave the database exactly as it was.
  */

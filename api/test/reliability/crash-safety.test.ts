@@ -7,7 +7,7 @@ import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
- * Issue 7, part 5: the API as a real process, killed with SIGKILL in the middle of a burst of syncs
+ * The API as a real process, killed with SIGKILL in the middle of a burst of syncs
  * and manual entries, then started again on the same database. Every request that was answered 2xx
  * must be in the database, nothing may be counted twice, and sending everything again (as the
  * walkers' outboxes do) must end at exactly the right totals.

@@ -14,7 +14,7 @@ import {
 import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
- * Issue 7, part 6: two API processes on one PostgreSQL behind a proxy with no sticky sessions.
+ * Two API processes on one PostgreSQL behind a proxy with no sticky sessions.
  * Many walkers sync through both at once, every count sent twice and out of order; the totals
  * must come out exact, and a session opened through one process must work on the other.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CounterReading } from "../../src/repositories/steps.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 
-/** Syncs that arrive together are written together (issue 6): what each walker gets back and keeps. */
+/** Syncs that arrive together are written together: what each walker gets back and keeps. */
 describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
   let testApp: TestApp;
   beforeAll(async () => {

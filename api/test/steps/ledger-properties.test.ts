@@ -62,7 +62,7 @@ const scenario = fc
     }),
   );
 
-/** What the ledger must hold after `ops`, computed without the server (DESIGN §5). */
+/** What the ledger must hold after `ops`, computed without the server. */
 function expectedDays(ops: Op[]): Map<string, number> {
   const counters = new Map<string, { day: string; kind: "motion" | "health"; steps: number }>();
   const manual = new Map<string, ManualOp>();

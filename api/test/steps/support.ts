@@ -70,7 +70,7 @@ export function multipartBody(parts: MultipartPart[]): { body: Buffer; contentTy
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The manual-entry form as the dashboard sends it (spec §3), with a photo. */
+/** The manual-entry form as the dashboard sends it, with a photo. */
 export function manualForm(
   fields: { steps: string; date: string; note?: string },
   image: { bytes: Buffer; filename?: string; contentType?: string } | null,

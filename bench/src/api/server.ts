@@ -1,5 +1,5 @@
 /**
- * A child process of `pnpm bench` (issue 6): the API (`BENCH_SERVER=app`) on a prepared database, or
+ * A child process of `pnpm bench`: the API (`BENCH_SERVER=app`) on a prepared database, or
  * the bare-Fastify reference (`BENCH_SERVER=bare`), listening on 127.0.0.1:`PORT` so that its memory
  * is its own and the load comes from the bench process. Tells the parent over IPC when it listens,
  * with the session cookies and group ids it made.

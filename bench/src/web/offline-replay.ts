@@ -2,7 +2,7 @@ import { addDays, type DayString, londonDay, londonMonth } from "@charity-steps/
 import { bounded, type Figure } from "../figure.js";
 
 /**
- * Offline replay (issue 6, figure 4) with the real sync engine: client-store's Dexie code over
+ * Offline replay with the real sync engine: client-store's Dexie code over
  * fake-indexeddb in Node, against the real local server with the walker's session cookie.
  *
  * client-store is not a dependency of bench and its sources use bundler-style imports, so its

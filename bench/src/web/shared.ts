@@ -5,7 +5,7 @@ import { phoneContext } from "../../../e2e/support/chromium.js";
 import { signUpNewWalker } from "../../../e2e/support/walker.js";
 import type { Figure } from "../figure.js";
 
-/** The flags of e2e/support/chromium.ts (DESIGN §8), repeated for chrome-launcher. */
+/** The flags of e2e/support/chromium.ts, repeated for chrome-launcher. */
 export const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",

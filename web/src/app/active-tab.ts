@@ -3,7 +3,7 @@ import { paths } from "./paths";
 export type TabId = "dashboard" | "groups" | "charity" | "prizes" | "account";
 
 /**
- * Which bottom tab is lit for a location (spec §2): Dashboard on / and /dashboard, Groups on any
+ * Which bottom tab is lit for a location: Dashboard on / and /dashboard, Groups on any
  * path starting /groups, the others on their own path only.
  */
 export function activeTab(pathname: string): TabId | null {

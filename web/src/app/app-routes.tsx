@@ -62,7 +62,7 @@ export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   void preloadStepTracking().catch(() => {});
 }
 
-/** The route table of spec §2. */
+/** Every screen and its address. */
 export function AppRoutes() {
   return (
     <Routes>
@@ -92,7 +92,7 @@ function HomeRoute() {
   return isAuthenticated ? <DashboardPage /> : <LandingPage />;
 }
 
-/** A route that does not exist for signed-out visitors ("not routed" in spec §2): they get the 404 page. */
+/** A route that does not exist for signed-out visitors : they get the 404 page. */
 function SignedInOnly({ page }: { page: ReactNode }) {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <LoadingSpinner />;

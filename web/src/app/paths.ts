@@ -1,4 +1,4 @@
-/** Every in-app route (spec §2). Sign-in and sign-out are server routes: LOGIN_PATH / LOGOUT_PATH. */
+/** Every in-app route. Sign-in and sign-out are server routes: LOGIN_PATH / LOGOUT_PATH. */
 export const paths = {
   home: "/",
   dashboard: "/dashboard",

@@ -11,7 +11,7 @@ const TABS: { id: TabId; label: string; to: string; icon: LucideIcon }[] = [
   { id: "account", label: "Account", to: paths.account, icon: UserRound },
 ];
 
-/** The bottom five-tab bar (spec §2); which tab is lit comes from `activeTab`. */
+/** The bottom five-tab bar; which tab is lit comes from `activeTab`. */
 export function TabBar() {
   const current = activeTab(useLocation().pathname);
 

@@ -7,7 +7,7 @@ import { paths } from "./paths";
 const topLink =
   "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";
 
-/** The header: home link always; signed in, the top navigation; signed out, a Sign In link (spec §2). */
+/** The header: home link always; signed in, the top navigation; signed out, a Sign In link. */
 export function TopBar() {
   const { isLoading, isAuthenticated } = useAuth();
 

@@ -1,7 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import type { ReactNode } from "react";
 
-/** A section the walker opens and closes (spec §2's collapsibles), built on <details>. */
+/** A section the walker opens and closes, built on <details>. */
 export function CollapsibleSection({
   title,
   defaultOpen = false,

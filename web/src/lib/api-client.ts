@@ -1,7 +1,7 @@
 import type { QueryFunction } from "@tanstack/react-query";
 
 /**
- * Turns a non-OK answer into an Error whose message is `${status}: ${body or status text}` (spec §8),
+ * Turns a non-OK answer into an Error whose message is `${status}: ${body or status text}`,
  * which is what screens show and what `isUnauthorizedError` looks for.
  */
 async function throwIfNotOk(response: Response): Promise<void> {
@@ -45,7 +45,7 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
   };
 }
 
-/** True for the errors `apiRequest` throws when the session has ended (spec §8). */
+/** True for the errors `apiRequest` throws when the session has ended. */
 export function isUnauthorizedError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /Unauthorized|401/.test(message);

@@ -3,7 +3,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { getQueryFn } from "./api-client";
 
 /**
- * Query data never goes stale on its own and is never retried or polled (spec §4); screens refresh
+ * Query data never goes stale on its own and is never retried or polled; screens refresh
  * it explicitly after the writes that change it.
  */
 export function createQueryClient(): QueryClient {

@@ -4,7 +4,7 @@ import type { QueryClient } from "@tanstack/react-query";
 export const DASHBOARD_STATS_KEY = ["/api/dashboard/stats"] as const;
 export const STEP_HISTORY_KEY = ["/api/steps/history"] as const;
 
-/** What a step event or sync changes on the server: the spec's list of queries to refresh (§7). */
+/** What a step event or sync changes on the server: the queries to refresh. */
 export const STEP_QUERY_KEYS = [
   ["/api/steps/today"],
   ["/api/steps/monthly"],

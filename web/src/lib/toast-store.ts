@@ -16,7 +16,7 @@ export interface ToastEntry extends ToastOptions {
 }
 
 interface ToastState {
-  /** Only one toast is ever visible (spec §9): a new one replaces it. */
+  /** Only one toast is ever visible: a new one replaces it. */
   current: ToastEntry | null;
   show: (options: ToastOptions) => number;
   dismiss: (id?: number) => void;

@@ -46,7 +46,7 @@ export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
 }
 
 /**
- * The numbers the dashboard shows, live from IndexedDB (DESIGN §7): the server's totals (every
+ * The numbers the dashboard shows, live from IndexedDB: the server's totals (every
  * device, manual entries) plus what this device counted and has not synced yet, and never less than
  * this device's own count, so a step shows the moment it is counted, online or not.
  */

@@ -1,7 +1,7 @@
 import { londonDay } from "@charity-steps/shared-types";
 import { useEffect, useState } from "react";
 
-/** Today's London date, updated within a minute of midnight (spec §4 checks every 60 s). */
+/** Today's London date, updated within a minute of midnight. */
 export function useLondonDay(): string {
   const [day, setDay] = useState(() => londonDay());
   useEffect(() => {

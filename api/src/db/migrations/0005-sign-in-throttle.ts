@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 
 /**
  * Failed sign-ins per email and per network address, in a window: kept in the database so that
- * every API process counts the same attempts (DESIGN §4; issue 7).
+ * every API process counts the same attempts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

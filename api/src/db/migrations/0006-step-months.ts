@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 
 /**
  * A walker's counted steps per month, kept beside the day rows in the same transaction as every
- * change to a day (issue 6): a month total, a dashboard and a leaderboard then read one row per
+ * change to a day: a month total, a dashboard and a leaderboard then read one row per
  * walker instead of a month of day rows. The row also keeps the month's latest day with steps and
  * that day's total, so a leaderboard reads "today" from it too. The day rows' month index served
  * only those reads; every rewrite of a day also rewrote it, so it goes.

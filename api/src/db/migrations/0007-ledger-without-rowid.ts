@@ -4,7 +4,7 @@ import { type Kysely, SqliteAdapter, sql } from "kysely";
 const LEDGER_TABLES = ["step_counters", "step_days", "step_months"];
 
 /**
- * On SQLite, the ledger's tables become WITHOUT ROWID tables (issue 6): their rows are stored in
+ * On SQLite, the ledger's tables become WITHOUT ROWID tables: their rows are stored in
  * the primary key's own B-tree, so a lookup by key is one search instead of two (the key's index,
  * then the row), which makes a 10,000-member leaderboard and every sync cheaper. Each table is
  * rebuilt with the same columns, constraints and rows. PostgreSQL has no rowid: nothing to do.

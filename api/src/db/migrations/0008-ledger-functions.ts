@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from "kysely";
 
 /**
- * On PostgreSQL, the step ledger's write path as two functions (issue 6), so that a group of syncs
+ * On PostgreSQL, the step ledger's write path as two functions, so that a group of syncs
  * costs one round trip instead of eight. Under load each round trip waits for a turn of the API's
  * event loop (about 2 ms at 50 connections), and a group's eight made syncs wait 12 ms or more.
  * SQLite runs in the API's process, where a statement costs no round trip: it keeps the same steps
@@ -17,7 +17,7 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
 
-  // Recounts days (DESIGN §5: the larger of the motion devices' sum and the largest health source,
+  // Recounts days (the larger of the motion devices' sum and the largest health source,
   // plus manual entries, capped at day_cap), and moves each month's total by its days' change, and
   // its latest day forward when a later day (or the latest itself) changed. The caller must hold
   // the days' locks already: the statement writes the month rows (in key order) before the day

@@ -8,7 +8,7 @@ const LEDGER_FUNCTIONS = [
 
 /**
  * On PostgreSQL, the ledger's functions keep each statement's plan for the connection instead of
- * planning it on every call (issue 6): planning was about a third of PostgreSQL's CPU per sync
+ * planning it on every call: planning was about a third of PostgreSQL's CPU per sync
  * (75–126 µs per sync against 57–85 µs, with the API's group commit at 50 syncs in flight).
  * 0008 planned on every call because a plan kept from while the tables were small would scan
  * them whole until PostgreSQL next analyzed them. Every statement in the functions reads and

@@ -1,6 +1,6 @@
 /**
  * One device's (or one health source's) count for a walker's day. Counters only grow: a sync
- * carries the counter's whole total for the day and the larger value is kept (DESIGN §5).
+ * carries the counter's whole total for the day and the larger value is kept.
  */
 export interface StepCountersTable {
   user_id: string;

@@ -8,7 +8,7 @@ const BETA_BENEFITS = [
   "Test all features",
 ];
 
-/** Shown instead of a signed-in screen to a visitor who is not signed in (spec §2). */
+/** Shown instead of a signed-in screen to a visitor who is not signed in. */
 export function LoginRequired() {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10">

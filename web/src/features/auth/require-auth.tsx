@@ -7,7 +7,7 @@ import { useAuth } from "./use-auth";
 
 /**
  * A signed-in screen. Signed out, the visitor sees the Log In Required prompt while the
- * 'Unauthorized' toast shows and the redirect to sign in runs (spec §2, §4).
+ * 'Unauthorized' toast shows and the redirect to sign in runs.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated, error, retry } = useAuth();

@@ -9,7 +9,7 @@ const TOASTER_WAIT_LIMIT_MS = 3_000;
 
 /**
  * Tells the walker their session has ended, then sends them to sign in after a short pause
- * (spec §4, §8). Returns a function that cancels the redirect (e.g. when the screen unmounts).
+ *. Returns a function that cancels the redirect (e.g. when the screen unmounts).
  */
 export function announceSignedOutAndRedirect(): () => void {
   toast({

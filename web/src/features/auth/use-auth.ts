@@ -43,7 +43,7 @@ export function wasSignedInHere(): boolean {
   return lastUser() !== null;
 }
 
-/** `GET /api/auth/user`, where 401 means signed out (spec §7); also fetched as the app starts. */
+/** `GET /api/auth/user`, where 401 means signed out; also fetched as the app starts. */
 export const authUserQuery = queryOptions<AuthUser | null>({
   queryKey: AUTH_USER_QUERY_KEY,
   queryFn: getQueryFn<AuthUser>({ on401: "returnNull" }),

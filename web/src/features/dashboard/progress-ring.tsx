@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** A circular progress ring (spec §2): the share of `goal` reached, full at 100%. */
+/** A circular progress ring: the share of `goal` reached, full at 100%. */
 export function ProgressRing({
   value,
   goal,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dailyGoalPercent, monthlyProgressText, prizeEntriesText } from "./step-numbers";
 
-describe("the dashboard's wordings (spec §2)", () => {
+describe("the dashboard's wordings", () => {
   it.each([
     [0, "100,000 steps remaining"],
     [25_500, "74,500 steps remaining"],

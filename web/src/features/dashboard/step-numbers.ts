@@ -8,7 +8,7 @@ import {
 const numberFormat = new Intl.NumberFormat("en-GB");
 export const formatSteps = (steps: number) => numberFormat.format(steps);
 
-/** The wordings of the dashboard's tiles (spec §2), from the month's and today's steps. */
+/** The wordings of the dashboard's tiles, from the month's and today's steps. */
 export function monthlyProgressText(monthSteps: number): string {
   const remaining = MONTHLY_STEP_GOAL - monthSteps;
   return remaining > 0 ? `${formatSteps(remaining)} steps remaining` : "Goal Achieved!";

@@ -1,7 +1,7 @@
 import { TriangleAlert } from "lucide-react";
 import { reloadPage } from "../../lib/browser-location";
 
-/** Shown when a screen fails to render (spec §2, §8). */
+/** Shown when a screen fails to render. */
 export function ErrorFallback() {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10">

@@ -17,7 +17,7 @@ const refreshGroups = (queryClient: QueryClient, id?: number) =>
     id === undefined ? null : queryClient.removeQueries({ queryKey: ["/api/groups", id] }),
   ]);
 
-/** Spec §4: create, join, leave and delete, each with the spec's toasts (§8). */
+/** Create, join, leave and delete, each with its toasts. */
 export function useGroupActions(onDone: { left?: () => void; deleted?: () => void } = {}) {
   const queryClient = useQueryClient();
   const create = useMutation({

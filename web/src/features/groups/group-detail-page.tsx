@@ -46,7 +46,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
   const { user } = useAuth();
   const online = useOnline();
   const [tab, setTab] = useState<"leaderboard" | "members">("leaderboard");
-  // Data is loaded only for ids above 0 (spec §2): this component exists only then.
+  // Data is loaded only for ids above 0: this component exists only then.
   const group = useQuery<Group | null>({ queryKey: ["/api/groups", groupId] });
   const members = useQuery<GroupMembersResponse | null>({ queryKey: ["/api/groups", groupId, "members"] });
   const leaderboard = useQuery<GroupLeaderboardResponse | null>({

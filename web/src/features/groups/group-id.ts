@@ -1,5 +1,5 @@
 /**
- * The group id of a /groups/{id} address: its last path segment (spec §2). Anything that is not a
+ * The group id of a /groups/{id} address: its last path segment. Anything that is not a
  * whole number above 0 gives 0, and a group's data is only loaded for ids above 0.
  */
 export function groupIdFromPath(pathname: string): number {

@@ -3,7 +3,7 @@ import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toast } from "../../lib/toast-store";
 
-/** Copies a group's join code; a check shows for 2 s (spec §4). */
+/** Copies a group's join code; a check shows for 2 s. */
 export function JoinCodeButton({ code }: { code: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {

@@ -3,8 +3,8 @@ import type { useGroupActions } from "./group-actions";
 type GroupActions = ReturnType<typeof useGroupActions>;
 
 /**
- * Delete for the group's admin, Leave for everyone else (spec §6), each after the spec's
- * confirmation (§5). `leaveQuestion` differs between the list and the group's own page.
+ * Delete for the group's admin, Leave for everyone else, each after a
+ * confirmation. `leaveQuestion` differs between the list and the group's own page.
  */
 export function LeaveOrDeleteButton({
   group,

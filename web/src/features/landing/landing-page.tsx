@@ -36,7 +36,7 @@ const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
   },
 ];
 
-/** The signed-out home page (spec §2). Every sign-in button is a full navigation to the server. */
+/** The signed-out home page. Every sign-in button is a full navigation to the server. */
 export function LandingPage() {
   return (
     <>

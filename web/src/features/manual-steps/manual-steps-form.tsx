@@ -29,7 +29,7 @@ const showProblem = ({ title, description }: FormProblem) =>
   toast({ title, description, variant: "destructive" });
 
 /**
- * Steps walked without the phone, with a photo as proof (spec §2, §5): checked here with the
+ * Steps walked without the phone, with a photo as proof: checked here with the
  * spec's messages, then sent as multipart with an Idempotency-Key, so a retry never adds twice.
  */
 export function ManualStepsForm() {

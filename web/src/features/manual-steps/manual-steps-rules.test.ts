@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { noteProblem, PROBLEMS, photoProblem, stepsProblem } from "./manual-steps-rules";
 
-describe("manual steps form rules (spec §5)", () => {
+describe("manual steps form rules", () => {
   it.each([
     ["0", PROBLEMS.invalidSteps],
     ["-5", PROBLEMS.invalidSteps],

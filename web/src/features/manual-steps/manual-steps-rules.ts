@@ -5,7 +5,7 @@ import {
   MANUAL_STEPS_MIN,
 } from "@charity-steps/shared-types";
 
-/** A refusal as the walker sees it: the toast's title and text (spec §5). */
+/** A refusal as the walker sees it: the toast's title and text. */
 export interface FormProblem {
   title: string;
   description: string;

@@ -2,7 +2,7 @@ import { ImagePlus, X } from "lucide-react";
 import { type DragEvent, useId, useState } from "react";
 
 /**
- * A photo picker that also takes a dropped file (spec §2: image drag-and-drop). Native drag events
+ * A photo picker that also takes a dropped file. Native drag events
  * and a file input: a library's table of every file type would outweigh the whole form.
  */
 export function PhotoDropZone({

@@ -1,6 +1,6 @@
 import { createStepDetector, type StepDetector } from "./step-detector";
 
-/** Spec §9: the heartbeat looks every 10 s and restarts motion tracking after 30 s without events. */
+/** The heartbeat looks every 10 s and restarts motion tracking after 30 s without events. */
 export const HEARTBEAT_CHECK_MS = 10_000;
 export const HEARTBEAT_STALL_MS = 30_000;
 

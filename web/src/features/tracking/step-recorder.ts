@@ -9,10 +9,10 @@ import {
   type StepSyncResponse,
 } from "@charity-steps/shared-types";
 
-/** Spec §9: a real-time sync at every 10th step or after more than 60 s. */
+/** A real-time sync at every 10th step or after more than 60 s. */
 export const REALTIME_EVERY_STEPS = 10;
 export const REALTIME_EVERY_MS = 60_000;
-/** Spec §9: away for more than a minute, 1.5–4.5 estimated steps a minute are added on return. */
+/** Away for more than a minute, 1.5–4.5 estimated steps a minute are added on return. */
 export const BACKGROUND_MIN_AWAY_MS = 60_000;
 export const BACKGROUND_STEPS_PER_MINUTE = { min: 1.5, max: 4.5 } as const;
 
@@ -32,7 +32,7 @@ export function backgroundEstimate(awayMs: number, random: () => number = Math.r
 }
 
 /**
- * The real-time sync (spec §4): today's count, sent as it is counted. It goes to `POST
+ * The real-time sync: today's count, sent as it is counted. It goes to `POST
  * /api/steps/sync` with its London date rather than to `/api/steps/realtime`, which files a count
  * under the server's today: a count sent at 23:59:59 and received after midnight would otherwise
  * land on the wrong day. A failure (offline, signed out, server down) leaves the count queued in

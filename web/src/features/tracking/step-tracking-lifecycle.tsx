@@ -15,11 +15,11 @@ export const STORE_LOST_TOAST = {
     "Your browser removed this app's offline storage. Steps already synced are safe and shown here; steps this phone had not synced yet could not be recovered.",
 } as const;
 
-/** Fired on `window` when the London day changes (spec §4), after the local daily reset. */
+/** Fired on `window` when the London day changes, after the local daily reset. */
 export const DAILY_RESET_EVENT = "dailyReset";
 
 /**
- * Everything that runs while a walker is signed in, on every screen (spec §4, DESIGN §7): tidy the
+ * Everything that runs while a walker is signed in, on every screen: tidy the
  * device's old days, restore step counting, the London daily and monthly resets, the sync engine,
  * and the background estimate when the app comes back to the front.
  */

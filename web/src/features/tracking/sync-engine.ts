@@ -7,7 +7,7 @@ import {
   replayOutbox,
 } from "@charity-steps/client-store/outbox";
 
-/** Spec §4 and §9: every 5 minutes, at most once in 10 s, 3 retries 2 s × n apart. */
+/** Every 5 minutes, at most once in 10 s, 3 retries 2 s × n apart. */
 export const SYNC_INTERVAL_MS = 5 * 60_000;
 export const SYNC_THROTTLE_MS = 10_000;
 export const SYNC_MAX_RETRIES = 3;
@@ -39,7 +39,7 @@ export interface SyncEngine {
 }
 
 /**
- * The page's step sync (spec §4): queue the days whose best local count the server has not
+ * The page's step sync: queue the days whose best local count the server has not
  * acknowledged, then replay the outbox (which records what the server acknowledged on each day).
  * Triggered at start, on focus, when the tab becomes visible, when the browser comes online and
  * every 5 minutes while visible and online. When the page comes online it also tells the service

@@ -10,7 +10,7 @@ const CHOICES: { value: TrackingChoice; label: string }[] = [
   { value: "google_fit", label: "Google Fit" },
 ];
 
-/** The real-time step tracking card (spec §2): Enable, Test Movement, Disconnect and the Live badge. */
+/** The real-time step tracking card: Enable, Test Movement, Disconnect and the Live badge. */
 export function TrackingCard({ todaySteps }: { todaySteps: number }) {
   const { connection, live, waitingForOtherTab, enable, disconnect, testMovement } = useTracking();
   const [choice, setChoice] = useState<TrackingChoice>("device_motion");

@@ -12,7 +12,7 @@ import {
   sendRealtime,
 } from "./step-recorder";
 
-/** Only one tab counts motion at a time (DESIGN §7); the others read the same days from IndexedDB. */
+/** Only one tab counts motion at a time; the others read the same days from IndexedDB. */
 export const MOTION_LOCK_NAME = "charity-steps-motion";
 /** Tabs tell each other when the walker enables or disconnects tracking. */
 const TRACKING_CHANNEL = "charity-steps-tracking";
@@ -45,7 +45,7 @@ interface TrackingState {
   testMovement: () => Promise<void>;
   /** The app went to the background: remember when, so the estimate survives the tab being unloaded. */
   noteHidden: (now?: number) => Promise<void>;
-  /** The app is in front again: add the estimate for the time away (spec §4). */
+  /** The app is in front again: add the estimate for the time away. */
   applyBackgroundEstimate: (now?: number) => Promise<void>;
 }
 

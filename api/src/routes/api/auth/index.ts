@@ -18,7 +18,7 @@ const CallbackQuery = Type.Object({
 
 const redirectResponses = { 302: Type.Null(), 400: ErrorResponse, 502: ErrorResponse };
 
-/** Sign-in through the OpenID Connect provider, sign-out, and who is signed in (DESIGN §4). */
+/** Sign-in through the OpenID Connect provider, sign-out, and who is signed in. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async (app, { oidc }) => {
   app.get(LOGIN_PATH, { schema: { response: redirectResponses } }, async (request, reply) =>
     reply.redirect(await oidc.authorizationUrl(request, reply)),

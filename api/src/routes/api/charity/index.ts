@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 
-/** The walker's charity for the beta (spec §2 Charity, §3, §7): one of the three. */
+/** The walker's charity for the beta: one of the three. */
 export const charityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
 

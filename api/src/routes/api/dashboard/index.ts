@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 
-/** `GET /api/dashboard/stats`: everything the dashboard's tiles show, in one answer (DESIGN §6). */
+/** `GET /api/dashboard/stats`: everything the dashboard's tiles show, in one answer. */
 export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     "/api/dashboard/stats",

@@ -31,14 +31,14 @@ const NoContent = Type.Null({ description: "No content" });
 /**
  * Lists that grow with a group are written by JSON.stringify. fast-json-stringify builds its output
  * by concatenation: a 10,000-member leaderboard (1.5 MB) took it 22 ms against JSON.stringify's
- * 4 ms, and 75 times its 1,000-member time (issue 6). The entries are built field by field to the
+ * 4 ms, and 75 times its 1,000-member time. The entries are built field by field to the
  * schema, and the tests check their shape, so nothing beyond it can leak.
  */
 const growingList = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
 const refusals = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
 /**
- * Walking groups (spec §2 Groups and Group detail, §3, §7) with DESIGN §6's permissions: detail,
+ * Walking groups and who may do what: detail,
  * members and leaderboard for members only; delete for the admin only; the admin cannot leave.
  */
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {

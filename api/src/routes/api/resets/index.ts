@@ -9,9 +9,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 
 /**
- * The daily and monthly resets the client calls at London midnight and on the 1st (spec §4). Days
+ * The daily and monthly resets the client calls at London midnight and on the 1st. Days
  * and months are keys on the server, so nothing counted needs clearing: both calls are idempotent
- * and never delete steps or past months (DESIGN §5). The daily one tidies the walker's expired
+ * and never delete steps or past months. The daily one tidies the walker's expired
  * transient records (idempotency records, sessions) and says how many went.
  */
 export const resetRoutes: FastifyPluginAsyncTypebox = async (app) => {

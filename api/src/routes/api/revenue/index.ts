@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 
 const pounds = (pence: number) => pence / 100;
 
-/** This month's revenue and its split (spec §3), and the beta's subscription status (DESIGN §6). */
+/** This month's revenue and its split, and the beta's subscription status. */
 export const revenueRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
 

@@ -10,7 +10,7 @@ import { BadRequestError, UnprocessableError } from "../../../errors.js";
 import type { CounterReading } from "../../../repositories/steps.js";
 
 /**
- * Where a count goes (DESIGN §5): a health source is one counter per walker and day, whatever the
+ * Where a count goes: a health source is one counter per walker and day, whatever the
  * device; motion counting (live, background, local tracker) is one counter per device.
  */
 export function counterReading(

@@ -40,7 +40,7 @@ const syncResponses = {
 };
 const readResponses = { 401: ErrorResponse };
 
-/** The step calls of spec §7, on the ledger of DESIGN §5. Every one needs a signed-in walker. */
+/** The step calls, on the step ledger. Every one needs a signed-in walker. */
 export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Before the body is read (an upload is not received for nobody), and before validation.
   app.addHook("onRequest", app.requireUser);
@@ -69,7 +69,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { body: LocalStepSyncRequest, headers: DeviceHeaders, response: syncResponses } },
     async (request) => {
       const user = signedInUser(request);
-      // DESIGN §6: the id in the body is never trusted, only compared with the session's.
+      // The id in the body is never trusted, only compared with the session's.
       const { userId, ...body } = request.body;
       if (userId !== user.id) throw new ForbiddenError(OTHER_WALKER_MESSAGE);
       return sync(user.id, request.headers[DEVICE_ID_HEADER], body);

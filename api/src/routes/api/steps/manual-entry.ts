@@ -35,7 +35,7 @@ const ManualEntryHeaders = Type.Object({
 });
 
 /**
- * `POST /api/steps/add-manual-verified` (spec §3, §5; DESIGN §5): steps with a photo as proof, as
+ * `POST /api/steps/add-manual-verified`: steps with a photo as proof, as
  * multipart form data. Everything is checked before anything is stored.
  */
 export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
