@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router-dom";
-import { AppRoutes, preloadRoute } from "./app/app-routes";
+import { createBrowserRouter, RouterProvider } from "react-router-dom";
+import { appRoutes } from "./app/app-routes";
 import { AppProviders } from "./app/providers";
 import { UpdatePrompt } from "./app/update-prompt";
 import { createQueryClient } from "./lib/query-client";
@@ -11,15 +11,14 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
 const queryClient = createQueryClient();
-preloadRoute(window.location.pathname, queryClient);
+// Created before the first render, so the opened screen's code and data start loading at once.
+const router = createBrowserRouter(appRoutes(queryClient));
 
 createRoot(root).render(
   <StrictMode>
-    <BrowserRouter>
-      <AppProviders queryClient={queryClient}>
-        <AppRoutes />
-      </AppProviders>
-    </BrowserRouter>
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
     <UpdatePrompt />
   </StrictMode>,
 );

@@ -7,7 +7,7 @@ import type {
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown, Trophy, Users } from "lucide-react";
 import { useState } from "react";
-import { Link, useLocation, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useParams } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
@@ -15,13 +15,13 @@ import { useOnline } from "../../lib/use-online";
 import { useAuth } from "../auth/use-auth";
 import { formatSteps } from "../dashboard/step-numbers";
 import { useGroupActions } from "./group-actions";
-import { groupIdFromPath } from "./group-id";
+import { parseGroupId } from "./group-id";
 import { createdFormat } from "./groups-page";
 import { JoinCodeButton } from "./join-code-button";
 import { LeaveOrDeleteButton } from "./leave-or-delete-button";
 
 export function GroupDetailPage() {
-  const groupId = groupIdFromPath(useLocation().pathname);
+  const groupId = parseGroupId(useParams().id);
   return (
     <Page
       title="Group"
