@@ -48,12 +48,6 @@ export class UnprocessableError extends AppError {
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  constructor(message: string) {
-    super(413, message);
-  }
-}
-
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {
     super(415, message);

@@ -2,28 +2,46 @@
  * The walker's device storage: steps are kept here first so a walk with no signal loses
  * nothing, and both the page and the service worker read and write the same IndexedDB database.
  */
-import type { DayString, MonthString, StepSyncRequest } from "@charity-steps/shared-types";
+import {
+  DAILY_STEP_MAX,
+  type DayString,
+  type MonthString,
+  type StepSyncRequest,
+} from "@charity-steps/shared-types";
 import { Dexie, type EntityTable } from "dexie";
 
 export const DATABASE_NAME = "charity-steps";
 
-/** The step counters the device keeps for one London day; a day's count is the highest of them. */
-export const DAY_COUNTERS = ["local", "real", "background", "backup"] as const;
+/**
+ * The step counters the device keeps for one London day; a day's count is the highest of them, so
+ * live steps and a background estimate written at the same moment never add up twice.
+ */
+export const DAY_COUNTERS = ["motion", "background"] as const;
 export type DayCounter = (typeof DAY_COUNTERS)[number];
 
 export interface DayRecord {
   day: DayString;
-  /** Steps counted by the live motion detector. */
-  local: number;
-  /** Steps confirmed by a health source or the server for this device. */
-  real: number;
-  /** Steps estimated while the app was in the background. */
+  /** Steps counted by the live motion detector while the app is open. */
+  motion: number;
+  /** Steps estimated for the time the app was in the background. */
   background: number;
-  /** A copy kept by the tracker in case another counter is lost. */
-  backup: number;
   /** The highest count the server has acknowledged for this day from this device. */
   synced: number;
   /** Epoch milliseconds of the last write. */
+  updatedAt: number;
+}
+
+/**
+ * A day as version 1 of the database stored it: the detector wrote `real`; `local` and `backup`
+ * were declared but never written by the app. Kept only to upgrade old rows.
+ */
+interface DayRecordV1 {
+  day: DayString;
+  local?: number;
+  real?: number;
+  background?: number;
+  backup?: number;
+  synced: number;
   updatedAt: number;
 }
 
@@ -101,8 +119,7 @@ export class CharityStepsDatabase extends Dexie {
 
   constructor(name = DATABASE_NAME) {
     super(name);
-    // Keep every version: a later schema change adds `this.version(2).stores({...}).upgrade(...)`
-    // below, and browsers still on version 1 upgrade through it.
+    // Keep every version: browsers still on an older one upgrade through each step in turn.
     this.version(1).stores({
       days: "day",
       months: "month",
@@ -110,7 +127,33 @@ export class CharityStepsDatabase extends Dexie {
       outbox: "++id, &key",
       deadLetters: "++id, key",
     });
+    // Day counters named for what they hold: `real` becomes `motion`; `local` and `backup` go, their
+    // values folded into `motion` so that no day's count changes.
+    this.version(2)
+      .stores({ days: "day" })
+      .upgrade((tx) =>
+        tx
+          .table("days")
+          .toCollection()
+          .modify((row: DayRecordV1 & Partial<DayRecord>) => {
+            row.motion = Math.max(...[row.local, row.real, row.backup].map(validSteps));
+            row.background = validSteps(row.background);
+            delete row.local;
+            delete row.real;
+            delete row.backup;
+          }),
+      );
   }
+}
+
+/** True for a daily step value the device may store: a whole number from 0 to 50,000. */
+export function isValidDailySteps(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= DAILY_STEP_MAX;
+}
+
+// A counter holding something other than a daily step value has always counted as nothing.
+function validSteps(value: unknown): number {
+  return isValidDailySteps(value) ? value : 0;
 }
 
 export const db = new CharityStepsDatabase();

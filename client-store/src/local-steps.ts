@@ -4,7 +4,7 @@
  *
  * Month rule: a month's steps on this device are the sum of the best counts of its days. The months
  * table stores that sum, rewritten in the same transaction as every day write, so it outlives the
- * 30-day day cleanup and `readLocalTotals` reads one row instead of summing.
+ * 30-day day cleanup.
  */
 import {
   addDays,
@@ -13,20 +13,14 @@ import {
   type DayString,
   daysBetween,
   londonDay,
-  londonMonth,
   type MonthString,
   monthOfDay,
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
-import { DAY_COUNTERS, type DayCounter, type DayRecord, db, setMeta } from "./db";
-
-/** True for a daily step value the device may store: a whole number from 0 to 50,000. */
-export function isValidDailySteps(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= DAILY_STEP_MAX;
-}
+import { DAY_COUNTERS, type DayCounter, type DayRecord, db, isValidDailySteps, setMeta } from "./db";
 
 export function emptyDay(day: DayString, now: number = Date.now()): DayRecord {
-  return { day, local: 0, real: 0, background: 0, backup: 0, synced: 0, updatedAt: now };
+  return { day, motion: 0, background: 0, synced: 0, updatedAt: now };
 }
 
 /** The day's count on this device: the highest of its counters; out-of-range values are ignored. */
@@ -50,30 +44,6 @@ export function bestCounter(record: DayRecord | undefined): DayCounter | null {
 
 export async function getDay(day: DayString): Promise<DayRecord | undefined> {
   return db.days.get(day);
-}
-
-/**
- * Raises one counter of a day to `steps` (capped at 50,000); a lower value changes nothing, so
- * steps never go down. Returns the counter's value afterwards. Negative, fractional or non-numeric
- * values are refused with a RangeError.
- */
-export function setDaySteps(
-  day: DayString,
-  counter: DayCounter,
-  steps: number,
-  now: number = Date.now(),
-): Promise<number> {
-  if (!isWholeSteps(steps))
-    return Promise.reject(new RangeError(`Daily steps must be a whole number from 0, got ${steps}.`));
-  return writeDay(
-    day,
-    now,
-    (record) => {
-      const current = isValidDailySteps(record[counter]) ? record[counter] : 0;
-      return Math.max(current, Math.min(steps, DAILY_STEP_MAX));
-    },
-    counter,
-  );
 }
 
 /**
@@ -175,33 +145,45 @@ export function cleanupOldSteps(now: Date | number = Date.now()): Promise<Cleanu
   });
 }
 
-export interface LocalTotals {
-  day: DayString;
-  month: MonthString;
-  /** Today's best count on this device. */
+export interface DeviceSteps {
   todaySteps: number;
   /** This month's steps on this device (sum of its days' best counts). */
   monthSteps: number;
   /** Steps counted today that the server has not acknowledged yet. */
   unsyncedToday: number;
+  unsyncedMonth: number;
+  /** Each stored day of the last 30: this device's count and what the server has not had yet. */
+  days: Map<DayString, { steps: number; unsynced: number }>;
 }
 
 /**
- * Today's and this month's steps on this device. Only reads Dexie tables, so it can be passed
- * straight to `useLiveQuery(() => readLocalTotals())` and updates whenever a day is written.
+ * This device's counts for today and the month, and what the server has not acknowledged yet. Only
+ * reads Dexie tables, so it can be passed straight to `useLiveQuery(() => readDeviceSteps())` and
+ * updates whenever a day is written.
  */
-export async function readLocalTotals(now: Date | number = Date.now()): Promise<LocalTotals> {
-  const day = londonDay(now);
-  const month = londonMonth(now);
-  const [today, monthRow] = await Promise.all([db.days.get(day), db.months.get(month)]);
-  const todaySteps = bestCount(today);
-  return {
-    day,
-    month,
-    todaySteps,
-    monthSteps: Math.max(monthRow?.steps ?? 0, todaySteps),
-    unsyncedToday: Math.max(0, todaySteps - (today?.synced ?? 0)),
-  };
+export async function readDeviceSteps(now: Date | number = Date.now()): Promise<DeviceSteps> {
+  const today = londonDay(now);
+  const month = monthOfDay(today);
+  const from = [`${month}-01`, addDays(today, -(STEP_HISTORY_DAYS - 1))].sort()[0] as string;
+  const days = await db.days.where("day").between(from, today, true, true).toArray();
+  const byDay = new Map<DayString, { steps: number; unsynced: number }>();
+  let monthSteps = 0;
+  let unsyncedMonth = 0;
+  let todaySteps = 0;
+  let unsyncedToday = 0;
+  for (const record of days) {
+    const best = bestCount(record);
+    const unsynced = Math.max(0, best - record.synced);
+    byDay.set(record.day, { steps: best, unsynced });
+    if (monthOfDay(record.day) !== month) continue;
+    monthSteps += best;
+    unsyncedMonth += unsynced;
+    if (record.day === today) {
+      todaySteps = best;
+      unsyncedToday = unsynced;
+    }
+  }
+  return { todaySteps, monthSteps, unsyncedToday, unsyncedMonth, days: byDay };
 }
 
 /** Days whose best count is above 0 and above what the server acknowledged, within the sync window. */

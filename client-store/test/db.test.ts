@@ -1,6 +1,8 @@
 import "fake-indexeddb/auto";
+import { Dexie } from "dexie";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CharityStepsDatabase, DATABASE_NAME, db, getDeviceId, getMeta, setMeta } from "../src/db";
+import { bestCount } from "../src/local-steps";
 import { freshDatabase } from "./helpers";
 
 beforeEach(freshDatabase);
@@ -9,7 +11,7 @@ describe("the device database", () => {
   it("is one database named charity-steps with the five tables", () => {
     expect(db.name).toBe(DATABASE_NAME);
     expect(db.name).toBe("charity-steps");
-    expect(db.verno).toBe(1);
+    expect(db.verno).toBe(2);
     expect(db.tables.map((table) => table.name).sort()).toEqual([
       "days",
       "deadLetters",
@@ -22,16 +24,14 @@ describe("the device database", () => {
   it("keeps a day's counters after the database is closed and opened again, as after a reload", async () => {
     await db.days.put({
       day: "2026-05-02",
-      local: 1200,
-      real: 0,
+      motion: 1200,
       background: 300,
-      backup: 0,
       synced: 0,
       updatedAt: 1,
     });
     db.close();
     const reopened = new CharityStepsDatabase();
-    expect(await reopened.days.get("2026-05-02")).toMatchObject({ local: 1200, background: 300 });
+    expect(await reopened.days.get("2026-05-02")).toMatchObject({ motion: 1200, background: 300 });
     reopened.close();
     await db.open();
   });
@@ -67,5 +67,60 @@ describe("the device database", () => {
     await db.outbox.add(action);
     await expect(db.outbox.add({ ...action })).rejects.toThrow();
     expect(await db.outbox.count()).toBe(1);
+  });
+});
+
+describe("a device still on the first version of the database", () => {
+  it("keeps every day's count when its counters are renamed, and keeps the other tables", async () => {
+    const name = "charity-steps-version-1";
+    await Dexie.delete(name);
+    // The first version's schema and rows exactly as that version of the app wrote them.
+    const old = new Dexie(name);
+    old.version(1).stores({
+      days: "day",
+      months: "month",
+      meta: "key",
+      outbox: "++id, &key",
+      deadLetters: "++id, key",
+    });
+    await old.table("days").bulkPut([
+      // What the app wrote: the detector's count in `real`, the background estimate beside it.
+      { day: "2026-05-01", local: 0, real: 4200, background: 300, backup: 0, synced: 4000, updatedAt: 11 },
+      { day: "2026-05-02", local: 0, real: 100, background: 2500, backup: 0, synced: 0, updatedAt: 12 },
+      // `local` and `backup` only ever held test data, but a count there still counts.
+      { day: "2026-05-03", local: 6000, real: 10, background: 0, backup: 7000, synced: 0, updatedAt: 13 },
+      // A corrupt value counted as nothing before and still does.
+      { day: "2026-05-04", local: -3, real: 90_000, background: 1.5, backup: 50, synced: 0, updatedAt: 14 },
+    ]);
+    await old.table("months").put({ month: "2026-05", steps: 13_750, updatedAt: 14 });
+    await old.table("meta").put({ key: "deviceId", value: "device-from-version-1" });
+    await old.table("outbox").add({
+      type: "step_sync",
+      key: "2026-05-02|device-from-version-1|motion",
+      deviceId: "device-from-version-1",
+      body: { steps: 2500, date: "2026-05-02", source: "background_device_motion" },
+      createdAt: 12,
+      updatedAt: 12,
+      attempts: 0,
+    });
+    old.close();
+
+    const upgraded = new CharityStepsDatabase(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(2);
+    const days = await upgraded.days.orderBy("day").toArray();
+    expect(days).toEqual([
+      { day: "2026-05-01", motion: 4200, background: 300, synced: 4000, updatedAt: 11 },
+      { day: "2026-05-02", motion: 100, background: 2500, synced: 0, updatedAt: 12 },
+      { day: "2026-05-03", motion: 7000, background: 0, synced: 0, updatedAt: 13 },
+      { day: "2026-05-04", motion: 50, background: 0, synced: 0, updatedAt: 14 },
+    ]);
+    // Each day's count (the highest valid counter) is what it was under the old names.
+    expect(days.map(bestCount)).toEqual([4200, 2500, 7000, 50]);
+    expect(await upgraded.months.get("2026-05")).toMatchObject({ steps: 13_750 });
+    expect(await upgraded.meta.get("deviceId")).toMatchObject({ value: "device-from-version-1" });
+    expect((await upgraded.outbox.toArray()).map((action) => action.body.steps)).toEqual([2500]);
+    upgraded.close();
+    await Dexie.delete(name);
   });
 });

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, getDeviceId } from "../src/db";
-import { getDay, markSynced, setDaySteps } from "../src/local-steps";
+import { getDay, markSynced, addToBestCount } from "../src/local-steps";
 import { deadLetters, enqueueSync, enqueueUnsyncedDays, pendingSyncs, replayOutbox } from "../src/outbox";
 import { fakeServer, freshDatabase } from "./helpers";
 
@@ -39,12 +39,12 @@ describe("queueing syncs", () => {
   });
 
   it("queues each day whose best count is above 0 and above what the server has", async () => {
-    await setDaySteps("2026-05-18", "local", 3000, NOW);
+    await addToBestCount("2026-05-18", "motion", 3000, NOW);
     await markSynced("2026-05-18", 3000, NOW);
-    await setDaySteps("2026-05-19", "background", 900, NOW);
-    await setDaySteps("2026-05-20", "local", 0, NOW);
-    await setDaySteps("2026-05-20", "real", 0, NOW);
-    await setDaySteps("2026-05-21", "local", 50, NOW); // tomorrow in London: the server would refuse it
+    await addToBestCount("2026-05-19", "background", 900, NOW);
+    await addToBestCount("2026-05-20", "motion", 0, NOW);
+    await addToBestCount("2026-05-20", "motion", 0, NOW);
+    await addToBestCount("2026-05-21", "motion", 50, NOW); // tomorrow in London: the server would refuse it
 
     expect(await enqueueUnsyncedDays(NOW)).toBe(1);
     expect((await pendingSyncs()).map((action) => action.body)).toEqual([
@@ -56,7 +56,7 @@ describe("queueing syncs", () => {
 describe("replaying the outbox", () => {
   it("sends each pending day once with the device id, and empties the outbox after a 2xx", async () => {
     const server = fakeServer();
-    await setDaySteps("2026-05-20", "local", 1234, NOW);
+    await addToBestCount("2026-05-20", "motion", 1234, NOW);
     await enqueueSync("2026-05-20", 1234, "device_motion", NOW);
     await enqueueSync("2026-05-19", 8000, "device_motion", NOW);
 

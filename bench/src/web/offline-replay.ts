@@ -14,7 +14,7 @@ interface ClientStore {
     delete(options?: { disableAutoOpen?: boolean }): Promise<void>;
     open(): Promise<unknown>;
   };
-  addToBestCount(day: DayString, counter: "real", delta: number, now?: number): Promise<number>;
+  addToBestCount(day: DayString, counter: "motion", delta: number, now?: number): Promise<number>;
   enqueueSync(day: DayString, steps: number, source: "device_motion", now?: number): Promise<unknown>;
   pendingSyncs(): Promise<unknown[]>;
   replayOutbox(options: { fetch: (input: string, init: RequestInit) => Promise<Response> }): Promise<{
@@ -83,7 +83,7 @@ export async function measureOfflineReplay(
   for (const day of days) {
     for (let batch = 0; batch < batches; batch += 1) {
       const now = Date.now();
-      const total = await store.addToBestCount(day, "real", scenario.stepsPerBatch, now);
+      const total = await store.addToBestCount(day, "motion", scenario.stepsPerBatch, now);
       await store.enqueueSync(day, total, "device_motion", now);
     }
   }

@@ -10,8 +10,3 @@ export function Page({ title, back, children }: { title: string; back?: ReactNod
     </div>
   );
 }
-
-/** Said plainly on screens whose features are still being built, instead of showing made-up data. */
-export function ComingSoon() {
-  return <p className="card p-4 text-muted">Coming soon in the beta.</p>;
-}

@@ -1,49 +1,7 @@
-import { db } from "@charity-steps/client-store/db";
-import { bestCount } from "@charity-steps/client-store/local-steps";
-import {
-  addDays,
-  DAILY_STEP_MAX,
-  londonDay,
-  monthOfDay,
-  STEP_HISTORY_DAYS,
-} from "@charity-steps/shared-types";
+import { type DeviceSteps, readDeviceSteps } from "@charity-steps/client-store/local-steps";
+import { DAILY_STEP_MAX } from "@charity-steps/shared-types";
 import { useLiveQuery } from "dexie-react-hooks";
 import { useLondonDay } from "./use-london-day";
-
-export interface DeviceSteps {
-  todaySteps: number;
-  monthSteps: number;
-  unsyncedToday: number;
-  unsyncedMonth: number;
-  /** Each stored day of the last 30: this device's count and what the server has not had yet. */
-  days: Map<string, { steps: number; unsynced: number }>;
-}
-
-/** This device's counts for today and the month, and what the server has not acknowledged yet. */
-export async function readDeviceSteps(now = Date.now()): Promise<DeviceSteps> {
-  const today = londonDay(now);
-  const month = monthOfDay(today);
-  const from = [`${month}-01`, addDays(today, -(STEP_HISTORY_DAYS - 1))].sort()[0] as string;
-  const days = await db.days.where("day").between(from, today, true, true).toArray();
-  const byDay = new Map<string, { steps: number; unsynced: number }>();
-  let monthSteps = 0;
-  let unsyncedMonth = 0;
-  let todaySteps = 0;
-  let unsyncedToday = 0;
-  for (const record of days) {
-    const best = bestCount(record);
-    const unsynced = Math.max(0, best - record.synced);
-    byDay.set(record.day, { steps: best, unsynced });
-    if (monthOfDay(record.day) !== month) continue;
-    monthSteps += best;
-    unsyncedMonth += unsynced;
-    if (record.day === today) {
-      todaySteps = best;
-      unsyncedToday = unsynced;
-    }
-  }
-  return { todaySteps, monthSteps, unsyncedToday, unsyncedMonth, days: byDay };
-}
 
 /**
  * The numbers the dashboard shows, live from IndexedDB: the server's totals (every

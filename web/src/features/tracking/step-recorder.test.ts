@@ -1,8 +1,8 @@
 import { db } from "@charity-steps/client-store/db";
-import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
+import { bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { mergeHistory, mergeSteps, readDeviceSteps } from "../../lib/use-live-steps";
+import { mergeHistory, mergeSteps } from "../../lib/use-live-steps";
 import { addToDay, backgroundEstimate, sendRealtime } from "./step-recorder";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
@@ -15,15 +15,15 @@ beforeEach(async () => {
 
 describe("recording counted steps on the device", () => {
   it("adds live and background steps on top of the day's best count", async () => {
-    await addToDay(TODAY, "real", 40, NOW);
+    await addToDay(TODAY, "motion", 40, NOW);
     await addToDay(TODAY, "background", 120, NOW);
-    await addToDay(TODAY, "real", 10, NOW);
+    await addToDay(TODAY, "motion", 10, NOW);
     expect(bestCount(await getDay(TODAY))).toBe(170);
   });
 
   it("loses nothing when live steps and a background estimate are added at the same moment", async () => {
-    await addToDay(TODAY, "real", 100, NOW);
-    await Promise.all([addToDay(TODAY, "real", 7, NOW), addToDay(TODAY, "background", 30, NOW)]);
+    await addToDay(TODAY, "motion", 100, NOW);
+    await Promise.all([addToDay(TODAY, "motion", 7, NOW), addToDay(TODAY, "background", 30, NOW)]);
     expect(bestCount(await getDay(TODAY))).toBe(137);
   });
 
@@ -34,7 +34,7 @@ describe("recording counted steps on the device", () => {
   });
 
   it("sends today's count with its London date and marks it synced when the server takes it", async () => {
-    await addToDay(TODAY, "real", 250, NOW);
+    await addToDay(TODAY, "motion", 250, NOW);
     const answer = { ok: true, date: TODAY, daySteps: 250, todaySteps: 250, monthlySteps: 9_250 };
     const fetchMock = vi.fn(async () => Response.json(answer));
     expect(await sendRealtime("device_motion", NOW, fetchMock)).toEqual(answer);
@@ -46,7 +46,7 @@ describe("recording counted steps on the device", () => {
   });
 
   it("queues the count in the outbox when the real-time sync fails (offline or signed out)", async () => {
-    await addToDay(TODAY, "real", 300, NOW);
+    await addToDay(TODAY, "motion", 300, NOW);
     await sendRealtime(
       "device_motion",
       NOW,
@@ -69,9 +69,9 @@ describe("the dashboard's numbers", () => {
   it("add this device's unsynced steps to the server's totals, never showing less than the device counted", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(NOW);
-    await addToDay(TODAY, "real", 1_000, NOW);
+    await addToDay(TODAY, "motion", 1_000, NOW);
     await db.days.update(TODAY, { synced: 600 });
-    await addToDay("2026-11-20", "real", 2_000, NOW);
+    await addToDay("2026-11-20", "motion", 2_000, NOW);
     const device = await readDeviceSteps(NOW);
     expect(device).toMatchObject({
       todaySteps: 1_000,

@@ -1,5 +1,5 @@
 import { requestBackgroundSync } from "@charity-steps/client-store/background-sync";
-import { getDeviceId } from "@charity-steps/client-store/db";
+import { type DayCounter, getDeviceId } from "@charity-steps/client-store/db";
 import { addToBestCount, bestCount, getDay, markSynced } from "@charity-steps/client-store/local-steps";
 import { enqueueSync, type SyncSource } from "@charity-steps/client-store/outbox";
 import {
@@ -20,7 +20,7 @@ export const BACKGROUND_STEPS_PER_MINUTE = { min: 1.5, max: 4.5 } as const;
  * Adds `steps` on top of the day's best count, in `counter`: the device's count only grows,
  * whichever counter (live, background) last raised it.
  */
-export function addToDay(day: DayString, counter: "real" | "background", steps: number, now = Date.now()) {
+export function addToDay(day: DayString, counter: DayCounter, steps: number, now = Date.now()) {
   return addToBestCount(day, counter, steps, now);
 }
 

@@ -15,9 +15,6 @@ export const STORE_LOST_TOAST = {
     "Your browser removed this app's offline storage. Steps already synced are safe and shown here; steps this phone had not synced yet could not be recovered.",
 } as const;
 
-/** Fired on `window` when the London day changes, after the local daily reset. */
-export const DAILY_RESET_EVENT = "dailyReset";
-
 /**
  * Everything that runs while a walker is signed in, on every screen: tidy the
  * device's old days, restore step counting, the London daily and monthly resets, the sync engine,
@@ -49,7 +46,6 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     // screens ask again. A device's first run (no reset before) changes nothing they already have.
     const stopResets = startResetChecks({
       onDailyReset: (result) => {
-        window.dispatchEvent(new CustomEvent(DAILY_RESET_EVENT, { detail: result }));
         if (result.previousDay !== null) refresh();
       },
       onMonthlyReset: (result) => {

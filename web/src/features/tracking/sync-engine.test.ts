@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { db } from "@charity-steps/client-store/db";
-import { getDay, setDaySteps } from "@charity-steps/client-store/local-steps";
+import { addToBestCount, bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSyncEngine, startSyncEngine } from "./sync-engine";
@@ -72,6 +72,11 @@ async function until(check: () => unknown): Promise<void> {
   throw failure;
 }
 
+/** The device has counted `total` steps on `day` so far, as the motion detector adds them. */
+async function walkedSoFar(day: string, total: number): Promise<void> {
+  await addToBestCount(day, "motion", total - bestCount(await getDay(day)));
+}
+
 /** Gives a run that was (wrongly) started a chance to reach the fake server before we look. */
 async function settle(): Promise<void> {
   for (let turn = 0; turn < 200; turn += 1) await new Promise((resolve) => setImmediate(resolve));
@@ -79,7 +84,7 @@ async function settle(): Promise<void> {
 
 describe("the page's step sync", () => {
   it("sends today's steps at start, marks them synced and tells the page to refresh", async () => {
-    await setDaySteps(TODAY, "local", 1234);
+    await walkedSoFar(TODAY, 1234);
     const server = fakeServer();
     const onSynced = vi.fn();
 
@@ -95,7 +100,7 @@ describe("the page's step sync", () => {
   });
 
   it("does not resend what the server has, and does not call onSynced when nothing was sent", async () => {
-    await setDaySteps(TODAY, "local", 500);
+    await walkedSoFar(TODAY, 500);
     const server = fakeServer();
     const onSynced = vi.fn();
     const engine = createSyncEngine({ fetch: server.fetch, onSynced, log: quietLog });
@@ -108,14 +113,14 @@ describe("the page's step sync", () => {
   });
 
   it("skips a run under 10 s after the last one, then sends the new count", async () => {
-    await setDaySteps(TODAY, "local", 100);
+    await walkedSoFar(TODAY, 100);
     const server = fakeServer();
     const engine = createSyncEngine({ fetch: server.fetch, log: quietLog });
     engine.start();
     stop = engine.stop;
     await until(() => expect(server.steps()).toEqual([100]));
 
-    await setDaySteps(TODAY, "local", 160);
+    await walkedSoFar(TODAY, 160);
     vi.advanceTimersByTime(9_000);
     expect(await engine.syncNow("focus")).toEqual({ status: "skipped", reason: "throttled" });
     window.dispatchEvent(new Event("focus"));
@@ -128,7 +133,7 @@ describe("the page's step sync", () => {
   });
 
   it("skips a run while one is running", async () => {
-    await setDaySteps(TODAY, "local", 100);
+    await walkedSoFar(TODAY, 100);
     const server = fakeServer();
     const engine = createSyncEngine({ fetch: server.fetch, log: quietLog });
     const [first, second] = await Promise.all([engine.syncNow(), engine.syncNow()]);
@@ -138,7 +143,7 @@ describe("the page's step sync", () => {
   });
 
   it("retries 3 times, 2 s, 4 s and 6 s apart, then gives up keeping the steps queued", async () => {
-    await setDaySteps(TODAY, "local", 700);
+    await walkedSoFar(TODAY, 700);
     const server = fakeServer(["network-error", "network-error", "network-error", "network-error"]);
     const engine = createSyncEngine({ fetch: server.fetch, log: quietLog });
     const result = engine.syncNow();
@@ -172,7 +177,7 @@ describe("the page's step sync", () => {
   });
 
   it("succeeds on a retry after a server error", async () => {
-    await setDaySteps(TODAY, "local", 800);
+    await walkedSoFar(TODAY, 800);
     const server = fakeServer([{ status: 503, body: { message: "busy" } }]);
     const onSynced = vi.fn();
     const engine = createSyncEngine({ fetch: server.fetch, onSynced, log: quietLog });
@@ -188,7 +193,7 @@ describe("the page's step sync", () => {
   });
 
   it("does not retry when signed out: the steps wait for sign-in", async () => {
-    await setDaySteps(TODAY, "local", 900);
+    await walkedSoFar(TODAY, 900);
     const server = fakeServer([{ status: 401, body: { message: "Unauthorized" } }]);
     const engine = createSyncEngine({ fetch: server.fetch, log: quietLog });
 
@@ -199,7 +204,7 @@ describe("the page's step sync", () => {
   });
 
   it("only logs a pause offline, then syncs and tells the service worker when back online", async () => {
-    await setDaySteps(TODAY, "local", 2500);
+    await walkedSoFar(TODAY, 2500);
     const postMessage = vi.fn();
     Object.defineProperty(navigator, "serviceWorker", {
       configurable: true,
@@ -222,19 +227,19 @@ describe("the page's step sync", () => {
   });
 
   it("syncs every 5 minutes while visible and online, and not while hidden", async () => {
-    await setDaySteps(TODAY, "local", 10);
+    await walkedSoFar(TODAY, 10);
     const server = fakeServer();
     stop = startSyncEngine({ fetch: server.fetch, log: quietLog });
     await until(() => expect(server.steps()).toEqual([10]));
 
-    await setDaySteps(TODAY, "local", 20);
+    await walkedSoFar(TODAY, 20);
     await vi.advanceTimersByTimeAsync(5 * 60_000 - 1);
     await settle();
     expect(server.steps()).toEqual([10]);
     await vi.advanceTimersByTimeAsync(1);
     await until(() => expect(server.steps()).toEqual([10, 20]));
 
-    await setDaySteps(TODAY, "local", 30);
+    await walkedSoFar(TODAY, 30);
     visibility = "hidden";
     await vi.advanceTimersByTimeAsync(5 * 60_000);
     await settle();
@@ -246,15 +251,15 @@ describe("the page's step sync", () => {
   });
 
   it("sends yesterday's unsynced steps too, and stops listening once stopped", async () => {
-    await setDaySteps("2026-05-19", "local", 6000);
-    await setDaySteps(TODAY, "local", 40);
+    await walkedSoFar("2026-05-19", 6000);
+    await walkedSoFar(TODAY, 40);
     const server = fakeServer();
     const stopEngine = startSyncEngine({ fetch: server.fetch, log: quietLog });
     await until(() => expect(server.requests).toHaveLength(2));
     expect(server.requests.map((request) => request.body.date).sort()).toEqual(["2026-05-19", TODAY]);
 
     stopEngine();
-    await setDaySteps(TODAY, "local", 90);
+    await walkedSoFar(TODAY, 90);
     vi.advanceTimersByTime(60_000);
     window.dispatchEvent(new Event("focus"));
     window.dispatchEvent(new Event("online"));

@@ -69,7 +69,7 @@ async function realtime(source: "device_motion" | "background_device_motion", no
 async function onSteps(steps: number): Promise<void> {
   const now = Date.now();
   const day = londonDay(now);
-  const total = await addToDay(day, "real", steps, now);
+  const total = await addToDay(day, "motion", steps, now);
   // The outbox always holds the day's latest count (one entry per day and device, newest wins), so
   // steps counted just before the app closes still reach the server through the service worker.
   await enqueueSync(day, total, "device_motion", now);
