@@ -13,6 +13,7 @@ import {
   type StepSyncRequest,
   type StepSyncResponse,
 } from "@charity-steps/shared-types";
+import { ApiError, apiRequest, type FetchLike } from "./api-client";
 import { type DeadLetter, db, getDeviceId, type OutboxAction, STEP_SYNC_ACTION } from "./db";
 import { bestCount, bestCounter, markSynced, unsyncedDays } from "./local-steps";
 
@@ -21,7 +22,6 @@ export const STEP_SYNC_PATH = "/api/steps/sync";
 export const SYNC_REQUEST_TIMEOUT_MS = 30_000;
 
 export type SyncSource = StepSyncRequest["source"];
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
  * The server keeps one counter per device for motion sources and one per health source; the outbox
@@ -189,47 +189,44 @@ async function replayAll(options: ReplayOptions): Promise<ReplaySummary> {
 }
 
 async function sendAction(action: OutboxAction, options: ReplayOptions): Promise<Outcome> {
-  const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? SYNC_REQUEST_TIMEOUT_MS;
-  const init: RequestInit = {
-    method: "POST",
-    credentials: "include",
-    headers: { "Content-Type": "application/json", [DEVICE_ID_HEADER]: action.deviceId },
-    body: JSON.stringify(action.body),
-  };
-  if (typeof AbortSignal.timeout === "function") init.signal = AbortSignal.timeout(timeoutMs);
+  const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(timeoutMs) : undefined;
 
   let response: Response;
   try {
-    response = await fetchFn(STEP_SYNC_PATH, init);
+    response = await apiRequest(
+      "POST",
+      STEP_SYNC_PATH,
+      action.body,
+      { [DEVICE_ID_HEADER]: action.deviceId },
+      { fetch: options.fetch, signal },
+    );
   } catch (error) {
-    await noteAttempt(action, `network: ${error instanceof Error ? error.message : String(error)}`, now());
-    return { kind: "kept", stop: "network" };
-  }
-
-  if (response.ok) {
-    const body = (await response.json().catch(() => null)) as StepSyncResponse | null;
-    // A 200 that is not our API's answer (a hotel wifi's sign-in page) has stored nothing.
-    if (body?.ok !== true) {
-      await noteAttempt(action, `${response.status}: not an answer from the step API`, now());
+    if (!(error instanceof ApiError)) {
+      await noteAttempt(action, `network: ${error instanceof Error ? error.message : String(error)}`, now());
       return { kind: "kept", stop: "network" };
     }
-    await acknowledge(action, now());
-    return {
-      kind: "sent",
-      ack: { day: action.body.date, steps: action.body.steps, source: action.body.source, response: body },
-    };
+    if (error.status >= 500 || RETRYABLE_STATUSES.has(error.status) || error.status < 400) {
+      await noteAttempt(action, error.toString(), now());
+      const stop = error.status === 401 ? "signed_out" : error.status === 429 ? "rate_limited" : null;
+      return { kind: "kept", stop };
+    }
+    await moveToDeadLetters(action, error.status, error.message, now());
+    return { kind: "dead" };
   }
 
-  const message = await serverMessage(response);
-  if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status) || response.status < 400) {
-    await noteAttempt(action, `${response.status}: ${message}`, now());
-    const stop = response.status === 401 ? "signed_out" : response.status === 429 ? "rate_limited" : null;
-    return { kind: "kept", stop };
+  const body = (await response.json().catch(() => null)) as StepSyncResponse | null;
+  // A 200 that is not our API's answer (a hotel wifi's sign-in page) has stored nothing.
+  if (body?.ok !== true) {
+    await noteAttempt(action, `${response.status}: not an answer from the step API`, now());
+    return { kind: "kept", stop: "network" };
   }
-  await moveToDeadLetters(action, response.status, message, now());
-  return { kind: "dead" };
+  await acknowledge(action, now());
+  return {
+    kind: "sent",
+    ack: { day: action.body.date, steps: action.body.steps, source: action.body.source, response: body },
+  };
 }
 
 /**
@@ -281,22 +278,4 @@ async function moveToDeadLetters(
     // A larger count queued meanwhile is a new request: let it meet the server on its own.
     if (current && current.body.steps <= action.body.steps) await db.outbox.delete(action.id);
   });
-}
-
-/** The server's `{ message }`, else the body text, else the status text. */
-async function serverMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      typeof (parsed as { message?: unknown }).message === "string"
-    ) {
-      return (parsed as { message: string }).message;
-    }
-  } catch {
-    // Not JSON: fall through to the raw text.
-  }
-  return text || response.statusText || `HTTP ${response.status}`;
 }

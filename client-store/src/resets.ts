@@ -15,7 +15,7 @@ import {
 } from "@charity-steps/shared-types";
 import { db, getMeta, setMeta } from "./db";
 import { emptyDay, recomputeMonth } from "./local-steps";
-import type { FetchLike } from "./outbox";
+import { apiRequest, type FetchLike } from "./api-client";
 
 export const DAILY_RESET_PATH = "/api/daily-reset";
 export const MONTHLY_RESET_PATH = "/api/monthly-reset";
@@ -44,7 +44,7 @@ export interface ResetOptions<T> {
   callServer?: () => Promise<T>;
 }
 
-/** The server's daily reset: a `POST` with the JSON header and no body; throws on a non-2xx answer. */
+/** The server's daily reset: a `POST` with the JSON header and no body; throws an ApiError on a refusal. */
 export function postDailyReset(fetchFn?: FetchLike): () => Promise<DailyResetResponse> {
   return postReset<DailyResetResponse>(DAILY_RESET_PATH, fetchFn);
 }
@@ -54,17 +54,10 @@ export function postMonthlyReset(fetchFn?: FetchLike): () => Promise<MonthlyRese
   return postReset<MonthlyResetResponse>(MONTHLY_RESET_PATH, fetchFn);
 }
 
-function postReset<T>(path: string, fetchFn: FetchLike = (input, init) => fetch(input, init)) {
+function postReset<T>(path: string, fetchFn?: FetchLike) {
   return async (): Promise<T> => {
-    const response = await fetchFn(path, {
-      method: "POST",
-      credentials: "include",
-      headers: { "Content-Type": "application/json" },
-    });
-    if (!response.ok)
-      throw new Error(
-        `${response.status}: ${(await response.text().catch(() => "")) || response.statusText}`,
-      );
+    const headers = { "Content-Type": "application/json" };
+    const response = await apiRequest("POST", path, undefined, headers, { fetch: fetchFn });
     return (await response.json()) as T;
   };
 }

@@ -1,5 +1,6 @@
 import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
 import { loadToaster } from "../../lib/toast-host";
 import { useToastStore } from "../../lib/toast-store";
@@ -16,7 +17,7 @@ afterEach(() => vi.useRealTimers());
 describe("a mutation that fails because the session ended", () => {
   it("announces it, then goes to sign in the redirect delay after the toast can show", async () => {
     await loadToaster();
-    expect(handleUnauthorizedError(new Error('401: {"message":"Sign in first."}'))).toBe(true);
+    expect(handleUnauthorizedError(new ApiError(401, "Sign in first.", true))).toBe(true);
     // The timer starts once the (already loaded) toaster's promise settles.
     await vi.advanceTimersByTimeAsync(0);
 
@@ -32,7 +33,7 @@ describe("a mutation that fails because the session ended", () => {
   });
 
   it("leaves other failures to the screen", () => {
-    expect(handleUnauthorizedError(new Error("500: Internal Server Error"))).toBe(false);
+    expect(handleUnauthorizedError(new ApiError(500, "Internal Server Error"))).toBe(false);
     vi.runAllTimers();
     expect(useToastStore.getState().current).toBeNull();
     expect(navigateTo).not.toHaveBeenCalled();

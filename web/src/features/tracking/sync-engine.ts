@@ -1,7 +1,7 @@
 import { ONLINE_MESSAGE_TYPE, requestBackgroundSync } from "@charity-steps/client-store/background-sync";
+import type { FetchLike } from "@charity-steps/client-store/api-client";
 import {
   enqueueUnsyncedDays,
-  type FetchLike,
   pendingSyncs,
   type ReplaySummary,
   replayOutbox,
