@@ -7,6 +7,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /src
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
 COPY shared-types/package.json shared-types/
+COPY step-detector/package.json step-detector/
 COPY client-store/package.json client-store/
 COPY api/package.json api/
 COPY web/package.json web/

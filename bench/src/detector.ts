@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { countSteps, createStepDetector } from "../../web/src/features/tracking/step-detector.js";
+import { countSteps, createStepDetector } from "@charity-steps/step-detector";
 import {
   findWalkRecordings,
   groundTruthKey,
   readGroundTruth,
   readWalkRecording,
-} from "../../web/src/features/tracking/walk-recordings.js";
+} from "@charity-steps/step-detector/walk-recordings";
 import { type BenchContext, bounded, type Figure, notMeasured } from "./figure.js";
 
 const DAY_AT_60_HZ = 24 * 60 * 60 * 60;
@@ -67,7 +67,7 @@ const median = (values: number[]) => {
 };
 
 /** The detector's cost on a day of samples and its error on the recorded walks. */
-export async function measureDetector({ quick, root }: BenchContext): Promise<Figure[]> {
+export async function measureDetector({ quick }: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
 
   const samples = quick ? DAY_AT_60_HZ / 24 : DAY_AT_60_HZ;
@@ -93,14 +93,15 @@ export async function measureDetector({ quick, root }: BenchContext): Promise<Fi
     ),
   );
 
-  const walksDir = resolve(process.env.WALKS_DIR ?? join(root, "../shared/data/walks"));
-  if (!existsSync(join(walksDir, "ground_truth.csv"))) {
+  // The recorded walks are not in the repository; WALKS_DIR names their folder.
+  const walksDir = process.env.WALKS_DIR ? resolve(process.env.WALKS_DIR) : undefined;
+  if (walksDir === undefined || !existsSync(join(walksDir, "ground_truth.csv"))) {
     figures.push(
       notMeasured(
         "detector error on recorded walks",
         "%",
         "median ≤ 2%, worst ≤ 5%",
-        `no walks at ${walksDir}`,
+        walksDir === undefined ? "WALKS_DIR is not set" : `no walks at ${walksDir}`,
       ),
     );
     return figures;

@@ -4,8 +4,8 @@
  * stopped here).
  */
 import type { Browser } from "playwright-core";
-import { type AppServer, startAppServer } from "../../e2e/support/app-server.js";
-import { CHROMIUM_PATH, launchChromium } from "../../e2e/support/chromium.js";
+import { type AppServer, startAppServer } from "@charity-steps/e2e/support/app-server";
+import { CHROMIUM_PATH, launchChromium } from "@charity-steps/e2e/support/chromium";
 import { type Figure, type FigureGroup, notMeasured } from "./figure.js";
 import { measureJsWeight } from "./web/js-weight.js";
 import { measureLighthouse } from "./web/lighthouse.js";

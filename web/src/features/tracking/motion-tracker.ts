@@ -1,4 +1,4 @@
-import { createStepDetector, type StepDetector } from "./step-detector";
+import { createStepDetector, type StepDetector } from "@charity-steps/step-detector";
 
 /** The heartbeat looks every 10 s and restarts motion tracking after 30 s without events. */
 export const HEARTBEAT_CHECK_MS = 10_000;

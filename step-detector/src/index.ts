@@ -26,7 +26,7 @@ export interface StepDetectorOptions {
   startRhythmTolerance: number;
 }
 
-// Tuned on the recorded walks (see step-detector.walks.test.ts); one set for every phone position.
+// Tuned on the recorded walks (see test/step-detector.walks.test.ts); one set for every phone position.
 export const DEFAULT_STEP_DETECTOR_OPTIONS: StepDetectorOptions = {
   smoothingMs: 50,
   baselineMs: 2000,

@@ -1,8 +1,9 @@
 // Node-only reader for the Oxford Step Counter recordings (see the walks folder's README).
-// Only tests and scripts import it: it needs node:fs, so the app must not.
+// It needs node:fs, so it lives beside the CLI and the package's main entry (what the app imports)
+// does not import it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import type { MotionSample } from "./step-detector";
+import type { MotionSample } from "../index.js";
 
 const ACCELEROMETER_FILE = "accelerometer.csv";
 const NS_PER_MS = 1e6;

@@ -3,10 +3,10 @@
 // CSV, an optimisation folder, or a folder holding either (searched recursively).
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { countSteps } from "../src/features/tracking/step-detector";
-import { findWalkRecordings, readWalkRecording } from "../src/features/tracking/walk-recordings";
+import { countSteps } from "../index.js";
+import { findWalkRecordings, readWalkRecording } from "./walk-recordings.js";
 
-// pnpm runs this from web/; INIT_CWD is where the user typed the command.
+// pnpm runs this from step-detector/; INIT_CWD is where the user typed the command.
 const cwd = process.env.INIT_CWD ?? process.cwd();
 const args = process.argv.slice(2);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countSteps, createStepDetector, type MotionSample } from "./step-detector";
+import { countSteps, createStepDetector, type MotionSample } from "../src/index.js";
 
 const GRAVITY = 9.81;
 // The phone is held tilted, so gravity and the bounce of each step spread over all three axes.
