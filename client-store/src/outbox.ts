@@ -118,6 +118,11 @@ export interface ReplaySummary {
   acknowledged: SyncAcknowledgement[];
 }
 
+/** The replay kept actions for a reason that may pass (network, 408, 429, 5xx), not a sign-out. */
+export function worthRetrying(summary: ReplaySummary): boolean {
+  return summary.networkFailed || summary.serverFailed;
+}
+
 export interface ReplayOptions {
   fetch?: FetchLike;
   now?: () => number;

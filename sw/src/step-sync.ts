@@ -3,18 +3,18 @@ import {
   requestBackgroundSync,
   STEP_SYNC_TAG,
 } from "@charity-steps/client-store/background-sync";
-import { type ReplayOptions, type ReplaySummary, replayOutbox } from "@charity-steps/client-store/outbox";
+import {
+  type ReplayOptions,
+  type ReplaySummary,
+  replayOutbox,
+  worthRetrying,
+} from "@charity-steps/client-store/outbox";
 
 declare const self: ServiceWorkerGlobalScope;
 
 // The Background Sync API is in no TypeScript lib yet.
 interface SyncEvent extends ExtendableEvent {
   readonly tag: string;
-}
-
-/** The replay kept actions for a reason that may pass (network, 408, 429, 5xx), not a sign-out. */
-export function worthRetrying(summary: ReplaySummary): boolean {
-  return summary.networkFailed || summary.serverFailed;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { db } from "@charity-steps/client-store/db";
 import { bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
-import { pendingSyncs } from "@charity-steps/client-store/outbox";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { pendingSyncs, replayOutbox } from "@charity-steps/client-store/outbox";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mergeHistory, mergeSteps } from "../../lib/use-live-steps";
-import { addToDay, backgroundEstimate, sendRealtime } from "./step-recorder";
+import { addToDay, backgroundEstimate, createRealtimeSync, recordSteps } from "./step-recorder";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const TODAY = "2026-11-21";
@@ -32,36 +32,98 @@ describe("recording counted steps on the device", () => {
     expect(backgroundEstimate(10 * 60_000, () => 0)).toBe(15);
     expect(backgroundEstimate(10 * 60_000, () => 1)).toBe(45);
   });
+});
 
-  it("sends today's count with its London date and marks it synced when the server takes it", async () => {
-    await addToDay(TODAY, "motion", 250, NOW);
-    const answer = { ok: true, date: TODAY, daySteps: 250, todaySteps: 250, monthlySteps: 9_250 };
-    const fetchMock = vi.fn(async () => Response.json(answer));
-    expect(await sendRealtime("device_motion", NOW, fetchMock)).toEqual(answer);
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe("/api/steps/sync");
-    expect(JSON.parse(init.body as string)).toEqual({ steps: 250, date: TODAY, source: "device_motion" });
-    expect((await getDay(TODAY))?.synced).toBe(250);
+/** A stand-in for the API's step sync: records each POST and answers the next queued answer. */
+function fakeSyncServer(answers: Array<"network-error" | number> = []) {
+  const posts: Array<{ url: string; body: unknown }> = [];
+  const fetch = vi.fn(async (url: string, init: RequestInit) => {
+    const body = JSON.parse(String(init.body)) as { steps: number; date: string };
+    posts.push({ url, body });
+    const answer = answers.shift() ?? 200;
+    if (answer === "network-error") throw new TypeError("Failed to fetch");
+    if (answer !== 200) return Response.json({ message: "Sign in first." }, { status: answer });
+    return Response.json({ ok: true, date: body.date, daySteps: body.steps, todaySteps: 0, monthlySteps: 0 });
+  });
+  return { fetch, posts };
+}
+
+describe("the real-time sync", () => {
+  beforeEach(() => {
+    // Steps reach the server only through the outbox's replay (given the fake server below).
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new Error("steps were sent around the outbox");
+      }),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends the 10th step by replaying the outbox: one POST, the outbox row gone, nothing sent twice", async () => {
+    const server = fakeSyncServer();
+    const onSent = vi.fn();
+    const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW }, onSent });
+    const step = async (at: number) => {
+      await recordSteps("motion", 1, at);
+      return realtime.stepsCounted(1, at);
+    };
+
+    // The first step after the app starts goes at once (no real-time sync for over 60 s).
+    await step(NOW);
+    expect(server.posts).toHaveLength(1);
+    for (let count = 2; count <= 10; count += 1) expect(await step(NOW + count * 500)).toBeNull();
+    expect(server.posts).toHaveLength(1);
+    expect((await pendingSyncs()).map((action) => action.body.steps)).toEqual([10]);
+
+    // The 10th step since the last real-time sync.
+    const summary = await step(NOW + 11 * 500);
+    expect(summary).toMatchObject({ sent: 1, kept: 0 });
+    expect(server.posts).toEqual([
+      { url: "/api/steps/sync", body: { steps: 1, date: TODAY, source: "device_motion" } },
+      { url: "/api/steps/sync", body: { steps: 11, date: TODAY, source: "device_motion" } },
+    ]);
     expect(await pendingSyncs()).toEqual([]);
+    expect((await getDay(TODAY))?.synced).toBe(11);
+    expect(onSent).toHaveBeenCalledTimes(2);
+
+    // The page's sync engine and the service worker replay the same outbox: nothing is left to send.
+    expect(await replayOutbox({ fetch: server.fetch })).toMatchObject({ sent: 0, kept: 0 });
+    expect(await realtime.syncNow()).toMatchObject({ sent: 0 });
+    expect(server.posts).toHaveLength(2);
   });
 
-  it("queues the count in the outbox when the real-time sync fails (offline or signed out)", async () => {
-    await addToDay(TODAY, "motion", 300, NOW);
-    await sendRealtime(
-      "device_motion",
-      NOW,
-      vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))),
-    );
-    await sendRealtime(
-      "device_motion",
-      NOW,
-      vi.fn(async () => new Response("{}", { status: 401 })),
-    );
+  it("also goes after more than 60 s, whatever the number of steps", async () => {
+    const server = fakeSyncServer();
+    const realtime = createRealtimeSync({ replay: { fetch: server.fetch } });
+    await recordSteps("motion", 3, NOW);
+    await realtime.stepsCounted(3, NOW);
+    await recordSteps("motion", 2, NOW + 60_000);
+    expect(await realtime.stepsCounted(2, NOW + 60_000)).toBeNull();
+    await recordSteps("motion", 2, NOW + 60_001);
+    await realtime.stepsCounted(2, NOW + 60_001);
+    expect(server.posts.map((post) => post.body)).toMatchObject([{ steps: 3 }, { steps: 7 }]);
+  });
+
+  it("keeps the count queued in the outbox when the replay fails (offline or signed out)", async () => {
+    const server = fakeSyncServer(["network-error", 401]);
+    const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW } });
+    await recordSteps("motion", 300, NOW);
+    expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, networkFailed: true });
+    expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, signedOut: true });
     const queued = await pendingSyncs();
     expect(queued.map((action) => action.body)).toEqual([
       { steps: 300, date: TODAY, source: "device_motion" },
     ]);
     expect((await getDay(TODAY))?.synced).toBe(0);
+  });
+
+  it("queues a background estimate as the background counter's sync", async () => {
+    await recordSteps("motion", 100, NOW);
+    await recordSteps("background", 40, NOW);
+    expect((await pendingSyncs()).map((action) => action.body)).toEqual([
+      { steps: 140, date: TODAY, source: "background_device_motion" },
+    ]);
   });
 });
 

@@ -1,16 +1,8 @@
 import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-store/db";
-import { enqueueSync } from "@charity-steps/client-store/outbox";
-import { londonDay } from "@charity-steps/shared-types";
 import { create } from "zustand";
 import { toast } from "../../lib/toast-store";
 import { MotionTracker, requestMotionPermission } from "./motion-tracker";
-import {
-  addToDay,
-  backgroundEstimate,
-  REALTIME_EVERY_MS,
-  REALTIME_EVERY_STEPS,
-  sendRealtime,
-} from "./step-recorder";
+import { backgroundEstimate, createRealtimeSync, recordSteps } from "./step-recorder";
 
 /** Only one tab counts motion at a time; the others read the same days from IndexedDB. */
 export const MOTION_LOCK_NAME = "charity-steps-motion";
@@ -53,37 +45,23 @@ let tracker: MotionTracker | null = null;
 let releaseLock: (() => void) | null = null;
 let cancelWaiting: AbortController | null = null;
 let stepsSinceToast = 0;
-let stepsSinceRealtime = 0;
-let lastRealtimeAt = 0;
 let onServerStepsChanged: () => void = () => {};
+const realtime = createRealtimeSync({ onSent: () => onServerStepsChanged() });
 
 /** Called after a real-time sync the server took, so the screens refresh their server totals. */
 export function setServerStepsListener(listener: () => void): void {
   onServerStepsChanged = listener;
 }
 
-async function realtime(source: "device_motion" | "background_device_motion", now: number) {
-  if (await sendRealtime(source, now)) onServerStepsChanged();
-}
-
 async function onSteps(steps: number): Promise<void> {
   const now = Date.now();
-  const day = londonDay(now);
-  const total = await addToDay(day, "motion", steps, now);
-  // The outbox always holds the day's latest count (one entry per day and device, newest wins), so
-  // steps counted just before the app closes still reach the server through the service worker.
-  await enqueueSync(day, total, "device_motion", now);
+  await recordSteps("motion", steps, now);
   stepsSinceToast += steps;
   if (stepsSinceToast >= STEPS_TOAST_EVERY) {
     stepsSinceToast %= STEPS_TOAST_EVERY;
     toast({ title: "Steps Detected!", description: "Keep walking: every step counts.", duration: 2_000 });
   }
-  stepsSinceRealtime += steps;
-  if (stepsSinceRealtime >= REALTIME_EVERY_STEPS || now - lastRealtimeAt > REALTIME_EVERY_MS) {
-    stepsSinceRealtime = 0;
-    lastRealtimeAt = now;
-    await realtime("device_motion", now);
-  }
+  await realtime.stepsCounted(steps, now);
 }
 
 type SetState = (partial: Partial<TrackingState>) => void;
@@ -241,14 +219,12 @@ export const useTracking = create<TrackingState>()((set, get) => {
       await setMeta("backgroundFlags", { ...flags, hiddenAt: null });
       const estimate = backgroundEstimate(now - flags.hiddenAt);
       if (estimate === 0) return;
-      const day = londonDay(now);
-      const total = await addToDay(day, "background", estimate, now);
-      await enqueueSync(day, total, "background_device_motion", now);
+      await recordSteps("background", estimate, now);
       toast({
         title: "Background Steps Added",
         description: `${estimate} estimated steps while the app was away.`,
       });
-      await realtime("background_device_motion", now);
+      await realtime.syncNow();
     },
   };
 });
