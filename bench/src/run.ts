@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureApi } from "./api-figures.js";
+import { measureApi } from "./api/figures.js";
 import { measureDetector } from "./detector.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
 import { waitForQuietMachine } from "./quiet.js";

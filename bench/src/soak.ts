@@ -7,14 +7,9 @@
 import { fileURLToPath } from "node:url";
 import { CHARITY_NAMES } from "@charity-steps/shared-types";
 import autocannon from "autocannon";
-import {
-  pick,
-  type Request,
-  residentMegabytes,
-  sqliteDatabase,
-  startServer,
-  syncRequests,
-} from "./api-figures.js";
+import { sqliteDatabase } from "./api/databases.js";
+import { pick, type Request, syncRequests } from "./api/load.js";
+import { residentMegabytes, startServer } from "./api/server-process.js";
 
 const WALKERS = 300;
 const CONNECTIONS = 50;
