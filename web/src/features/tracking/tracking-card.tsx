@@ -2,7 +2,8 @@ import { DAILY_STEP_GOAL } from "@charity-steps/shared-types";
 import { Activity, Smartphone } from "lucide-react";
 import { useId, useState } from "react";
 import { dailyGoalPercent, formatSteps } from "../dashboard/step-numbers";
-import { HEALTH_FALLBACK_MESSAGES, type TrackingChoice, useTracking } from "./tracking-store";
+import { type TrackingChoice, useTracking } from "./tracking-store";
+import { HEALTH_FALLBACK_MESSAGES } from "./tracking-toasts";
 
 const CHOICES: { value: TrackingChoice; label: string }[] = [
   { value: "device_motion", label: "This phone's motion sensors" },

@@ -1,23 +1,25 @@
+/**
+ * The step tracking state every screen reads: what the walker chose, whether this tab counts, and
+ * the actions of the tracking card. The one-tab-counts lock, the messages between tabs and the
+ * toasts each live in a module of their own.
+ */
 import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-store/db";
 import { create } from "zustand";
-import { toast } from "../../lib/toast-store";
+import { acquireMotionLock, releaseMotionLock } from "./motion-lock";
 import { MotionTracker, requestMotionPermission } from "./motion-tracker";
 import { backgroundEstimate, createRealtimeSync, recordSteps } from "./step-recorder";
-
-/** Only one tab counts motion at a time; the others read the same days from IndexedDB. */
-export const MOTION_LOCK_NAME = "charity-steps-motion";
-/** Tabs tell each other when the walker enables or disconnects tracking. */
-const TRACKING_CHANNEL = "charity-steps-tracking";
-const STEPS_TOAST_EVERY = 10;
+import { listenToOtherTabs, tellOtherTabs } from "./tracking-channel";
+import {
+  toastBackgroundSteps,
+  toastConnected,
+  toastConnectionError,
+  toastDisconnected,
+  toastMovementTest,
+  toastPermissionRefused,
+  toastStepsCounted,
+} from "./tracking-toasts";
 
 export type TrackingChoice = Exclude<HealthConnection, "disconnected">;
-
-export const HEALTH_FALLBACK_MESSAGES: Record<"apple_health" | "google_fit", string> = {
-  apple_health:
-    "Apple Health cannot be read from a web app, so this phone's motion sensors count your steps instead.",
-  google_fit:
-    "Google Fit's web access is being shut down, so this phone's motion sensors count your steps instead.",
-};
 
 interface TrackingState {
   /** What the walker chose (remembered across visits): disconnected, or counting. */
@@ -41,10 +43,6 @@ interface TrackingState {
   applyBackgroundEstimate: (now?: number) => Promise<void>;
 }
 
-let tracker: MotionTracker | null = null;
-let releaseLock: (() => void) | null = null;
-let cancelWaiting: AbortController | null = null;
-let stepsSinceToast = 0;
 let onServerStepsChanged: () => void = () => {};
 const realtime = createRealtimeSync({ onSent: () => onServerStepsChanged() });
 
@@ -56,67 +54,39 @@ export function setServerStepsListener(listener: () => void): void {
 async function onSteps(steps: number): Promise<void> {
   const now = Date.now();
   await recordSteps("motion", steps, now);
-  stepsSinceToast += steps;
-  if (stepsSinceToast >= STEPS_TOAST_EVERY) {
-    stepsSinceToast %= STEPS_TOAST_EVERY;
-    toast({ title: "Steps Detected!", description: "Keep walking: every step counts.", duration: 2_000 });
-  }
+  toastStepsCounted(steps);
   await realtime.stepsCounted(steps, now);
 }
 
 type SetState = (partial: Partial<TrackingState>) => void;
 
 function startCounting(set: SetState, onStarted: () => Promise<void>): void {
-  if (tracker || releaseLock || cancelWaiting) return;
-  const run = async () => {
-    // The walker may have disconnected (in any tab) while this tab waited for the sensors.
-    if ((await getMeta("healthConnection")) === "disconnected") {
+  acquireMotionLock({
+    stillWanted: async () => {
+      if ((await getMeta("healthConnection")) !== "disconnected") return true;
       set({ connection: "disconnected", waitingForOtherTab: false });
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      tracker = new MotionTracker({ onSteps: (steps) => void onSteps(steps) });
+      return false;
+    },
+    start: () => {
+      const tracker = new MotionTracker({ onSteps: (steps) => void onSteps(steps) });
       tracker.start();
-      releaseLock = () => {
-        tracker?.stop();
-        tracker = null;
-        releaseLock = null;
-        resolve();
-      };
-      cancelWaiting = null;
       set({ live: true, waitingForOtherTab: false });
       void onStarted();
-    });
-  };
-  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
-  if (!locks) {
-    void run();
-    return;
-  }
-  set({ waitingForOtherTab: true });
-  // Waits while another tab counts and takes over when that tab closes or stops; a disconnect
-  // meanwhile withdraws the request.
-  const controller = new AbortController();
-  cancelWaiting = controller;
-  void locks.request(MOTION_LOCK_NAME, { signal: controller.signal }, run).catch(() => {
-    if (cancelWaiting === controller) cancelWaiting = null;
-    set({ waitingForOtherTab: false });
+      return () => tracker.stop();
+    },
+    waiting: (waitingForOtherTab) => set({ waitingForOtherTab }),
   });
 }
 
 function stopCounting(set: SetState): void {
-  if (releaseLock) releaseLock();
-  else cancelWaiting?.abort();
-  cancelWaiting = null;
+  releaseMotionLock();
   set({ live: false, waitingForOtherTab: false });
 }
 
-const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(TRACKING_CHANNEL);
-
 export const useTracking = create<TrackingState>()((set, get) => {
   const started = () => get().applyBackgroundEstimate();
-  channel?.addEventListener("message", (event: MessageEvent<{ type: "enabled" | "disconnected" }>) => {
-    if (event.data.type === "disconnected") {
+  listenToOtherTabs((message) => {
+    if (message.type === "disconnected") {
       stopCounting(set);
       set({ connection: "disconnected" });
     } else {
@@ -147,30 +117,16 @@ export const useTracking = create<TrackingState>()((set, get) => {
       try {
         const permission = await requestMotionPermission();
         if (permission !== "granted") {
-          toast({
-            title: "Connection Failed",
-            description: "Unable to access device motion sensors. Please ensure permissions are granted.",
-            variant: "destructive",
-          });
+          toastPermissionRefused();
           return;
         }
         await setMeta("healthConnection", choice);
         set({ connection: choice });
         startCounting(set, started);
-        channel?.postMessage({ type: "enabled" });
-        toast({
-          title: "Device Motion Connected!",
-          description:
-            choice === "device_motion"
-              ? "Your steps are now counted as you walk."
-              : HEALTH_FALLBACK_MESSAGES[choice],
-        });
+        tellOtherTabs({ type: "enabled" });
+        toastConnected(choice);
       } catch {
-        toast({
-          title: "Connection Error",
-          description: "An error occurred while connecting to device motion sensors.",
-          variant: "destructive",
-        });
+        toastConnectionError();
       }
     },
 
@@ -178,8 +134,8 @@ export const useTracking = create<TrackingState>()((set, get) => {
       await setMeta("healthConnection", "disconnected");
       stopCounting(set);
       set({ connection: "disconnected" });
-      channel?.postMessage({ type: "disconnected" });
-      toast({ title: "Device Motion Disconnected", description: "Step counting is paused." });
+      tellOtherTabs({ type: "disconnected" });
+      toastDisconnected();
     },
 
     stop: () => stopCounting(set),
@@ -193,18 +149,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
       window.addEventListener("devicemotion", count);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       window.removeEventListener("devicemotion", count);
-      toast(
-        events > 0
-          ? { title: "Movement Detected", description: "Your phone's motion sensors are working." }
-          : {
-              title: "No Movement Detected",
-              description:
-                permission === "granted"
-                  ? "No motion readings arrived. Move your phone and try again."
-                  : "Motion sensors are not available here, or permission was not granted.",
-              variant: "destructive",
-            },
-      );
+      toastMovementTest(events, permission);
     },
 
     noteHidden: async (now = Date.now()) => {
@@ -220,10 +165,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
       const estimate = backgroundEstimate(now - flags.hiddenAt);
       if (estimate === 0) return;
       await recordSteps("background", estimate, now);
-      toast({
-        title: "Background Steps Added",
-        description: `${estimate} estimated steps while the app was away.`,
-      });
+      toastBackgroundSteps(estimate);
       await realtime.syncNow();
     },
   };
