@@ -1,45 +1,27 @@
-import { addDays, type DayString, londonDay, londonMonth } from "@charity-steps/shared-types";
+import { addDays, londonDay, londonMonth } from "@charity-steps/shared-types";
 import { bounded, type Figure } from "../figure.js";
 
 /**
  * Offline replay with the real sync engine: client-store's Dexie code over
  * fake-indexeddb in Node, against the real local server with the walker's session cookie.
- *
- * client-store is not a dependency of bench and its sources use bundler-style imports, so its
- * modules are loaded by file URL at run time and typed here by the few functions used.
  */
-interface ClientStore {
-  db: {
-    close(): void;
-    delete(options?: { disableAutoOpen?: boolean }): Promise<void>;
-    open(): Promise<unknown>;
-  };
-  addToBestCount(day: DayString, counter: "motion", delta: number, now?: number): Promise<number>;
-  enqueueSync(day: DayString, steps: number, source: "device_motion", now?: number): Promise<unknown>;
-  pendingSyncs(): Promise<unknown[]>;
-  replayOutbox(options: { fetch: (input: string, init: RequestInit) => Promise<Response> }): Promise<{
-    sent: number;
-    kept: number;
-    deadLettered: number;
-    networkFailed: boolean;
-    serverFailed: boolean;
-  }>;
-  STEP_SYNC_PATH: string;
-}
+type ClientStore = typeof import("@charity-steps/client-store/db") &
+  typeof import("@charity-steps/client-store/local-steps") &
+  typeof import("@charity-steps/client-store/outbox");
 
-const here = (path: string) => new URL(path, import.meta.url).href;
 let loaded: Promise<ClientStore> | null = null;
 
+/** Loaded on first use, so that only this measurement puts a fake indexedDB in the bench process. */
 function clientStore(): Promise<ClientStore> {
   loaded ??= (async () => {
     // Dexie looks for indexedDB when db.ts loads, so the fake goes in first.
-    await import(here("../../../client-store/node_modules/fake-indexeddb/auto/index.mjs"));
+    await import("fake-indexeddb/auto");
     const [db, localSteps, outbox] = await Promise.all([
-      import(here("../../../client-store/src/db.ts")),
-      import(here("../../../client-store/src/local-steps.ts")),
-      import(here("../../../client-store/src/outbox.ts")),
+      import("@charity-steps/client-store/db"),
+      import("@charity-steps/client-store/local-steps"),
+      import("@charity-steps/client-store/outbox"),
     ]);
-    return { ...db, ...localSteps, ...outbox } as ClientStore;
+    return { ...db, ...localSteps, ...outbox };
   })();
   return loaded;
 }
