@@ -3,9 +3,9 @@
  * in Debian's Chromium against the app as `pnpm start` serves it (a fresh data folder, started and
  * stopped here).
  */
-import type { Browser } from "playwright-core";
 import { type AppServer, startAppServer } from "@charity-steps/e2e/support/app-server";
 import { CHROMIUM_PATH, launchChromium } from "@charity-steps/e2e/support/chromium";
+import type { Browser } from "playwright-core";
 import { type Figure, type FigureGroup, notMeasured } from "./figure.js";
 import { measureJsWeight } from "./web/js-weight.js";
 import { measureLighthouse } from "./web/lighthouse.js";

@@ -1,5 +1,5 @@
-import type { Browser } from "playwright-core";
 import { phoneContext } from "@charity-steps/e2e/support/chromium";
+import type { Browser } from "playwright-core";
 import { bounded, type Figure } from "../figure.js";
 import { GOAL_TEXT, median, type SignedInWalker } from "./shared.js";
 

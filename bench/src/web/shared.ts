@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The e2e helpers (walker.ts) run code inside the page, so the DOM types must be in the program.
-import type { Browser, BrowserContext } from "playwright-core";
 import { phoneContext } from "@charity-steps/e2e/support/chromium";
 import { signUpNewWalker } from "@charity-steps/e2e/support/walker";
+import type { Browser, BrowserContext } from "playwright-core";
 import type { Figure } from "../figure.js";
 
 /** The flags of e2e/support/chromium.ts, repeated for chrome-launcher. */
