@@ -1,54 +1,54 @@
 /**
- * The names the page and the service worker agree on to replay the outbox, and the
- * page's request for a Background Sync, which lets the browser replay even after the tab closes.
+ * The messages the page and the service worker agree on to replay the outbox. The worker owns the
+ * Background Sync registration (a workbox-background-sync Queue whose replay is the outbox's own);
+ * the page only asks it, by message, to replay now or to register a sync for later.
  */
 
-/** The Background Sync tag the service worker replays the outbox on. */
-export const STEP_SYNC_TAG = "step_sync";
-/** What the page posts to the controlling service worker when it comes back online. */
+/** The Queue's name: its Background Sync tag is `workbox-background-sync:step_sync`. */
+export const STEP_SYNC_QUEUE = "step_sync";
+/** What the page posts to the service worker when it comes back online: replay now. */
 export const ONLINE_MESSAGE_TYPE = "ONLINE";
+/** What the page posts when its own replay could not finish: replay by Background Sync later. */
+export const SYNC_LATER_MESSAGE_TYPE = "STEP_SYNC_LATER";
 
-export interface OnlineMessage {
-  type: typeof ONLINE_MESSAGE_TYPE;
-}
-
-export function isOnlineMessage(data: unknown): data is OnlineMessage {
-  return (
-    typeof data === "object" && data !== null && (data as { type?: unknown }).type === ONLINE_MESSAGE_TYPE
-  );
+export interface StepSyncMessage {
+  type: typeof ONLINE_MESSAGE_TYPE | typeof SYNC_LATER_MESSAGE_TYPE;
 }
 
-// The Background Sync API is in no TypeScript lib yet.
-interface SyncManagerLike {
-  register(tag: string): Promise<void>;
+function hasType(data: unknown, type: string): boolean {
+  return typeof data === "object" && data !== null && (data as { type?: unknown }).type === type;
 }
-interface RegistrationSource {
-  getRegistration(): Promise<ServiceWorkerRegistration | undefined>;
+
+export function isOnlineMessage(data: unknown): data is StepSyncMessage {
+  return hasType(data, ONLINE_MESSAGE_TYPE);
 }
-type RegistrationWithSync = ServiceWorkerRegistration & { sync?: SyncManagerLike };
+
+export function isSyncLaterMessage(data: unknown): data is StepSyncMessage {
+  return hasType(data, SYNC_LATER_MESSAGE_TYPE);
+}
+
+interface ServiceWorkerSource {
+  getRegistration(): Promise<{ active: { postMessage(message: unknown): void } | null } | undefined>;
+}
 
 /**
- * Asks the browser to fire `sync` (tag `step_sync`) in the service worker once it is online.
- * Resolves to false where Background Sync is missing (Firefox, Safari) or no worker is registered:
- * those browsers are covered by the worker's start and the page's ONLINE message.
+ * Asks the service worker to replay the outbox by Background Sync once the browser is online, even
+ * after the tab closes. Where Background Sync is missing (Firefox, Safari) the worker replays on its
+ * next start and on the page's ONLINE message instead. Resolves to false when no worker is active.
  */
-export async function requestBackgroundSync(registration?: ServiceWorkerRegistration): Promise<boolean> {
+export async function requestBackgroundSync(): Promise<boolean> {
+  // Typed structurally: this module is also compiled with the WebWorker lib, which has no Navigator.
+  const container = (globalThis as { navigator?: { serviceWorker?: ServiceWorkerSource } }).navigator
+    ?.serviceWorker;
   try {
-    const target = (registration ?? (await currentRegistration())) as RegistrationWithSync | undefined;
-    if (!target?.sync || typeof target.sync.register !== "function") return false;
-    await target.sync.register(STEP_SYNC_TAG);
+    // The registration's active worker, not `controller`: a page opened with a hard reload has no
+    // controller, yet the worker is there.
+    const worker = (await container?.getRegistration())?.active;
+    if (!worker) return false;
+    worker.postMessage({ type: SYNC_LATER_MESSAGE_TYPE } satisfies StepSyncMessage);
     return true;
   } catch (error) {
-    // Permission refused or the worker went away: the other two replay paths still apply.
-    console.warn("Background Sync registration failed", error);
+    console.warn("Could not ask the service worker for a Background Sync", error);
     return false;
   }
-}
-
-async function currentRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-  // Typed structurally: this module is also compiled with the WebWorker lib, which has no Navigator.
-  const container = (globalThis as { navigator?: { serviceWorker?: RegistrationSource } }).navigator
-    ?.serviceWorker;
-  // getRegistration, not `ready`: `ready` never settles when no worker is registered.
-  return container ? container.getRegistration() : undefined;
 }

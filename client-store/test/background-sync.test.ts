@@ -1,34 +1,49 @@
-import { describe, expect, it, vi } from "vitest";
-import { isOnlineMessage, requestBackgroundSync, STEP_SYNC_TAG } from "../src/background-sync";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { isOnlineMessage, isSyncLaterMessage, requestBackgroundSync } from "../src/background-sync";
 
-function registration(sync?: { register: (tag: string) => Promise<void> }): ServiceWorkerRegistration {
-  return { sync } as unknown as ServiceWorkerRegistration;
+/** Installs a `navigator.serviceWorker` whose registration has `active` as its worker. */
+function serviceWorkerWith(active: { postMessage: (message: unknown) => void } | null, registered = true) {
+  vi.stubGlobal("navigator", {
+    serviceWorker: { getRegistration: async () => (registered ? { active } : undefined) },
+  });
 }
 
-describe("asking the browser for a Background Sync", () => {
-  it("registers the step_sync tag where the browser supports it", async () => {
-    const register = vi.fn(async () => {});
-    expect(await requestBackgroundSync(registration({ register }))).toBe(true);
-    expect(register).toHaveBeenCalledWith(STEP_SYNC_TAG);
-    expect(STEP_SYNC_TAG).toBe("step_sync");
+afterEach(() => vi.unstubAllGlobals());
+
+describe("asking the service worker for a Background Sync", () => {
+  it("posts STEP_SYNC_LATER to the active worker, which registers the sync with its Queue", async () => {
+    const postMessage = vi.fn();
+    serviceWorkerWith({ postMessage });
+    expect(await requestBackgroundSync()).toBe(true);
+    expect(postMessage).toHaveBeenCalledWith({ type: "STEP_SYNC_LATER" });
   });
 
-  it("answers false where Background Sync is missing (Firefox, Safari) or no worker is registered", async () => {
-    expect(await requestBackgroundSync(registration())).toBe(false);
+  it("answers false when no worker is registered or active, or there are no service workers", async () => {
+    serviceWorkerWith(null, false);
+    expect(await requestBackgroundSync()).toBe(false);
+    serviceWorkerWith(null);
+    expect(await requestBackgroundSync()).toBe(false);
+    vi.stubGlobal("navigator", {});
     expect(await requestBackgroundSync()).toBe(false);
   });
 
-  it("answers false when the browser refuses the registration", async () => {
+  it("answers false when the registration cannot be read", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    const register = vi.fn(async () => {
-      throw new DOMException("denied", "NotAllowedError");
+    vi.stubGlobal("navigator", {
+      serviceWorker: {
+        getRegistration: async () => {
+          throw new DOMException("denied", "SecurityError");
+        },
+      },
     });
-    expect(await requestBackgroundSync(registration({ register }))).toBe(false);
+    expect(await requestBackgroundSync()).toBe(false);
   });
 
-  it("recognises the page's ONLINE message", () => {
+  it("recognises the page's ONLINE and STEP_SYNC_LATER messages", () => {
     expect(isOnlineMessage({ type: "ONLINE" })).toBe(true);
     expect(isOnlineMessage({ type: "SKIP_WAITING" })).toBe(false);
     expect(isOnlineMessage("ONLINE")).toBe(false);
+    expect(isSyncLaterMessage({ type: "STEP_SYNC_LATER" })).toBe(true);
+    expect(isSyncLaterMessage({ type: "ONLINE" })).toBe(false);
   });
 });

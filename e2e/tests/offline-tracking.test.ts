@@ -139,7 +139,8 @@ describe("the service worker sends queued steps with no page open", () => {
       cdp.send("ServiceWorker.dispatchSyncEvent", {
         origin: server.origin,
         registrationId,
-        tag: "step_sync",
+        // The tag workbox-background-sync gives the worker's step_sync Queue.
+        tag: "workbox-background-sync:step_sync",
         lastChance: false,
       });
     await dispatchSync();
