@@ -99,6 +99,20 @@ describe("one tab counts motion", () => {
     expect(one.start).not.toHaveBeenCalled();
   });
 
+  it("can count later in a tab whose walker had disconnected by the time the lock came", async () => {
+    Object.defineProperty(navigator, "locks", { value: fakeLocks(), configurable: true });
+    const tab = await newTab();
+    const unwanted = handlers(false);
+    tab.acquireMotionLock(unwanted);
+    await settle();
+    expect(unwanted.start).not.toHaveBeenCalled();
+
+    const enabledAgain = handlers();
+    tab.acquireMotionLock(enabledAgain);
+    await settle();
+    expect(enabledAgain.start).toHaveBeenCalledTimes(1);
+  });
+
   it("counts at once where the browser has no Web Locks", async () => {
     const tab = await newTab();
     const one = handlers();

@@ -20,8 +20,13 @@ let cancelWaiting: AbortController | null = null;
 /** Counts in this tab once it holds the lock; does nothing while it already counts or waits. */
 export function acquireMotionLock(handlers: MotionLockHandlers): void {
   if (releaseLock || cancelWaiting) return;
+  const controller = new AbortController();
   const run = async () => {
-    if (!(await handlers.stillWanted())) return;
+    if (!(await handlers.stillWanted())) {
+      // Not counting and no longer waiting: a later Enable must be able to ask again.
+      if (cancelWaiting === controller) cancelWaiting = null;
+      return;
+    }
     await new Promise<void>((resolve) => {
       const stop = handlers.start();
       releaseLock = () => {
@@ -40,7 +45,6 @@ export function acquireMotionLock(handlers: MotionLockHandlers): void {
   handlers.waiting(true);
   // Waits while another tab counts and takes over when that tab closes or stops; a disconnect
   // meanwhile withdraws the request.
-  const controller = new AbortController();
   cancelWaiting = controller;
   void locks.request(MOTION_LOCK_NAME, { signal: controller.signal }, run).catch(() => {
     if (cancelWaiting === controller) cancelWaiting = null;
