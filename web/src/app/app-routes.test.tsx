@@ -48,14 +48,12 @@ describe("signed out", () => {
     expect(screen.getByText("Join groups and compete")).toBeTruthy();
     expect(screen.queryByRole("heading", { name: "Dashboard" })).toBeNull();
 
-    await waitFor(() =>
-      expect(useToastStore.getState().current).toMatchObject({
-        title: "Unauthorized",
-        description: "You are logged out. Logging in again...",
-        variant: "destructive",
-        open: true,
-      }),
-    );
+    expect(useToastStore.getState().current).toMatchObject({
+      title: "Unauthorized",
+      description: "You are logged out. Logging in again...",
+      variant: "destructive",
+      open: true,
+    });
     expect((await screen.findAllByText("You are logged out. Logging in again...")).length).toBeGreaterThan(0);
 
     // The prompt stays up for the redirect delay, then the browser goes to sign in.
@@ -68,7 +66,7 @@ describe("signed out", () => {
     async (path) => {
       renderApp(path);
       expect(await screen.findByRole("heading", { name: "Log In Required" })).toBeTruthy();
-      await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Unauthorized"));
+      expect(useToastStore.getState().current?.title).toBe("Unauthorized");
     },
   );
 

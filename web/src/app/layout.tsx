@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { useAuth } from "../features/auth/use-auth";
+import { ErrorBoundary } from "../features/errors/error-boundary";
 import { paths } from "./paths";
 import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
@@ -33,9 +34,11 @@ export function Layout() {
       )}
       <TopBar />
       <main id="main" className="min-h-dvh flex-1">
-        <Suspense fallback={<LoadingSpinner />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<LoadingSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       {!isLoading && (
         <footer className="border-t border-line">

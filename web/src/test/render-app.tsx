@@ -1,8 +1,8 @@
 import type { AuthUser } from "@charity-steps/shared-types";
 import { render } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { MemoryRouter } from "react-router-dom";
 import { vi } from "vitest";
-import { appRoutes } from "../app/app-routes";
+import { AppRoutes } from "../app/app-routes";
 import { AppProviders } from "../app/providers";
 import { createQueryClient } from "../lib/query-client";
 
@@ -32,11 +32,11 @@ export function stubAuthUser(user: AuthUser | null) {
 
 /** The real app (providers, layout, route table) at `path`, as main.tsx mounts it but in memory. */
 export function renderApp(path: string) {
-  const queryClient = createQueryClient();
-  const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
   return render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
+    <MemoryRouter initialEntries={[path]}>
+      <AppProviders queryClient={createQueryClient()}>
+        <AppRoutes />
+      </AppProviders>
+    </MemoryRouter>,
   );
 }

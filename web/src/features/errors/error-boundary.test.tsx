@@ -9,7 +9,7 @@ function BrokenScreen(): never {
   throw new Error("render failed");
 }
 
-describe("the app failing to render", () => {
+describe("a screen that fails to render", () => {
   it("is replaced by 'Something went wrong' with a Reload Page button that reloads", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     render(
@@ -20,5 +20,22 @@ describe("the app failing to render", () => {
     expect(screen.getByRole("heading", { name: "Something went wrong" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Reload Page" }));
     expect(reloadPage).toHaveBeenCalledOnce();
+  });
+
+  it("is forgotten once the walker moves to another page", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { rerender } = render(
+      <ErrorBoundary resetKey="/charity">
+        <BrokenScreen />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByText("Something went wrong")).toBeTruthy();
+    rerender(
+      <ErrorBoundary resetKey="/groups">
+        <p>Groups screen</p>
+      </ErrorBoundary>,
+    );
+    expect(screen.getByText("Groups screen")).toBeTruthy();
+    expect(screen.queryByText("Something went wrong")).toBeNull();
   });
 });

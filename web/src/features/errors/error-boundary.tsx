@@ -1,23 +1,30 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { ErrorFallback } from "./error-fallback";
 
-interface State {
-  hasError: boolean;
+interface Props {
+  children: ReactNode;
+  /** When this changes (e.g. the walker navigates elsewhere), a caught error is forgotten. */
+  resetKey?: unknown;
 }
 
-/**
- * The last resort around the whole app (the toasts and the router). A screen's own failures are
- * caught by its route's `errorElement`, which also forgets them when the walker goes elsewhere.
- */
-export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
-  override state: State = { hasError: false };
+interface State {
+  hasError: boolean;
+  resetKey: unknown;
+}
+
+export class ErrorBoundary extends Component<Props, State> {
+  override state: State = { hasError: false, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.resetKey === state.resetKey ? null : { hasError: false, resetKey: props.resetKey };
+  }
 
   static getDerivedStateFromError(): Partial<State> {
     return { hasError: true };
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error("The app failed to render", error, info.componentStack);
+    console.error("Screen failed to render", error, info.componentStack);
   }
 
   override render(): ReactNode {
