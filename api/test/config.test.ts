@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.js";
 
@@ -51,8 +52,64 @@ describe("configuration from the environment", () => {
     [{ TRUST_PROXY: "10.0.0.1,proxy.internal" }, "TRUST_PROXY"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/steps" }, "SESSION_SECRET"],
+    [{ PORT: "3.5" }, "PORT"],
+    [{ DATABASE_URL: "sqlite:" }, "DATABASE_URL"],
+    [{ OIDC_ISSUER_URL: "id.example.org", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" }, "OIDC_ISSUER_URL"],
   ])("stops with a message naming the variable: %o", (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
+  it.each([
+    [{ PORT: "70000" }, 'PORT: must be a whole number from 0 to 65535, got "70000"'],
+    [
+      { PUBLIC_URL: "steps.example.org" },
+      'PUBLIC_URL: must be an absolute http(s) URL, got "steps.example.org"',
+    ],
+    [
+      { PUBLIC_URL: "ftp://steps.example.org" },
+      'PUBLIC_URL: must use http or https, got "ftp://steps.example.org"',
+    ],
+    [
+      { SESSION_SECRET: "too-short" },
+      "SESSION_SECRET: must be at least 32 characters long (e.g. `openssl rand -hex 32`)",
+    ],
+    [{ DATABASE_URL: "file://" }, "DATABASE_URL: names no SQLite file"],
+    [{ TRUST_PROXY: "maybe" }, 'TRUST_PROXY: must be true or false, got "maybe"'],
+    [
+      { TRUST_PROXY: "10.0.0.1,proxy.internal" },
+      'TRUST_PROXY: must be true, false or proxy addresses, got "proxy.internal"',
+    ],
+    [
+      { LOG_LEVEL: "loud" },
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ],
+    [
+      { OIDC_ISSUER_URL: "https://id.example.org" },
+      "OIDC_CLIENT_ID: is required when OIDC_ISSUER_URL is set",
+    ],
+  ])("says what is wrong and what it got: %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("reports the first variable in the order they are read when several are wrong", () => {
+    expect(() => loadConfig({ LOG_LEVEL: "loud", PORT: "eighty" })).toThrow(/^PORT: /);
+  });
+
+  it("counts blank values as unset and trims the others", () => {
+    const config = loadConfig({ PORT: " 8080 ", HOST: "", LOG_LEVEL: " DEBUG ", SESSION_SECRET: "   " });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.logLevel).toBe("debug");
+    expect(config.sessionSecret).toBeNull();
+  });
+
+  it("reads SQLite locations with or without a scheme, and serves the API alone on request", () => {
+    expect(loadConfig({ DATABASE_URL: "sqlite:/srv/steps.db" }).databaseUrl).toBe("/srv/steps.db");
+    expect(loadConfig({ DATABASE_URL: "file:///srv/steps.db" }).databaseUrl).toBe("/srv/steps.db");
+    expect(loadConfig({ DATABASE_URL: "steps.db" }).databaseUrl).toBe(resolve("steps.db"));
+    expect(loadConfig({ DATA_DIR: "/srv/data" }).databaseUrl).toBe("/srv/data/charity-steps.db");
+    expect(loadConfig({ WEB_DIST_DIR: "none" }).webDistDir).toBeNull();
+    expect(loadConfig({ TRUST_PROXY: "No" }).trustProxy).toBe(false);
   });
 });

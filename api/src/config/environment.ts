@@ -1,0 +1,151 @@
+import { type StaticDecode, Type } from "typebox";
+import { DecodeError, Value } from "typebox/value";
+import { ConfigError } from "./config-error.js";
+
+/**
+ * A variable's sentence for a value its schema rejects by a plain keyword (a range, a length).
+ * Refinements carry their own sentences, since one variable can be wrong in more than one way.
+ */
+type ErrorMessage = (value: string) => string;
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const YES = ["1", "true", "yes"];
+const NO = ["0", "false", "no"];
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+const SQLITE_SCHEME = /^(sqlite|file):(\/\/)?/;
+const PROXY_ADDRESS = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
+
+const isHttpUrl = (value: string) =>
+  URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
+
+/** An absolute http(s) URL, kept without its trailing slashes so paths can be appended to it. */
+const HttpUrl = Type.Decode(
+  Type.Refine(
+    Type.Refine(
+      Type.String(),
+      (value) => URL.canParse(value),
+      (value) => `must be an absolute http(s) URL, got "${value}"`,
+    ),
+    (value) => !URL.canParse(value) || isHttpUrl(value),
+    (value) => `must use http or https, got "${value}"`,
+  ),
+  (value) => value.replace(/\/+$/, ""),
+);
+
+export const isPostgresUrl = (value: string) => POSTGRES_URL.test(value);
+
+/**
+ * `postgres://…` for PostgreSQL, kept as given; anything else names a SQLite file, with or without
+ * `sqlite:`/`file:`, and decodes to its path.
+ */
+const DatabaseUrl = Type.Decode(
+  Type.Refine(
+    Type.Refine(
+      Type.String(),
+      // WHATWG URL checks the host and port strictly only for special schemes such as http.
+      (value) => !isPostgresUrl(value) || URL.canParse(value.replace(/^postgres(ql)?:/, "http:")),
+      (value) => `must be an absolute http(s) URL, got "${value}"`,
+    ),
+    (value) => isPostgresUrl(value) || value.replace(SQLITE_SCHEME, "") !== "",
+    () => "names no SQLite file",
+  ),
+  (value) => (isPostgresUrl(value) ? value : value.replace(SQLITE_SCHEME, "")),
+);
+
+const isAddressList = (value: string) => /[.:]/.test(value);
+const proxyAddresses = (value: string) => value.split(",").map((address) => address.trim());
+const badProxyAddress = (value: string) =>
+  proxyAddresses(value).find((address) => !PROXY_ADDRESS.test(address));
+
+/**
+ * `true`/`false`, or the proxies' addresses and ranges (`10.0.0.0/8,127.0.0.1`): with a list, a
+ * client cannot pose as another address by sending X-Forwarded-For itself (the sign-in throttle
+ * counts per address). A value holding an address's `.` or `:` is read as a list.
+ */
+const TrustProxy = Type.Decode(
+  Type.Refine(
+    Type.Refine(
+      Type.String({ default: "false" }),
+      (value) => isAddressList(value) || [...YES, ...NO].includes(value.toLowerCase()),
+      (value) => `must be true or false, got "${value}"`,
+    ),
+    (value) => !isAddressList(value) || badProxyAddress(value) === undefined,
+    (value) => `must be true, false or proxy addresses, got "${badProxyAddress(value)}"`,
+  ),
+  (value): boolean | string[] =>
+    isAddressList(value) ? proxyAddresses(value) : YES.includes(value.toLowerCase()),
+);
+
+const LogLevel = Type.Decode(
+  Type.Refine(
+    Type.String({ default: "info" }),
+    (value) => LOG_LEVELS.includes(value.toLowerCase()),
+    (value) => `must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`,
+  ),
+  (value) => value.toLowerCase(),
+);
+
+const Port = Type.Number({
+  // A number that is a multiple of 1 rather than an integer: converting "3.5" to an integer would
+  // quietly truncate it instead of rejecting it.
+  multipleOf: 1,
+  minimum: 0,
+  maximum: 65_535,
+  default: 3000,
+  errorMessage: ((value) => `must be a whole number from 0 to 65535, got "${value}"`) satisfies ErrorMessage,
+});
+
+const SessionSecret = Type.String({
+  minLength: 32,
+  errorMessage: (() =>
+    "must be at least 32 characters long (e.g. `openssl rand -hex 32`)") satisfies ErrorMessage,
+});
+
+/**
+ * The variables the API reads, in the order their problems are reported. Every value arrives
+ * trimmed, and a blank one counts as unset.
+ */
+export const EnvironmentSchema = Type.Object({
+  PORT: Port,
+  HOST: Type.String({ default: "0.0.0.0" }),
+  /** Its default, http://localhost:PORT, depends on PORT, so loadConfig fills it in. */
+  PUBLIC_URL: Type.Optional(HttpUrl),
+  DATA_DIR: Type.String({ default: "data" }),
+  /** Its default, a SQLite file in DATA_DIR, depends on DATA_DIR, so loadConfig fills it in. */
+  DATABASE_URL: Type.Optional(DatabaseUrl),
+  SESSION_SECRET: Type.Optional(SessionSecret),
+  OIDC_ISSUER_URL: Type.Optional(HttpUrl),
+  OIDC_CLIENT_ID: Type.Optional(Type.String()),
+  OIDC_CLIENT_SECRET: Type.Optional(Type.String()),
+  TRUST_PROXY: TrustProxy,
+  LOG_LEVEL: LogLevel,
+  /** `none` serves the API alone; unset serves the PWA built in the repository. */
+  WEB_DIST_DIR: Type.Optional(Type.String()),
+  NODE_ENV: Type.Optional(Type.String()),
+});
+
+export type Environment = StaticDecode<typeof EnvironmentSchema>;
+type Variable = keyof typeof EnvironmentSchema.properties;
+
+/**
+ * The environment checked against its schema in one pass: defaults filled in, numbers converted,
+ * values decoded. The first problem found stops the API with a ConfigError naming its variable.
+ */
+export function readEnvironment(env: Record<string, string | undefined>): Environment {
+  const given: Partial<Record<Variable, string>> = {};
+  for (const variable of Object.keys(EnvironmentSchema.properties) as Variable[]) {
+    const value = env[variable]?.trim();
+    if (value) given[variable] = value;
+  }
+  try {
+    return Value.Decode(EnvironmentSchema, given);
+  } catch (error) {
+    const problem = error instanceof DecodeError ? error.cause.errors[0] : undefined;
+    if (problem === undefined) throw error;
+    const variable = problem.instancePath.split("/")[1] as Variable;
+    const { errorMessage } = EnvironmentSchema.properties[variable] as { errorMessage?: ErrorMessage };
+    const message =
+      problem.keyword !== "~refine" && errorMessage ? errorMessage(given[variable] ?? "") : problem.message;
+    throw new ConfigError(variable, message);
+  }
+}
