@@ -7,6 +7,7 @@ import { identityProviderPlugin } from "./auth/provider/plugin.js";
 import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
 import { sessionsPlugin } from "./auth/sessions.js";
 import { type AppConfig, isHttps } from "./config.js";
+import type { SpeedOptions } from "./db/database.js";
 import { configPlugin } from "./plugins/config.js";
 import { csrfPlugin } from "./plugins/csrf.js";
 import { databasePlugin } from "./plugins/database.js";
@@ -32,6 +33,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
   /** Told of every route as it is added, with its schema (the hostile-input suite walks them all). */
   onRoute?: (route: RouteOptions) => void;
+  /** Speed machinery to switch off: only the benchmark does, to measure what each piece buys. */
+  speed?: SpeedOptions;
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -42,7 +45,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const { onRoute } = options;
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
 
-  await registerFoundation(app, config);
+  await registerFoundation(app, config, options.speed);
   await app.register(openApiPlugin);
   await app.register(sessionsPlugin);
 
@@ -102,7 +105,11 @@ function createFastify(config: AppConfig, options: BuildOptions) {
 }
 
 /** External plugins, then the app's own (config, validation, errors, security, database): fastify/demo's order. */
-async function registerFoundation(app: FastifyInstance, config: AppConfig): Promise<void> {
+async function registerFoundation(
+  app: FastifyInstance,
+  config: AppConfig,
+  speed?: SpeedOptions,
+): Promise<void> {
   await app.register(configPlugin, { config });
   await app.register(validationPlugin);
   await app.register(jsonBodyPlugin);
@@ -110,7 +117,7 @@ async function registerFoundation(app: FastifyInstance, config: AppConfig): Prom
   await app.register(fastifyCookie);
   await app.register(securityHeadersPlugin);
   await app.register(csrfPlugin);
-  await app.register(databasePlugin);
+  await app.register(databasePlugin, { speed });
 }
 
 /** The OIDC client for the configured issuer; with none configured, starts the built-in provider. */

@@ -19,6 +19,23 @@ import { WalCheckpointer } from "./wal-checkpointer.js";
 
 export type DialectName = "sqlite" | "postgres";
 
+/**
+ * The speed machinery, each piece on unless switched off. Only the benchmark switches any off, to
+ * measure what each one buys (bench/README.md).
+ */
+export interface SpeedOptions {
+  /** Step syncs that arrive together are written in one transaction (`GroupCommit`). */
+  groupCommit?: boolean;
+  /** Queries built and compiled once (`PreparedQuery`), and each statement prepared once. */
+  preparedStatements?: boolean;
+  /** SQLite's log checkpointed on a thread of its own (`WalCheckpointer`). */
+  walCheckpointer?: boolean;
+  /** PostgreSQL runs the ledger's write path in its functions (`ledger-functions.ts`). */
+  ledgerFunctions?: boolean;
+  /** Session look-ups that arrive together answered by one query. */
+  sessionBatches?: boolean;
+}
+
 // PostgreSQL returns BIGINT (timestamps, COUNT, SUM) as strings; every such value here fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
@@ -30,10 +47,19 @@ export class Database {
   private constructor(
     readonly db: Kysely<DatabaseSchema>,
     readonly dialect: DialectName,
+    readonly speed: Required<SpeedOptions>,
     private readonly checkpointer?: WalCheckpointer,
   ) {}
 
-  static connect(url: string, options: { poolSize?: number } = {}): Database {
+  static connect(url: string, options: { poolSize?: number; speed?: SpeedOptions } = {}): Database {
+    const speed: Required<SpeedOptions> = {
+      groupCommit: true,
+      preparedStatements: true,
+      walCheckpointer: true,
+      ledgerFunctions: true,
+      sessionBatches: true,
+      ...options.speed,
+    };
     if (/^postgres(ql)?:\/\//.test(url)) {
       const pool = new pg.Pool({
         connectionString: url,
@@ -44,8 +70,11 @@ export class Database {
       // An idle client losing its connection must not crash the process.
       pool.on("error", () => {});
       return new Database(
-        new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) }),
+        new Kysely<DatabaseSchema>({
+          dialect: new PostgresDialect({ pool: speed.preparedStatements ? withNamedStatements(pool) : pool }),
+        }),
         "postgres",
+        speed,
       );
     }
     mkdirSync(dirname(url), { recursive: true });
@@ -58,11 +87,12 @@ export class Database {
     // recent days sit on however long their history, so a sync costs the same with a million
     // stored days as with none.
     sqlite.pragma("cache_size = -16000");
-    cachePreparedStatements(sqlite);
+    if (speed.preparedStatements) cachePreparedStatements(sqlite);
     return new Database(
       new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
       "sqlite",
-      WalCheckpointer.start(sqlite),
+      speed,
+      speed.walCheckpointer ? WalCheckpointer.start(sqlite) : undefined,
     );
   }
 

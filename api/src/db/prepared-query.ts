@@ -31,14 +31,15 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
   private readonly parameters: readonly (Slot | { value: unknown })[];
 
   constructor(
-    db: Kysely<DatabaseSchema>,
-    build: (db: Kysely<DatabaseSchema>, param: Param<Values>) => Compilable<Row> | RawBuilder<Row>,
-    options: PreparedQueryOptions = {},
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly build: (
+      db: Kysely<DatabaseSchema>,
+      param: Param<Values>,
+    ) => Compilable<Row> | RawBuilder<Row>,
+    private readonly options: PreparedQueryOptions = {},
   ) {
-    const built = build(db, (name) => new Slot(name) as never);
-    // A query builder compiles on its own; raw SQL (`sql`) compiles against the database.
-    this.compiled = "isRawBuilder" in built ? built.compile(db) : built.compile();
-    if (!options.planEachRun && !statementNames.has(this.compiled.sql)) {
+    this.compiled = this.compile((name) => new Slot(name) as never);
+    if (!options.planEachRun && !options.unprepared && !statementNames.has(this.compiled.sql)) {
       statementNames.set(this.compiled.sql, `charity_steps_${statementNames.size + 1}`);
     }
     this.parameters = this.compiled.parameters.map((parameter) =>
@@ -51,7 +52,17 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
     return this.compiled.sql;
   }
 
+  private compile(param: Param<Values>): CompiledQuery<Row> {
+    const built = this.build(this.db, param);
+    // A query builder compiles on its own; raw SQL (`sql`) compiles against the database.
+    return "isRawBuilder" in built ? built.compile(this.db) : built.compile();
+  }
+
   async execute(executor: Kysely<DatabaseSchema>, values: Values): Promise<Row[]> {
+    if (this.options.unprepared) {
+      const compiled = this.compile((name) => values[name]);
+      return (await executor.executeQuery<Row>(compiled)).rows;
+    }
     const parameters = this.parameters.map((parameter) =>
       parameter instanceof Slot ? values[parameter.name] : parameter.value,
     );
@@ -72,6 +83,8 @@ export interface PreparedQueryOptions {
    * table is next analyzed), which made syncs on a new database ten times dearer.
    */
   planEachRun?: boolean;
+  /** Built and compiled afresh on every run, as any Kysely query is (`SpeedOptions.preparedStatements`). */
+  unprepared?: boolean;
 }
 
 /** A prepared query whose values are named by the annotation of `build`'s `param`. */

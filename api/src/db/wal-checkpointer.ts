@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SqliteDatabase from "better-sqlite3";
 
@@ -22,68 +21,24 @@ const FAILURES_BEFORE_GIVING_UP = 10;
 const STUCK_AFTER_MS = 1000;
 const STUCK_WARNING_EVERY_MS = 60_000;
 
+/** What the thread is told as it starts (its `workerData`). */
+export interface CheckpointThreadData {
+  /** The database file. */
+  path: string;
+  firstRestMs: number;
+  longestRestMs: number;
+  restartLogFrames: number;
+  restartWaitMs: number;
+  failuresBeforeGivingUp: number;
+  stuckAfterMs: number;
+  stuckWarningEveryMs: number;
+}
+
 /**
- * The checkpointer's thread, as CommonJS source: a worker given a file would need that file
- * compiled, and the tests run the TypeScript sources. It copies the log into the database file on
- * its own connection, pass after pass while the log moves (each pass is then short, and one that
- * ends between two commits lets the next writer start the log afresh), resting once it is still
- * (longer and longer, so that an idle server's thread wakes about once a second).
- * A restart waits at most RESTART_WAIT_MS for a lock, and is otherwise tried again later: while
- * it waits for readers it holds writers up, so a reader that keeps its snapshot (a backup, another
- * process) can stall the request thread's commits for that long, not for the 5 s busy timeout.
+ * The thread's module, beside this one in the sources and in `dist` alike (the build copies it as
+ * it is).
  */
-export const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma("busy_timeout = ${RESTART_WAIT_MS}");
-let timer;
-let last = { log: 0, checkpointed: 0 };
-let rest = ${FIRST_REST_MS};
-let failures = 0;
-let stuckSince = 0;
-let warnedAt = 0;
-function pass() {
-  let moved = false;
-  try {
-    let [result] = db.pragma("wal_checkpoint(PASSIVE)");
-    moved = result.log !== last.log || result.checkpointed !== last.checkpointed;
-    if (result.log > ${RESTART_LOG_FRAMES}) {
-      [result] = db.pragma("wal_checkpoint(RESTART)");
-      // A refused restart held writers up while it waited: the next one waits for a rest.
-      if (result.busy) moved = false;
-      stuckSince = result.busy ? stuckSince || Date.now() : 0;
-      const now = Date.now();
-      if (stuckSince && now - stuckSince >= ${STUCK_AFTER_MS} && now - warnedAt >= ${STUCK_WARNING_EVERY_MS}) {
-        warnedAt = now;
-        parentPort.postMessage("the write-ahead log holds " + result.log + " frames and cannot be restarted yet: a reader or writer keeps it in use");
-      }
-    } else {
-      stuckSince = 0;
-    }
-    last = result;
-    failures = 0;
-  } catch (error) {
-    failures += 1;
-    const message = String(error && error.message);
-    if (failures >= ${FAILURES_BEFORE_GIVING_UP}) {
-      parentPort.postMessage(failures + " checkpoints failed in a row (" + message + "): commits checkpoint again");
-      return stop();
-    }
-    if (failures === 1) parentPort.postMessage("a checkpoint failed: " + message);
-  }
-  // Straight on while the log moves; resting longer and longer while it is still.
-  rest = moved ? ${FIRST_REST_MS} : Math.min(rest * 2, ${LONGEST_REST_MS});
-  timer = setTimeout(pass, moved ? 0 : rest);
-}
-function stop() {
-  clearTimeout(timer);
-  db.close();
-  parentPort.close();
-}
-timer = setTimeout(pass, ${FIRST_REST_MS});
-parentPort.on("message", stop);
-`;
+const THREAD_MODULE = new URL("./wal-checkpoint-thread.js", import.meta.url);
 
 /**
  * Checkpoints an SQLite database's write-ahead log on a thread of its own. By default
@@ -102,16 +57,20 @@ export class WalCheckpointer {
     this.exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   }
 
-  /** `workerSource` is the thread's code; only a test gives another (one that fails, or whose checkpoints do). */
-  static start(connection: SqliteDatabase.Database, workerSource = WORKER_SOURCE): WalCheckpointer {
+  /** `threadModule` is the thread's code; only a test gives another (one that fails, or whose checkpoints do). */
+  static start(connection: SqliteDatabase.Database, threadModule = THREAD_MODULE): WalCheckpointer {
     connection.pragma("wal_autocheckpoint = 0");
-    const worker = new Worker(workerSource, {
-      eval: true,
-      workerData: {
-        path: connection.name,
-        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
-      },
-    });
+    const workerData: CheckpointThreadData = {
+      path: connection.name,
+      firstRestMs: FIRST_REST_MS,
+      longestRestMs: LONGEST_REST_MS,
+      restartLogFrames: RESTART_LOG_FRAMES,
+      restartWaitMs: RESTART_WAIT_MS,
+      failuresBeforeGivingUp: FAILURES_BEFORE_GIVING_UP,
+      stuckAfterMs: STUCK_AFTER_MS,
+      stuckWarningEveryMs: STUCK_WARNING_EVERY_MS,
+    };
+    const worker = new Worker(threadModule, { workerData });
     const checkpointer = new WalCheckpointer(worker);
     const warn = (message: string) => process.emitWarning(message, "SqliteCheckpointWarning");
     worker.on("message", (message: string) => warn(message));

@@ -1,5 +1,5 @@
 import fp from "fastify-plugin";
-import { Database } from "../db/database.js";
+import { Database, type SpeedOptions } from "../db/database.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { GroupsRepository } from "../repositories/groups.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
@@ -42,20 +42,20 @@ export const SIGN_IN_THROTTLE = {
 } as const;
 
 /** Opens the database, migrates it to the latest schema, and exposes the repositories. */
-export const databasePlugin = fp(
-  async (app) => {
-    const database = Database.connect(app.config.databaseUrl);
+export const databasePlugin = fp<{ speed?: SpeedOptions }>(
+  async (app, options) => {
+    const database = Database.connect(app.config.databaseUrl, { speed: options.speed });
     app.addHook("onClose", async () => database.close());
     await database.migrateToLatest();
     const { db } = database;
     app.decorate("database", database);
     app.decorate("repositories", {
       users: new UsersRepository(db),
-      sessions: new SessionsRepository(db, database.dialect),
+      sessions: new SessionsRepository(db, database.dialect, database.speed),
       localAccounts: new LocalAccountsRepository(db),
       oidcPayloads: new OidcPayloadsRepository(db),
       appSecrets: new AppSecretsRepository(db),
-      steps: new StepsRepository(database),
+      steps: await StepsRepository.open(database),
       revenue: new RevenueRepository(db),
       groups: new GroupsRepository(database),
       signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),

@@ -1,15 +1,10 @@
-import {
-  DAILY_STEP_MAX,
-  type DayString,
-  dayTotal,
-  type MonthString,
-  monthOfDay,
-} from "@charity-steps/shared-types";
+import { DAILY_STEP_MAX, type DayString, type MonthString, monthOfDay } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
-import type { DialectName } from "../db/database.js";
+import type { DialectName, SpeedOptions } from "../db/database.js";
 import { type JsonColumn, jsonRows, rowsParam } from "../db/json-rows.js";
-import { type Param, prepareQuery } from "../db/prepared-query.js";
+import { type Param, type PreparedQueryOptions, prepareQuery } from "../db/prepared-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
+import { type CountedDayRow, countedDays } from "./ledger-rule.js";
 
 /** One counter reading to max-merge. */
 export interface CounterRecord {
@@ -24,22 +19,6 @@ export interface CounterRecord {
 interface DayKey {
   user_id: string;
   day: DayString;
-}
-
-interface DayParts extends DayKey {
-  motion: number;
-  health: number;
-  manual: number;
-}
-
-/** A day's parts read for its recount, with its total as it stood (0 for a day without a row). */
-interface DayRecount extends DayParts {
-  before: number;
-}
-
-interface CountedDay extends DayParts {
-  month: MonthString;
-  total: number;
 }
 
 interface MonthChange {
@@ -80,17 +59,23 @@ export interface TotalsKey {
  * this process, and one writer at a time needs no row locks: the write path is the statements
  * below, run one by one. On PostgreSQL each statement is a round trip, which under load waits for a
  * turn of the event loop: there the same steps run inside the database, in the functions of
- * migration 0008, one call per group.
+ * `ledger-functions.ts`, one call per group. Both count a day by the rule of `ledger-rule.ts`.
  */
-export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) {
+export function ledgerQueries(
+  db: Kysely<DatabaseSchema>,
+  dialect: DialectName,
+  speed: Pick<SpeedOptions, "preparedStatements" | "ledgerFunctions"> = {},
+) {
   type Rows = { rows: string; now: number };
 
   const records = (json: string, columns: Record<string, JsonColumn>) => jsonRows(dialect, json, columns);
 
+  const unprepared = speed.preparedStatements === false;
+  const prepared: PreparedQueryOptions = { unprepared };
   /** For the reads of correlated rows (by key, once per row of the group): see `planEachRun`. */
-  const replannedAsTablesGrow = { planEachRun: true };
+  const replannedAsTablesGrow: PreparedQueryOptions = { planEachRun: true, unprepared };
 
-  /** SQLite: raises each counter whose reading is higher; returns the days of the counters that rose. */
+  /** Raises each counter whose reading is higher; returns the days of the counters that rose. */
   const raiseCounters = prepareQuery(
     db,
     (_db, param: Param<Rows>) => sql<DayKey>`
@@ -103,6 +88,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
         set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at
         where excluded.steps > step_counters.steps
       returning user_id, day`,
+    prepared,
   );
 
   /**
@@ -120,29 +106,18 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
       where true
       order by r.user_id, r.day
       on conflict (user_id, day) do update set updated_at = excluded.updated_at where false`,
+    prepared,
   );
 
-  /**
-   * SQLite: each day's parts (motion the sum of the devices, health the largest source, manual the
-   * sum) and its total as it stands.
-   */
-  const dayParts = prepareQuery(
+  /** Each day's parts, its total as it stood and its new total, by the day rule. */
+  const countDays = prepareQuery(
     db,
-    (_db, param: Param<{ rows: string }>) => sql<DayRecount>`
-      select r.user_id, r.day,
-        coalesce((select sum(c.steps) from step_counters c
-          where c.user_id = r.user_id and c.day = r.day and c.kind = 'motion'), 0) as motion,
-        coalesce((select max(c.steps) from step_counters c
-          where c.user_id = r.user_id and c.day = r.day and c.kind = 'health'), 0) as health,
-        coalesce((select sum(e.steps) from manual_step_entries e
-          where e.user_id = r.user_id and e.day = r.day), 0) as manual,
-        coalesce((select d.total_steps from step_days d
-          where d.user_id = r.user_id and d.day = r.day), 0) as before
-      from ${records(param("rows"), { user_id: "text", day: "text" })}`,
+    (_db, param: Param<{ rows: string }>) =>
+      countedDays(dialect, records(param("rows"), { user_id: "text", day: "text" }), sql.lit(DAILY_STEP_MAX)),
     replannedAsTablesGrow,
   );
 
-  /** SQLite: writes each day's recount (the row is made if missing). */
+  /** Writes each day's recount (the row is made if missing). */
   const writeDays = prepareQuery(
     db,
     (_db, param: Param<Rows>) => sql<never>`
@@ -156,10 +131,11 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
         set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
           manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
           updated_at = excluded.updated_at`,
+    prepared,
   );
 
   /**
-   * SQLite: adds each day's change to its month's total, and moves the month's latest day forward
+   * Adds each day's change to its month's total, and moves the month's latest day forward
    * when a later day (or the latest day itself) changed.
    */
   const addToMonths = prepareQuery(
@@ -177,6 +153,7 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
           last_day = case when excluded.last_day >= step_months.last_day
             then excluded.last_day else step_months.last_day end,
           updated_at = excluded.updated_at`,
+    prepared,
   );
 
   /** For each key: the day's total, today's and the month's, each read by primary key. */
@@ -195,26 +172,31 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
   );
 
   type Call = { counters: string; reads: string; now: number; cap: number };
-  /** PostgreSQL: a whole group of counter readings, in one call (migration 0008). */
+  /** PostgreSQL: a whole group of counter readings, in one call (`ledger-functions.ts`). */
   const recordStepCounts = prepareQuery(
     db,
     (_db, param: Param<Call>) => sql<TotalsRow>`
       select i, day_steps, today_steps, monthly_steps
       from record_step_counts(${param("counters")}::json, ${param("reads")}::json, ${param("now")}, ${param("cap")})`,
+    prepared,
   );
-  /** PostgreSQL: recounts locked days (migration 0008). */
+  /** PostgreSQL: recounts locked days (`ledger-functions.ts`). */
   const recountStepDays = prepareQuery(
     db,
     (_db, param: Param<{ days: string; now: number; cap: number }>) => sql<never>`
       select recount_step_days(${param("days")}::json, ${param("now")}, ${param("cap")})`,
+    prepared,
   );
 
   const postgres = dialect === "postgres";
+  const functions = postgres && speed.ledgerFunctions !== false;
   return {
+    /** True when `recordCounts` is one statement, atomic on its own (needing no transaction). */
+    oneStatement: functions,
+
     /**
      * Max-merges counter readings (at most one per counter) and recounts the days of those that
-     * rose; answers each read with its totals afterwards. On SQLite it must run in a transaction;
-     * on PostgreSQL it is one statement, atomic on its own.
+     * rose; answers each read with its totals afterwards. In a transaction, unless `oneStatement`.
      */
     async recordCounts(
       db: Kysely<DatabaseSchema>,
@@ -222,14 +204,19 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
       reads: TotalsKey[],
       now: number,
     ): Promise<TotalsRow[]> {
-      if (postgres) {
+      if (functions) {
         const values = { counters: rowsParam(counters), reads: rowsParam(reads), now, cap: DAILY_STEP_MAX };
         return recordStepCounts.execute(db, values);
       }
       const raised = await raiseCounters.execute(db, { rows: rowsParam(counters), now });
-      // Two counters of one day may rise: each day is recounted once.
-      const days = new Map(raised.map((day) => [dayKey(day), day]));
-      if (days.size > 0) await this.recountDays(db, [...days.values()], now);
+      // Two counters of one day may rise: each day is recounted once, locked first, in key order.
+      const days = [...new Map(raised.map((day) => [dayKey(day), day])).values()].sort((a, b) =>
+        dayKey(a) < dayKey(b) ? -1 : 1,
+      );
+      if (days.length > 0) {
+        await this.lockDays(db, days, now);
+        await this.recountDays(db, days, now);
+      }
       return this.totals(db, reads);
     },
 
@@ -245,27 +232,20 @@ export function ledgerQueries(db: Kysely<DatabaseSchema>, dialect: DialectName) 
      * total by its days' change. In a transaction; on PostgreSQL the days are locked (`lockDays`).
      */
     async recountDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
-      if (postgres) {
+      if (functions) {
         await recountStepDays.execute(trx, { days: rowsParam(days), now, cap: DAILY_STEP_MAX });
         return;
       }
-      const parts = await dayParts.execute(trx, { rows: rowsParam(days) });
-      const counted = parts.map((day) => {
-        const numbers = {
-          motion: Number(day.motion),
-          health: Number(day.health),
-          manual: Number(day.manual),
-        };
-        return {
-          user_id: day.user_id,
-          day: day.day,
-          month: monthOfDay(day.day),
-          ...numbers,
-          total: dayTotal(numbers),
-        };
-      });
+      const counted = (await countDays.execute(trx, { rows: rowsParam(days) })).map((day) => ({
+        ...day,
+        motion: Number(day.motion),
+        health: Number(day.health),
+        manual: Number(day.manual),
+        before: Number(day.before),
+        total: Number(day.total),
+      }));
       await writeDays.execute(trx, { rows: rowsParam(counted), now });
-      const changes = monthChanges(counted, new Map(parts.map((day) => [dayKey(day), Number(day.before)])));
+      const changes = monthChanges(counted);
       if (changes.length > 0) await addToMonths.execute(trx, { rows: rowsParam(changes), now });
     },
 
@@ -280,10 +260,10 @@ const dayKey = (day: DayKey) => `${day.user_id}|${day.day}`;
 /**
  * Each month's change from its recounted days, and its latest changed day with that day's total.
  */
-function monthChanges(counted: CountedDay[], before: Map<string, number>): MonthChange[] {
+function monthChanges(counted: CountedDayRow[]): MonthChange[] {
   const changes = new Map<string, MonthChange>();
   for (const day of counted) {
-    const change = day.total - (before.get(dayKey(day)) ?? 0);
+    const change = day.total - day.before;
     if (change === 0) continue;
     const key = `${day.user_id}|${day.month}`;
     const known = changes.get(key);

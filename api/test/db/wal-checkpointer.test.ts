@@ -4,7 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
-import { RESTART_LOG_FRAMES, WalCheckpointer, WORKER_SOURCE } from "../../src/db/wal-checkpointer.js";
+import { RESTART_LOG_FRAMES, WalCheckpointer } from "../../src/db/wal-checkpointer.js";
 import { createTestDatabase, type TestDatabase } from "../helper.js";
 
 /** A WAL frame: a 24-byte header and one 4 KB page. */
@@ -172,15 +172,8 @@ describe("the SQLite checkpointer thread", () => {
     const warnings = collectWarnings();
 
     // The real thread, on a disk that refuses every checkpoint: its driver's checkpoints throw.
-    const failingDisk = `(() => {
-      const Driver = require(require("node:worker_threads").workerData.driver);
-      const pragma = Driver.prototype.pragma;
-      Driver.prototype.pragma = function (source, options) {
-        if (source.startsWith("wal_checkpoint")) throw new Error("disk I/O error");
-        return pragma.call(this, source, options);
-      };
-    })();`;
-    const checkpointer = WalCheckpointer.start(connection, `${failingDisk}\n${WORKER_SOURCE}`);
+    const failingDisk = new URL("./fixtures/failing-disk-thread.js", import.meta.url);
+    const checkpointer = WalCheckpointer.start(connection, failingDisk);
     cleanups.push(() => checkpointer.stop());
     await until(() => warnings.length > 0, "the first failure is told");
     expect(warnings[0]).toBe("a checkpoint failed: disk I/O error");
@@ -201,7 +194,8 @@ describe("the SQLite checkpointer thread", () => {
     cleanups.push(() => connection.close());
     const warnings = collectWarnings();
 
-    const checkpointer = WalCheckpointer.start(connection, "throw new Error('no disk')");
+    const noDisk = new URL("./fixtures/no-disk-thread.js", import.meta.url);
+    const checkpointer = WalCheckpointer.start(connection, noDisk);
     expect(connection.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
     await until(() => connection.pragma("wal_autocheckpoint", { simple: true }) === 1000, "fallback");
     await checkpointer.stop();

@@ -38,7 +38,10 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
     );
     const transactions = vi.spyOn(testApp.app.database, "transaction");
     const { steps } = testApp.app.repositories;
-    const groups = vi.spyOn(steps as unknown as { recordCounts: () => Promise<unknown> }, "recordCounts");
+    const groups = vi.spyOn(
+      steps.ledger as unknown as { recordCounts: () => Promise<unknown> },
+      "recordCounts",
+    );
 
     const answers = await Promise.all(
       walkers.map(({ user }, index) => steps.recordCount(reading(user.id, 1_000 + index))),

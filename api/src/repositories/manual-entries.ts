@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import {
+  type DayString,
+  type ManualEntry,
+  type ManualEntryResponse,
+  PHOTOS_PATH,
+} from "@charity-steps/shared-types";
+import { type Database, isUniqueViolation } from "../db/database.js";
+import type { ManualStepEntriesTable } from "../db/schema/steps.js";
+import type { NewPhoto, StepPhotos } from "./step-photos.js";
+import type { StepLedger } from "./step-ledger.js";
+
+/** How long the first answer to a manual entry is kept for replays: past the 30-day window of dates. */
+export const IDEMPOTENCY_RECORD_TTL_MS = 35 * 86_400_000;
+
+/** What a manual-entry request asks for, as far as recognising a replay goes. */
+export interface ManualEntryRequest {
+  userId: string;
+  idempotencyKey: string;
+  requestHash: string;
+  day: DayString;
+  steps: number;
+  note: string;
+}
+
+export interface NewManualEntry extends ManualEntryRequest {
+  photo: NewPhoto;
+}
+
+export type ManualEntryOutcome =
+  /** Both answer 201 with the body of the first answer. */
+  | { kind: "created" | "replayed"; body: ManualEntryResponse }
+  /** The key was already used for a different entry. */
+  | { kind: "key-reused" };
+
+/**
+ * Manual entries: each counted in its day with its proof photo, and kept under the client's
+ * Idempotency-Key, so that sending one again adds nothing.
+ */
+export class ManualEntries {
+  constructor(
+    private readonly database: Database,
+    private readonly ledger: StepLedger,
+    private readonly photos: StepPhotos,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /**
+   * Stores a manual entry and its photo, counted in its day, and keeps the answer under its
+   * Idempotency-Key. A replay of the key (even racing the first request) gets the first answer
+   * and adds nothing.
+   */
+  async add(input: NewManualEntry, now = Date.now()): Promise<ManualEntryOutcome> {
+    const earlier = await this.findReplay(input, now);
+    if (earlier) return earlier;
+    const { queries } = this.ledger;
+    try {
+      return await this.database.transaction(async (trx) => {
+        const photoId = await this.photos.add(trx, input.userId, input.photo, now);
+        const day = { user_id: input.userId, day: input.day };
+        await queries.lockDays(trx, [day], now);
+        const row = {
+          id: randomUUID(),
+          user_id: input.userId,
+          day: input.day,
+          steps: input.steps,
+          note: input.note,
+          idempotency_key: input.idempotencyKey,
+          photo_id: photoId,
+          created_at: now,
+        };
+        await trx.insertInto("manual_step_entries").values(row).execute();
+        await queries.recountDays(trx, [day], now);
+        const body: ManualEntryResponse = {
+          entry: toManualEntry(row),
+          ...(await this.ledger.totalsOf(trx, input.userId, input.day, now)),
+        };
+        await trx
+          .insertInto("idempotency_records")
+          .values({
+            user_id: input.userId,
+            key: input.idempotencyKey,
+            request_hash: input.requestHash,
+            status_code: 201,
+            response_body: JSON.stringify(body),
+            created_at: now,
+            expires_at: now + IDEMPOTENCY_RECORD_TTL_MS,
+          })
+          .execute();
+        return { kind: "created" as const, body };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another request with the same key committed first.
+      const replay = await this.findReplay(input, now);
+      if (replay) return replay;
+      throw error;
+    }
+  }
+
+  /** The first answer for this key, if the key was used before. */
+  async findReplay(input: ManualEntryRequest, now = Date.now()): Promise<ManualEntryOutcome | undefined> {
+    const record = await this.db
+      .selectFrom("idempotency_records")
+      .select(["request_hash", "status_code", "response_body"])
+      .where("user_id", "=", input.userId)
+      .where("key", "=", input.idempotencyKey)
+      .executeTakeFirst();
+    if (record) {
+      if (record.request_hash !== input.requestHash) return { kind: "key-reused" };
+      return { kind: "replayed", body: JSON.parse(record.response_body) as ManualEntryResponse };
+    }
+    // The record expires; the entry keeps its key for good, so a very late replay still adds nothing.
+    const entry = await this.db
+      .selectFrom("manual_step_entries")
+      .selectAll()
+      .where("user_id", "=", input.userId)
+      .where("idempotency_key", "=", input.idempotencyKey)
+      .executeTakeFirst();
+    if (!entry) return undefined;
+    if (entry.day !== input.day || entry.steps !== input.steps || entry.note !== input.note) {
+      return { kind: "key-reused" };
+    }
+    const totals = await this.ledger.totalsOf(this.db, input.userId, entry.day, now);
+    return { kind: "replayed", body: { entry: toManualEntry(entry), ...totals } };
+  }
+
+  /** Deletes the walker's expired idempotency records (never entries or steps); returns how many. */
+  async deleteExpiredIdempotencyRecords(userId: string | null, now = Date.now()): Promise<number> {
+    let query = this.db.deleteFrom("idempotency_records").where("expires_at", "<=", now);
+    if (userId !== null) query = query.where("user_id", "=", userId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function toManualEntry(row: ManualStepEntriesTable): ManualEntry {
+  return {
+    id: row.id,
+    date: row.day,
+    steps: row.steps,
+    note: row.note,
+    source: "manual_verified",
+    createdAt: new Date(row.created_at).toISOString(),
+    photoUrl: `${PHOTOS_PATH}/${row.photo_id}`,
+  };
+}

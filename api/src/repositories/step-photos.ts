@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { DatabaseSchema } from "../db/schema/index.js";
+
+export interface StoredPhoto {
+  content_type: string;
+  data: Buffer;
+}
+
+export interface NewPhoto {
+  contentType: string;
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+/** Manual entries' proof photos, each visible to its own walker only. */
+export class StepPhotos {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  /** Stores a walker's photo (in the caller's transaction, `trx`); returns its id. */
+  async add(trx: Kysely<DatabaseSchema>, userId: string, photo: NewPhoto, now: number): Promise<string> {
+    const id = randomUUID();
+    await trx
+      .insertInto("step_photos")
+      .values({
+        id,
+        user_id: userId,
+        content_type: photo.contentType,
+        width: photo.width,
+        height: photo.height,
+        byte_size: photo.data.length,
+        data: photo.data,
+        created_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  /** The walker's own proof photo; undefined for another walker's or an unknown id. */
+  async find(userId: string, photoId: string): Promise<StoredPhoto | undefined> {
+    return this.db
+      .selectFrom("step_photos")
+      .select(["content_type", "data"])
+      .where("id", "=", photoId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+}
