@@ -11,6 +11,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { ApiError } from "../../lib/api-client";
 import { useOnline } from "../../lib/use-online";
 import { useAuth } from "../auth/use-auth";
 import { formatSteps } from "../dashboard/step-numbers";
@@ -203,7 +204,8 @@ function Avatar({ user }: { user: PublicUser }) {
 }
 
 function groupError(error: Error): string {
-  if (error.message.startsWith("403")) return "This group is for its members only.";
-  if (error.message.startsWith("404")) return "There is no such group.";
+  const status = error instanceof ApiError ? error.status : null;
+  if (status === 403) return "This group is for its members only.";
+  if (status === 404) return "There is no such group.";
   return "This group could not be loaded. Check your connection.";
 }
