@@ -1,11 +1,11 @@
 import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { navigateTo } from "../lib/browser-location";
-import { useToastStore } from "../lib/toast-store";
-import { renderApp, stubAuthUser, testWalker } from "../test/render-app";
+import { navigateTo } from "../../src/lib/browser-location";
+import { useToastStore } from "../../src/lib/toast-store";
+import { renderApp, stubAuthUser, testWalker } from "../render-app";
 
-vi.mock("../lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
+vi.mock("../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 
 beforeEach(() => {
   vi.mocked(navigateTo).mockClear();

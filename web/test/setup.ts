@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
-import { useToastStore } from "../lib/toast-store";
+import { useToastStore } from "../src/lib/toast-store";
 
 afterEach(() => {
   cleanup();

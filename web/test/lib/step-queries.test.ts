@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "./query-client";
-import { DASHBOARD_STATS_KEY, refreshStepQueries } from "./step-queries";
+import { createQueryClient } from "../../src/lib/query-client";
+import { DASHBOARD_STATS_KEY, refreshStepQueries } from "../../src/lib/step-queries";
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { dailyGoalPercent, monthlyProgressText, prizeEntriesText } from "./step-numbers";
+import {
+  dailyGoalPercent,
+  monthlyProgressText,
+  prizeEntriesText,
+} from "../../../src/features/dashboard/step-numbers";
 
 describe("the dashboard's wordings", () => {
   it.each([

@@ -2,9 +2,9 @@ import type { AuthUser } from "@charity-steps/shared-types";
 import { render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { vi } from "vitest";
-import { AppRoutes } from "../app/app-routes";
-import { AppProviders } from "../app/providers";
-import { createQueryClient } from "../lib/query-client";
+import { AppRoutes } from "../src/app/app-routes";
+import { AppProviders } from "../src/app/providers";
+import { createQueryClient } from "../src/lib/query-client";
 
 export const testWalker: AuthUser = {
   id: "user-1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseGroupId } from "./group-id";
+import { parseGroupId } from "../../../src/features/groups/group-id";
 
 describe("the group id in a group's address", () => {
   it("is the number the address names", () => {

@@ -2,8 +2,8 @@ import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-type
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { useToastStore } from "../../lib/toast-store";
-import { renderApp, testWalker } from "../../test/render-app";
+import { useToastStore } from "../../../src/lib/toast-store";
+import { renderApp, testWalker } from "../../render-app";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",

@@ -1,9 +1,9 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { reloadPage } from "../../lib/browser-location";
-import { ErrorBoundary } from "./error-boundary";
+import { ErrorBoundary } from "../../../src/features/errors/error-boundary";
+import { reloadPage } from "../../../src/lib/browser-location";
 
-vi.mock("../../lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
+vi.mock("../../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 
 function BrokenScreen(): never {
   throw new Error("render failed");

@@ -31,7 +31,7 @@ function fakeLocks() {
 
 async function newTab() {
   vi.resetModules();
-  return import("./motion-lock");
+  return import("../../../src/features/tracking/motion-lock");
 }
 
 function handlers(wanted = true) {

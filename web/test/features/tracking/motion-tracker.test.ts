@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HEARTBEAT_STALL_MS, MotionTracker, requestMotionPermission } from "./motion-tracker";
+import {
+  HEARTBEAT_STALL_MS,
+  MotionTracker,
+  requestMotionPermission,
+} from "../../../src/features/tracking/motion-tracker";
 
 /** A `devicemotion` event as a phone sends it: acceleration including gravity, at `timeStamp` ms. */
 function motionEvent(t: number, z: number): Event {

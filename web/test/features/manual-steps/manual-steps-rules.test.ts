@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { noteProblem, PROBLEMS, photoProblem, stepsProblem } from "./manual-steps-rules";
+import {
+  noteProblem,
+  PROBLEMS,
+  photoProblem,
+  stepsProblem,
+} from "../../../src/features/manual-steps/manual-steps-rules";
 
 describe("manual steps form rules", () => {
   it.each([

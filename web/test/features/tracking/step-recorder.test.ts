@@ -2,8 +2,13 @@ import { db } from "@charity-steps/client-store/db";
 import { bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs, replayOutbox } from "@charity-steps/client-store/outbox";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mergeHistory, mergeSteps } from "../../lib/use-live-steps";
-import { addToDay, backgroundEstimate, createRealtimeSync, recordSteps } from "./step-recorder";
+import {
+  addToDay,
+  backgroundEstimate,
+  createRealtimeSync,
+  recordSteps,
+} from "../../../src/features/tracking/step-recorder";
+import { mergeHistory, mergeSteps } from "../../../src/lib/use-live-steps";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const TODAY = "2026-11-21";

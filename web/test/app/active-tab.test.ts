@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeTab } from "./active-tab";
+import { activeTab } from "../../src/app/active-tab";
 
 describe("the lit bottom tab", () => {
   it("is Dashboard on the home page and on /dashboard", () => {

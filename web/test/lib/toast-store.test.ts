@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toast, useToastStore } from "./toast-store";
+import { toast, useToastStore } from "../../src/lib/toast-store";
 
 describe("toasts", () => {
   it("shows only the newest one: a new toast replaces the visible one", () => {

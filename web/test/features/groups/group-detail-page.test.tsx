@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { renderApp, testWalker } from "../../test/render-app";
+import { renderApp, testWalker } from "../../render-app";
 
 /** The signed-in walker, and `status` with the server's message for everything about group 12. */
 function stubGroupAnswer(status: number, message: string) {

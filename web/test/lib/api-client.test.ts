@@ -1,6 +1,12 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, apiRequest, getQueryFn, isUnauthorizedError, serverMessage } from "./api-client";
+import {
+  ApiError,
+  apiRequest,
+  getQueryFn,
+  isUnauthorizedError,
+  serverMessage,
+} from "../../src/lib/api-client";
 
 // How apiRequest itself sends and fails is tested with it, in client-store.
 

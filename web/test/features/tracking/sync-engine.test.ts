@@ -3,7 +3,7 @@ import { db } from "@charity-steps/client-store/db";
 import { addToBestCount, bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSyncEngine, startSyncEngine } from "./sync-engine";
+import { createSyncEngine, startSyncEngine } from "../../../src/features/tracking/sync-engine";
 
 type Answer = { status: number; body?: unknown } | "network-error";
 
