@@ -8,8 +8,8 @@ import { toast } from "../../lib/toast-store";
 const TOASTER_WAIT_LIMIT_MS = 3_000;
 
 /**
- * Tells the walker their session has ended, then sends them to sign in after a short pause
- *. Returns a function that cancels the redirect (e.g. when the screen unmounts).
+ * Tells the walker their session has ended, then sends them to sign in after a short pause.
+ * Returns a function that cancels the redirect (e.g. when the screen unmounts).
  */
 export function announceSignedOutAndRedirect(): () => void {
   toast({
