@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPIRED_INTERACTION_MESSAGE, WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/plugin.js";
+import { EXPIRED_INTERACTION_MESSAGE, WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/interactions.js";
 import { SESSION_EXPIRED_MESSAGE } from "../../src/auth/sessions.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../src/repositories/local-accounts.js";
 import {

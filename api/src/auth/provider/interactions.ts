@@ -1,0 +1,144 @@
+import formbody from "@fastify/formbody";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type Provider from "oidc-provider";
+import { ConflictError } from "../../errors.js";
+import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
+import { hashPassword, verifyPassword } from "../passwords.js";
+import { messagePage, type SignUpValues, signInPage, signUpPage } from "./pages.js";
+import { signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
+import {
+  MISSING_CREDENTIALS_MESSAGE,
+  SignInBody,
+  SignUpBody,
+  signUpProblem,
+  UidParams,
+} from "./validation.js";
+
+export const WRONG_PASSWORD_MESSAGE =
+  "That email and password don't match an account. Check them and try again.";
+export const EXPIRED_INTERACTION_MESSAGE =
+  "This sign-in page has expired or was opened in another browser. Please start again.";
+
+const html = (reply: FastifyReply, status: number, page: string) =>
+  reply.status(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
+
+/**
+ * The provider's sign-in, sign-up and cancel pages under /auth/interaction/:uid, where `uid` names
+ * the pending interaction that oidc-provider sent the walker to finish.
+ */
+export async function interactionRoutes(app: FastifyInstance, options: { provider: Provider }) {
+  const oidc = options.provider;
+  const { localAccounts, signInThrottle } = app.repositories;
+  await app.register(formbody);
+  const pages = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** The pending interaction named by the URL, or null (expired page shown) when there is none. */
+  async function interactionOf(request: FastifyRequest, reply: FastifyReply, uid: string) {
+    try {
+      const details = await oidc.interactionDetails(request.raw, reply.raw);
+      if (details.uid === uid) return details;
+    } catch {
+      // No interaction cookie, or it expired: handled below like a mismatch.
+    }
+    html(
+      reply,
+      400,
+      messagePage("Sign-in expired", EXPIRED_INTERACTION_MESSAGE, {
+        href: "/api/login",
+        label: "Start again",
+      }),
+    );
+    return null;
+  }
+
+  const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
+    const returnTo = await oidc.interactionResult(
+      request.raw,
+      reply.raw,
+      { login: { accountId } },
+      { mergeWithLastSubmission: false },
+    );
+    return reply.redirect(returnTo, 303);
+  };
+
+  pages.get("/auth/interaction/:uid", { schema: { params: UidParams } }, async (request, reply) => {
+    const details = await interactionOf(request, reply, request.params.uid);
+    if (!details) return reply;
+    // Only the login prompt reaches this page: loadExistingGrant consents for our own clients.
+    return html(reply, 200, signInPage(details.uid));
+  });
+
+  pages.get("/auth/interaction/:uid/signup", { schema: { params: UidParams } }, async (request, reply) => {
+    const details = await interactionOf(request, reply, request.params.uid);
+    if (!details) return reply;
+    return html(reply, 200, signUpPage(details.uid));
+  });
+
+  pages.get("/auth/interaction/:uid/abort", { schema: { params: UidParams } }, async (request, reply) => {
+    const details = await interactionOf(request, reply, request.params.uid);
+    if (!details) return reply;
+    const returnTo = await oidc.interactionResult(
+      request.raw,
+      reply.raw,
+      { error: "access_denied", error_description: "The walker cancelled the sign-in." },
+      { mergeWithLastSubmission: false },
+    );
+    return reply.redirect(returnTo, 303);
+  });
+
+  pages.post(
+    "/auth/interaction/:uid/login",
+    { schema: { params: UidParams, body: SignInBody } },
+    async (request, reply) => {
+      const details = await interactionOf(request, reply, request.params.uid);
+      if (!details) return reply;
+      const email = (request.body.email ?? "").trim();
+      const password = request.body.password ?? "";
+      if (!email || !password) {
+        return html(reply, 400, signInPage(details.uid, { email }, MISSING_CREDENTIALS_MESSAGE));
+      }
+      const attempt = signInAttempt(signInThrottle, email, request.ip);
+      const wait = await attempt.count();
+      if (wait) {
+        reply.header("retry-after", String(wait.retryAfterSeconds));
+        return html(reply, 429, signInPage(details.uid, { email }, tooManyAttemptsMessage(wait.minutes)));
+      }
+      const account = await localAccounts.findByEmail(email);
+      if (!account || !(await verifyPassword(password, account.password_hash))) {
+        return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
+      }
+      await attempt.succeeded();
+      return finish(request, reply, account.id);
+    },
+  );
+
+  pages.post(
+    "/auth/interaction/:uid/signup",
+    { schema: { params: UidParams, body: SignUpBody } },
+    async (request, reply) => {
+      const details = await interactionOf(request, reply, request.params.uid);
+      if (!details) return reply;
+      const values: Required<SignUpValues> = {
+        firstName: (request.body.firstName ?? "").trim(),
+        lastName: (request.body.lastName ?? "").trim(),
+        email: (request.body.email ?? "").trim(),
+      };
+      const password = request.body.password ?? "";
+      const problem = signUpProblem(values, password);
+      if (problem) return html(reply, 400, signUpPage(details.uid, values, problem));
+      if (await localAccounts.findByEmail(values.email)) {
+        return html(reply, 409, signUpPage(details.uid, values, EMAIL_TAKEN_MESSAGE));
+      }
+      try {
+        const account = await localAccounts.create({ ...values, passwordHash: await hashPassword(password) });
+        return finish(request, reply, account.id);
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          return html(reply, 409, signUpPage(details.uid, values, EMAIL_TAKEN_MESSAGE));
+        }
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import { SIGN_IN_THROTTLE } from "../../plugins/database.js";
+import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
+
+export const tooManyAttemptsMessage = (minutes: number) =>
+  `Too many sign-in attempts. To keep this account safe, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
+
+/** How long a throttled attempt waits: in minutes for the page, in seconds for Retry-After. */
+export interface SignInWait {
+  minutes: number;
+  retryAfterSeconds: number;
+}
+
+/**
+ * The sign-in throttle's counters for one attempt: by email and by the network address it comes
+ * from. The attempt is counted before its password is checked.
+ */
+export function signInAttempt(throttle: SignInThrottleRepository, email: string, ip: string) {
+  const address = `ip:${ip}`;
+  const walkerHere = `email+ip:${email.toLowerCase()}|${ip}`;
+  return {
+    /** Counts the attempt; the wait when a limit is passed, else null. */
+    async count(): Promise<SignInWait | null> {
+      const wait = await throttle.attempt([
+        // Guessing one walker's password from one place: that place is stopped, the walker is not.
+        { key: walkerHere, limit: SIGN_IN_THROTTLE.perEmailAndAddress },
+        // Guessing it from many places at once.
+        { key: `email:${email.toLowerCase()}`, limit: SIGN_IN_THROTTLE.perEmail },
+        // Trying many walkers' passwords from one place.
+        { key: address, limit: SIGN_IN_THROTTLE.perAddress },
+      ]);
+      if (wait <= 0) return null;
+      return { minutes: Math.max(1, Math.ceil(wait / 60_000)), retryAfterSeconds: Math.ceil(wait / 1000) };
+    },
+    /** The right password: this walker starts afresh here, and the address gets its attempt back. */
+    succeeded: () => throttle.succeeded([walkerHere], [address]),
+  };
+}
