@@ -19,7 +19,7 @@ export interface RecordedRequest {
 export type Answer = { status: number; body?: unknown } | "network-error";
 
 /**
- * A stand-in for the server: records every request and answers the next queued answer (or the
+ * A stand-in for the server, for the tests of every package that sends steps: records every request and answers the next queued answer (or the
  * `fallback` once the queue is empty).
  */
 export function fakeServer(answers: Answer[] = [], fallback: Answer = { status: 200 }) {
@@ -42,7 +42,12 @@ export function fakeServer(answers: Answer[] = [], fallback: Answer = { status: 
       headers: { "Content-Type": "application/json" },
     });
   };
-  return { fetch, requests };
+  /** The step counts of the syncs sent so far, in order. */
+  const steps = () =>
+    requests
+      .filter((request) => request.url === "/api/steps/sync")
+      .map((request) => (request.body as { steps: number }).steps);
+  return { fetch, requests, steps };
 }
 
 function defaultBody(url: string, body: unknown): unknown {

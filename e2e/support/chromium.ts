@@ -6,7 +6,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = fileURLToPath(new URL("../screenshots", import.meta.url));
 
-const CHROMIUM_ARGS = [
+/** The flags every Chromium the tests and the bench start gets: no sandbox (root in CI), no GPU, no background traffic. */
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",

@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 import { db } from "@charity-steps/client-store/db";
 import { enqueueSync, pendingSyncs } from "@charity-steps/client-store/outbox";
+import { fakeServer } from "@charity-steps/client-store/test-helpers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { Queue } from "workbox-background-sync";
 import { registerStepSync } from "../src/step-sync";
@@ -12,28 +13,6 @@ vi.hoisted(() => {
 
 /** The Background Sync tag workbox-background-sync gives the outbox's Queue. */
 const SYNC_TAG = "workbox-background-sync:step_sync";
-
-type Answer = { status: number; body?: unknown } | "network-error";
-
-/** A stand-in for the API: records each request and gives the next queued answer (200 when none left). */
-function fakeServer(answers: Answer[] = []) {
-  const requests: Array<{ url: string; body: unknown; deviceId: string | null }> = [];
-  const fetch = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const body = JSON.parse(String(init.body)) as { steps: number; date: string };
-    requests.push({ url, body, deviceId: new Headers(init.headers).get("X-Device-Id") });
-    const answer = answers.shift() ?? { status: 200 };
-    if (answer === "network-error") throw new TypeError("Failed to fetch");
-    const payload = answer.body ?? {
-      ok: true,
-      date: body.date,
-      daySteps: body.steps,
-      todaySteps: 0,
-      monthlySteps: 0,
-    };
-    return new Response(JSON.stringify(payload), { status: answer.status });
-  };
-  return { fetch, requests };
-}
 
 /**
  * Enough of a service worker's global scope to deliver events, installed as `self`; with a
@@ -82,18 +61,18 @@ describe("the service worker's step sync", () => {
     expect(await pendingSyncs()).toHaveLength(1);
 
     await expect(worker.dispatch("sync", { tag: SYNC_TAG, lastChance: false })).resolves.toBeUndefined();
-    expect(server.requests).toEqual([
+    expect(server.requests).toMatchObject([
       {
         url: "/api/steps/sync",
         body: { steps: 900, date: today, source: "device_motion" },
-        deviceId: expect.any(String),
       },
       {
         url: "/api/steps/sync",
         body: { steps: 900, date: today, source: "device_motion" },
-        deviceId: expect.any(String),
       },
     ]);
+    // Each names the device it counted on.
+    for (const request of server.requests) expect(request.headers.get("X-Device-Id")).toMatch(/\S/);
     expect(await pendingSyncs()).toEqual([]);
   });
 
@@ -181,13 +160,14 @@ describe("where the browser has no Background Sync (Firefox, Safari)", () => {
     registerStepSync({ fetch: server.fetch });
 
     await vi.waitFor(async () => expect(await pendingSyncs()).toEqual([]));
-    expect(server.requests).toEqual([
+    expect(server.requests).toMatchObject([
       {
         url: "/api/steps/sync",
         body: { steps: 4321, date: today, source: "device_motion" },
-        deviceId: expect.any(String),
       },
     ]);
+    // Each names the device it counted on.
+    for (const request of server.requests) expect(request.headers.get("X-Device-Id")).toMatch(/\S/);
   });
 
   it("keeps the steps when that replay fails, without an unhandled rejection", async () => {

@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { CHROMIUM_ARGS } from "@charity-steps/e2e/support/chromium";
 import lighthouse from "lighthouse";
 import { bounded, type Figure } from "../figure.js";
-import { CHROMIUM_FLAGS, median } from "./shared.js";
+import { median } from "./shared.js";
 
 interface LaunchedChrome {
   port: number;
@@ -34,7 +35,7 @@ export interface LighthouseRun {
 /** One Lighthouse 12 run, default (mobile, simulated throttling) config, performance only. */
 async function runOnce(url: string, chromePath: string, cookie: string | null): Promise<LighthouseRun> {
   const launcher = await chromeLauncher();
-  const chrome = await launcher.launch({ chromePath, chromeFlags: [...CHROMIUM_FLAGS, "--headless=new"] });
+  const chrome = await launcher.launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, "--headless=new"] });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,

@@ -1,19 +1,9 @@
 /// <reference lib="dom" />
 // The e2e helpers (walker.ts) run code inside the page, so the DOM types must be in the program.
-import { phoneContext } from "@charity-steps/e2e/support/chromium";
+import { CHROMIUM_ARGS, phoneContext } from "@charity-steps/e2e/support/chromium";
 import { signUpNewWalker } from "@charity-steps/e2e/support/walker";
 import type { Browser, BrowserContext } from "playwright-core";
 import type { Figure } from "../figure.js";
-
-/** The flags of e2e/support/chromium.ts, repeated for chrome-launcher. */
-export const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 export const GOAL_TEXT = "Goal: 100,000 steps";
 

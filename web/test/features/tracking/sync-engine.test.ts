@@ -2,30 +2,9 @@ import "fake-indexeddb/auto";
 import { db } from "@charity-steps/client-store/db";
 import { addToBestCount, bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
+import { fakeServer } from "@charity-steps/client-store/test-helpers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSyncEngine, startSyncEngine } from "../../../src/features/tracking/sync-engine";
-
-type Answer = { status: number; body?: unknown } | "network-error";
-
-/** A stand-in for the API: records each sync and gives the next queued answer (200 when none left). */
-function fakeServer(answers: Answer[] = []) {
-  const requests: Array<{ url: string; body: { steps: number; date: string; source: string } }> = [];
-  const fetch = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const body = JSON.parse(String(init.body)) as { steps: number; date: string; source: string };
-    requests.push({ url, body });
-    const answer = answers.shift() ?? { status: 200 };
-    if (answer === "network-error") throw new TypeError("Failed to fetch");
-    const payload = answer.body ?? {
-      ok: true,
-      date: body.date,
-      daySteps: body.steps,
-      todaySteps: 0,
-      monthlySteps: 0,
-    };
-    return new Response(JSON.stringify(payload), { status: answer.status });
-  };
-  return { fetch, requests, steps: () => requests.map((request) => request.body.steps) };
-}
 
 const TODAY = "2026-05-20";
 const quietLog = { info: vi.fn(), warn: vi.fn() };
@@ -91,7 +70,7 @@ describe("the page's step sync", () => {
     stop = startSyncEngine({ fetch: server.fetch, onSynced, log: quietLog });
 
     await until(() => expect(onSynced).toHaveBeenCalledTimes(1));
-    expect(server.requests).toEqual([
+    expect(server.requests).toMatchObject([
       { url: "/api/steps/sync", body: { steps: 1234, date: TODAY, source: "device_motion" } },
     ]);
     expect(onSynced.mock.calls[0]?.[0]).toMatchObject({ sent: 1, kept: 0 });
