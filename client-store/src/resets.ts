@@ -13,9 +13,9 @@ import {
   type MonthString,
   monthOfDay,
 } from "@charity-steps/shared-types";
+import { apiRequest, type FetchLike } from "./api-client";
 import { db, getMeta, setMeta } from "./db";
 import { emptyDay, recomputeMonth } from "./local-steps";
-import { apiRequest, type FetchLike } from "./api-client";
 
 export const DAILY_RESET_PATH = "/api/daily-reset";
 export const MONTHLY_RESET_PATH = "/api/monthly-reset";

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, getDeviceId } from "../src/db";
-import { getDay, markSynced, addToBestCount } from "../src/local-steps";
+import { addToBestCount, getDay, markSynced } from "../src/local-steps";
 import { deadLetters, enqueueSync, enqueueUnsyncedDays, pendingSyncs, replayOutbox } from "../src/outbox";
 import { fakeServer, freshDatabase } from "./helpers";
 

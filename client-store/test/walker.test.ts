@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, getMeta } from "../src/db";
-import { bestCount, getDay, addToBestCount } from "../src/local-steps";
+import { addToBestCount, bestCount, getDay } from "../src/local-steps";
 import { deadLetters, enqueueSync, pendingSyncs } from "../src/outbox";
 import { claimDeviceFor, OTHER_WALKER_MESSAGE } from "../src/walker";
 import { freshDatabase } from "./helpers";

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The e2e helpers (walker.ts) run code inside the page, so the DOM types must be in the program.
-import { CHROMIUM_ARGS, phoneContext } from "@charity-steps/e2e/support/chromium";
+import { phoneContext } from "@charity-steps/e2e/support/chromium";
 import { signUpNewWalker } from "@charity-steps/e2e/support/walker";
 import type { Browser, BrowserContext } from "playwright-core";
 import type { Figure } from "../figure.js";

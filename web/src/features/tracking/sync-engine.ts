@@ -1,5 +1,5 @@
-import { ONLINE_MESSAGE_TYPE, requestBackgroundSync } from "@charity-steps/client-store/background-sync";
 import type { FetchLike } from "@charity-steps/client-store/api-client";
+import { ONLINE_MESSAGE_TYPE, requestBackgroundSync } from "@charity-steps/client-store/background-sync";
 import {
   enqueueUnsyncedDays,
   pendingSyncs,

@@ -235,7 +235,10 @@ describe("the page's step sync", () => {
     const server = fakeServer();
     const stopEngine = startSyncEngine({ fetch: server.fetch, log: quietLog });
     await until(() => expect(server.requests).toHaveLength(2));
-    expect(server.requests.map((request) => request.body.date).sort()).toEqual(["2026-05-19", TODAY]);
+    expect(server.requests.map((request) => (request.body as { date: string }).date).sort()).toEqual([
+      "2026-05-19",
+      TODAY,
+    ]);
 
     stopEngine();
     await walkedSoFar(TODAY, 90);
