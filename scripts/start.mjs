@@ -1,5 +1,5 @@
 // `pnpm start`: install and build whatever is missing or out of date, then serve the PWA and the
-// API from one origin (DESIGN §3). Uses only Node's own modules, so it runs before `pnpm install`.
+// API from one origin. Uses only Node's own modules, so it runs before `pnpm install`.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
