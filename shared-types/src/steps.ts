@@ -153,6 +153,8 @@ export interface DayParts {
 /**
  * A day's steps: the same walk seen by motion and by a health source counts once, as
  * the larger of the two; manual entries add on top; the whole day is capped at 50,000.
+ * The page shows a day by it; the API counts days by the same rule in SQL (its `ledger-rule.ts`),
+ * and the ledger's tests hold the API to this one.
  */
 export function dayTotal({ motion, health, manual }: DayParts): number {
   return Math.min(DAILY_STEP_MAX, Math.max(motion, health) + manual);

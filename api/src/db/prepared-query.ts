@@ -21,8 +21,8 @@ export type Param<Values> = <Name extends keyof Values & string>(name: Name) => 
 
 /**
  * A query built and compiled by Kysely once, then run many times with new values: Kysely builds and
- * compiles every query afresh, which on the step-sync path cost more CPU than SQLite running it
- *. `build` gets `param(name)` to stand for each value; everything else (columns, literals,
+ * compiles every query afresh, which on the step-sync path cost more CPU than SQLite running it.
+ * `build` gets `param(name)` to stand for each value; everything else (columns, literals,
  * the SQL itself) is fixed at build time. Runs on the database or inside a transaction; on
  * PostgreSQL as a named statement, which the server parses and plans once per connection.
  */

@@ -44,7 +44,7 @@ const THREAD_MODULE = new URL("./wal-checkpoint-thread.js", import.meta.url);
  * Checkpoints an SQLite database's write-ahead log on a thread of its own. By default
  * SQLite checkpoints inside the commit that fills the log past 1,000 pages, on the thread that
  * commits: here the request thread, which stood still while pages were copied and the file synced
- * (a fifth of a sync's time, more the larger the database). The request thread's connection turns
+ * (a large share of a sync's time, more the larger the database). The request thread's connection turns
  * that off and leaves the copying to this thread. Durability is unchanged: a commit has written its
  * frames to the log before it returns, whoever copies them later. Should the thread fail or give
  * up, the connection goes back to checkpointing in its commits.

@@ -1,3 +1,5 @@
+import type { BuildOptions } from "@charity-steps/api";
+
 /** What the bench asks a server child to prepare before it listens. */
 export interface SeedPlan {
   /** Walkers w0000000… */
@@ -16,6 +18,11 @@ export interface SeedPlan {
    * validation, the answer) runs as in production.
    */
   withoutLedger?: boolean;
+  /**
+   * Pieces of the API's speed machinery to switch off (`BuildOptions.speed`), to measure what each
+   * one buys against the API with all of them (bench/README.md).
+   */
+  speed?: NonNullable<BuildOptions["speed"]>;
 }
 
 /** What a server child tells the bench once it listens, and its heap when asked (`{ kind: "heap" }`). */

@@ -52,7 +52,7 @@ async function app(plan: SeedPlan) {
     WEB_DIST_DIR: "none",
     LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
   });
-  const server = await buildApp(config);
+  const server = await buildApp(config, { speed: plan.speed });
   await server.ready();
   const { sql } = (await import(pathToFileURL(requireFromApi.resolve("kysely")).href)) as { sql: SqlTag };
   const seeded = await seed(server.database.db, server.database.dialect, sql, plan);
