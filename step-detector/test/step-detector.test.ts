@@ -11,6 +11,10 @@ interface Segment {
   cadence: number;
   /** Peak vertical acceleration of each step, m/s². */
   bounce?: number;
+  /** A beat once per stride (two steps) this big, m/s²: an arm swinging the phone. */
+  strideBeat?: number;
+  /** Every other step is this share of the one before: a phone in one leg's pocket. */
+  otherLeg?: number;
 }
 
 interface Sampling {
@@ -34,10 +38,14 @@ function synthesise(segments: Segment[], sampling: Sampling, noise = 0.3, seed =
     const end = segmentStart + segment.seconds * 1000;
     const bounce = segment.bounce ?? 3;
     while (t < end) {
-      const vertical =
-        segment.cadence > 0
-          ? bounce * Math.sin(2 * Math.PI * segment.cadence * ((t - segmentStart) / 1000))
-          : 0;
+      const phase = segment.cadence * ((t - segmentStart) / 1000);
+      let vertical = 0;
+      if (segment.cadence > 0) {
+        // The leg whose step this is: even steps on one, odd on the other.
+        const leg = Math.floor(phase) % 2 === 0 ? 1 : (segment.otherLeg ?? 1);
+        vertical = leg * bounce * Math.sin(2 * Math.PI * phase);
+        vertical += (segment.strideBeat ?? 0) * Math.sin(Math.PI * phase);
+      }
       const along = GRAVITY + vertical;
       samples.push({
         t,
@@ -71,13 +79,72 @@ function withJolts(samples: MotionSample[], joltTimesS: number[], size = 12): Mo
   });
 }
 
+/** The phone lifted off a table (up and stopping over 0.8 s), held in a slightly shaking hand and
+ * tilted for `heldS` seconds, then put down again with a small knock. */
+function withLift(samples: MotionSample[], atS: number, heldS: number): MotionSample[] {
+  const start = atS * 1000;
+  const liftMs = 800;
+  const end = start + 2 * liftMs + heldS * 1000;
+  return samples.map((sample) => {
+    if (sample.t < start || sample.t >= end + 60) return sample;
+    const since = sample.t - start;
+    let lift = 0;
+    if (since < liftMs) lift = 2.5 * Math.sin((2 * Math.PI * since) / liftMs);
+    else if (sample.t >= end - liftMs && sample.t < end)
+      lift = -2.5 * Math.sin((2 * Math.PI * (sample.t - end + liftMs)) / liftMs);
+    else if (sample.t >= end) lift = 4 * Math.sin((Math.PI * (sample.t - end)) / 60);
+    const inHand = sample.t >= start + liftMs && sample.t < end - liftMs;
+    const sway = inHand ? 0.3 * Math.sin((2 * Math.PI * since) / 1700) : 0;
+    const tilt = inHand ? 0.4 * Math.sin((Math.PI * (since - liftMs)) / (heldS * 1000)) : 0;
+    return {
+      t: sample.t,
+      x: sample.x + Math.sin(tilt) * GRAVITY + (lift + sway) * UP[0],
+      y: sample.y + (lift + sway) * UP[1],
+      z: sample.z - (1 - Math.cos(tilt)) * GRAVITY + (lift + sway) * UP[2],
+    };
+  });
+}
+
+/** The phone turned over in the hand (half a turn in 0.6 s about the y axis, held about 5 cm from
+ * the wrist) at each of `turnsS` seconds, alternately face down and face up again. */
+function turnedOver(samples: MotionSample[], turnsS: number[]): MotionSample[] {
+  const turnMs = 600;
+  const radius = 0.05;
+  return samples.map((sample) => {
+    let done = 0;
+    let angle = 0;
+    let rate = 0;
+    for (const at of turnsS) {
+      const since = sample.t - at * 1000;
+      if (since >= turnMs) done++;
+      else if (since >= 0) {
+        // A smooth start and stop: the angle follows half a cosine.
+        const progress = since / turnMs;
+        angle = (Math.PI * (1 - Math.cos(Math.PI * progress))) / 2;
+        rate = ((Math.PI * Math.PI) / (2 * turnMs)) * Math.sin(Math.PI * progress) * 1000;
+      }
+    }
+    const base = done % 2 === 0 ? 0 : Math.PI;
+    const theta = base + (done % 2 === 0 ? angle : -angle);
+    // Gravity seen from the turning phone, plus the pull towards the wrist of turning about it.
+    const { x, y, z } = sample;
+    const centripetal = rate * rate * radius;
+    return {
+      t: sample.t,
+      x: x * Math.cos(theta) - z * Math.sin(theta) + centripetal,
+      y,
+      z: x * Math.sin(theta) + z * Math.cos(theta),
+    };
+  });
+}
+
 function expectAbout(counted: number, expected: number, tolerance = 0.02) {
   expect(counted).toBeGreaterThanOrEqual(Math.floor(expected * (1 - tolerance)));
   expect(counted).toBeLessThanOrEqual(Math.ceil(expected * (1 + tolerance)));
 }
 
 describe("step detector on synthesised walks", () => {
-  it.each([50, 60, 100, 200])("counts a 100 s walk at 1.8 steps/s sampled at %i Hz within 2%%", (hz) => {
+  it.each([50, 60, 100, 200, 405])("counts a 100 s walk at 1.8 steps/s sampled at %i Hz within 2%%", (hz) => {
     const samples = synthesise([{ seconds: 100, cadence: 1.8 }], { hz });
     expectAbout(countSteps(samples), 180);
   });
@@ -166,6 +233,39 @@ describe("step detector on synthesised walks", () => {
     }
     expect(duringPause).toBe(0);
     expectAbout(detector.total, 144);
+  });
+
+  it("counts a phone swung in the hand, whose arm beats at half the step rate, within 2%", () => {
+    // The arm swings once per stride, so a beat at half the step rate rides on the steps: every
+    // other step peaks at a third of the one before (as on the recorded swinging-arm walk).
+    const samples = synthesise([{ seconds: 100, cadence: 1.8, bounce: 1.5, strideBeat: 0.75 }], { hz: 405 });
+    expectAbout(countSteps(samples), 180);
+    expectAbout(countSteps(samples.filter((_, i) => i % 7 === 0)), 180);
+  });
+
+  it("counts a phone in a trouser pocket, where one leg's step is half the other's, within 2%", () => {
+    const samples = synthesise([{ seconds: 100, cadence: 1.8, bounce: 3, otherLeg: 0.5 }], { hz: 100 });
+    expectAbout(countSteps(samples), 180);
+  });
+
+  it("counts nothing for a phone picked up, held, and put down again, over and over", () => {
+    const random = seededRandom(11);
+    let samples: MotionSample[] = synthesise([{ seconds: 120, cadence: 0 }], { hz: 60 }, 0.05);
+    let at = 2;
+    while (at < 110) {
+      const held = 2 + 4 * random();
+      samples = withLift(samples, at, held);
+      at += held + 1.6 + 3 * random();
+    }
+    expect(countSteps(samples)).toBe(0);
+  });
+
+  it("counts nothing for a phone turned over in the hand and back, again and again", () => {
+    const random = seededRandom(5);
+    const turns: number[] = [];
+    for (let at = 1; at < 110; at += 1.2 + 2.5 * random()) turns.push(at);
+    const samples = turnedOver(synthesise([{ seconds: 120, cadence: 0 }], { hz: 60 }, 0.2), turns);
+    expect(countSteps(samples)).toBe(0);
   });
 
   it("ignores a sensor's 0,0,0 first reading", () => {
