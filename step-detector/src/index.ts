@@ -21,6 +21,8 @@ export interface StepDetectorOptions {
   minStepMs: number;
   /** Longest step period that is still walking, ms. */
   maxStepMs: number;
+  /** A repeat shorter than this is a step, never a stride: half of it is faster than a brisk walk, ms. */
+  minStrideMs: number;
   /** Longest repeat (a stride, two steps) the autocorrelation looks for, ms. */
   maxStrideMs: number;
   /** Quality factor of the band-pass centred on the step frequency. */
@@ -63,6 +65,7 @@ export const DEFAULT_STEP_DETECTOR_OPTIONS: StepDetectorOptions = {
   rhythmMemoryMs: 4000,
   minStepMs: 280,
   maxStepMs: 1200,
+  minStrideMs: 800,
   maxStrideMs: 2200,
   bandQ: 1.5,
   nearBest: 0.85,
@@ -113,6 +116,7 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
   const minLag = Math.max(2, Math.round(o.minStepMs / binMs));
   const maxLag = Math.round(o.maxStrideMs / binMs);
   const maxStepLag = o.maxStepMs / binMs;
+  const minStrideLag = o.minStrideMs / binMs;
   const periodEvery = Math.max(1, Math.round(o.periodEveryMs / binMs));
   // Gaps in the data are bridged bin by bin only up to a second; after a longer one the signal
   // simply resumes (the step interval then ends any walk).
@@ -224,7 +228,7 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
     const curvature = before - 2 * at + after;
     const lag = curvature < 0 ? repeat + (0.5 * (before - after)) / curvature : repeat;
     periodicity = at / energy;
-    const step = lag / 2 >= minLag && power(2 / lag) > power(1 / lag) ? lag / 2 : lag;
+    const step = lag >= minStrideLag && power(2 / lag) > power(1 / lag) ? lag / 2 : lag;
     if (step > maxStepLag) {
       periodicity = 0;
       return;

@@ -15,6 +15,8 @@ interface Segment {
   strideBeat?: number;
   /** Every other step is this share of the one before: a phone in one leg's pocket. */
   otherLeg?: number;
+  /** A second bump in each step (heel strike, then push-off), this share of the first. */
+  secondBump?: number;
 }
 
 interface Sampling {
@@ -45,6 +47,7 @@ function synthesise(segments: Segment[], sampling: Sampling, noise = 0.3, seed =
         const leg = Math.floor(phase) % 2 === 0 ? 1 : (segment.otherLeg ?? 1);
         vertical = leg * bounce * Math.sin(2 * Math.PI * phase);
         vertical += (segment.strideBeat ?? 0) * Math.sin(Math.PI * phase);
+        vertical += (segment.secondBump ?? 0) * bounce * Math.sin(4 * Math.PI * phase);
       }
       const along = GRAVITY + vertical;
       samples.push({
@@ -246,6 +249,13 @@ describe("step detector on synthesised walks", () => {
   it("counts a phone in a trouser pocket, where one leg's step is half the other's, within 2%", () => {
     const samples = synthesise([{ seconds: 100, cadence: 1.8, bounce: 3, otherLeg: 0.5 }], { hz: 100 });
     expectAbout(countSteps(samples), 180);
+  });
+
+  it("counts a slow walk with two bumps in every step (the second the bigger) once per step", () => {
+    // Its power is mostly at twice the step rate, as a stride's is at twice its own: the step
+    // period is too short for a stride, so it is not halved.
+    const samples = synthesise([{ seconds: 100, cadence: 1.3, bounce: 2, secondBump: 1.5 }], { hz: 60 });
+    expectAbout(countSteps(samples), 130);
   });
 
   it("counts nothing for a phone picked up, held, and put down again, over and over", () => {
