@@ -98,8 +98,9 @@ export interface StepDetector {
  *    each stride (two steps); a phone in the hand or on the neck also repeats each step, but in a
  *    trouser pocket one leg's step looks unlike the other's and in a swinging hand the arm adds a
  *    beat at half the step rate, so the shortest strong repeat is sometimes a stride. It is a
- *    stride exactly when the signal has more power at twice its repeat rate than at the repeat
- *    rate itself (two similar beats per repeat), and then the step period is half of it;
+ *    stride when the signal has more power at twice its repeat rate than at the repeat rate itself
+ *    (two similar beats per repeat) and the repeat is long enough for two walking steps, and then
+ *    the step period is half of it;
  * 2. a band-pass centred on that step frequency leaves one even swing per step, whatever the
  *    pocket, arm or sensor adds around it (the stride's beat, a second bump per step, noise);
  * 3. each swing of it past a threshold (a share of the recent swings) is a step, counted while the
@@ -185,7 +186,7 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
     a2 = (1 - alpha) / a0;
   }
 
-  /** Power at `cyclesPerBin`, from the autocorrelation (cosines by recurrence, not Math.cos). */
+  /** Power at `cyclesPerBin`, read off the autocorrelation (the cosines by recurrence: one Math.cos). */
   function power(cyclesPerBin: number): number {
     const c1 = Math.cos(2 * Math.PI * cyclesPerBin);
     let previous = 1;
