@@ -241,7 +241,9 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
   }
 
   function forgetRhythm() {
+    // The history goes too: products with it would carry the old rhythm into the new estimate.
     correlation.fill(0);
+    history.fill(0);
     periodicity = 0;
   }
 
