@@ -119,8 +119,7 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
   const maxStepLag = o.maxStepMs / binMs;
   const minStrideLag = o.minStrideMs / binMs;
   const periodEvery = Math.max(1, Math.round(o.periodEveryMs / binMs));
-  // Gaps in the data are bridged bin by bin only up to a second; after a longer one the signal
-  // simply resumes (the step interval then ends any walk).
+  // Gaps in the data up to this many bins (a second) are bridged.
   const maxBridged = Math.ceil(1000 / binMs);
 
   const smoothAlpha = 1 - Math.exp(-binMs / o.smoothingMs);
@@ -240,6 +239,19 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
     }
   }
 
+  /** Back to the state of a fresh detector, except the count and the last step period. */
+  function restart() {
+    smooth = Number.NaN;
+    x1 = x2 = y1 = y2 = 0;
+    envelope = 0;
+    low = true;
+    cycleMax = cycleMin = 0;
+    lastCycleT = Number.NEGATIVE_INFINITY;
+    walking = false;
+    held = 0;
+    forgetRhythm();
+  }
+
   function forgetRhythm() {
     // The history goes too: products with it would carry the old rhythm into the new estimate.
     correlation.fill(0);
@@ -341,10 +353,15 @@ export function createStepDetector(options: Partial<StepDetectorOptions> = {}): 
       if (binCount > 0) {
         const mean = binSum / binCount;
         added += onBin(mean, bin * binMs);
-        // Empty bins between this sample and the last are filled in on a straight line.
+        // Empty bins between this sample and the last are filled in on a straight line; after a
+        // longer silence (the page was hidden, the sensor stopped) the stream starts afresh, as
+        // the filters' and the rhythm's memories describe motion that is gone.
         const missing = index - bin - 1;
-        for (let i = 1; i <= Math.min(missing, maxBridged); i++) {
-          added += onBin(mean + ((magnitude - mean) * i) / (missing + 1), (bin + i) * binMs);
+        if (missing > maxBridged) restart();
+        else {
+          for (let i = 1; i <= missing; i++) {
+            added += onBin(mean + ((magnitude - mean) * i) / (missing + 1), (bin + i) * binMs);
+          }
         }
       }
       bin = index;

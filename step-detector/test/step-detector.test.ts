@@ -280,6 +280,23 @@ describe("step detector on synthesised walks", () => {
     expect(countSteps(samples)).toBe(0);
   });
 
+  it("counts each of two walks with no data between them (a hidden page), and nothing for the gap", () => {
+    const first = synthesise([{ seconds: 20, cadence: 1.8 }], { hz: 60 });
+    const second = synthesise([{ seconds: 20, cadence: 1.8 }], { hz: 60 }, 0.3, 2).map((sample) => ({
+      ...sample,
+      t: sample.t + 50_000,
+    }));
+    const detector = createStepDetector();
+    const counted = [first, second].map((walk) =>
+      walk.reduce((sum, sample) => sum + detector.push(sample), 0),
+    );
+    // Each walk may lose its first step or two while its rhythm is recognised.
+    for (const steps of counted) {
+      expect(steps).toBeGreaterThanOrEqual(33);
+      expect(steps).toBeLessThanOrEqual(36);
+    }
+  });
+
   it("ignores a sensor's 0,0,0 first reading", () => {
     const samples = synthesise([{ seconds: 20, cadence: 0 }], { hz: 100 }, 0.05);
     expect(countSteps([{ t: -10, x: 0, y: 0, z: 0 }, ...samples])).toBe(0);
