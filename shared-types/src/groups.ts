@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { GROUP_DESCRIPTION_MAX_CHARS, GROUP_NAME_MAX_CHARS, JOIN_CODE_LENGTH } from "./constants.js";
+import { MultiLineText, SingleLineText } from "./text.js";
 
 /** What join codes are made of: upper case letters and digits without look-alikes (no 0/O, 1/I/L). */
 export const JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
@@ -28,8 +29,8 @@ export type GroupIdParams = Static<typeof GroupIdParams>;
 /** `POST /api/groups`. The server trims both fields before these limits apply. */
 export const CreateGroupRequest = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: GROUP_NAME_MAX_CHARS }),
-    description: Type.Optional(Type.String({ maxLength: GROUP_DESCRIPTION_MAX_CHARS })),
+    name: SingleLineText({ minLength: 1, maxLength: GROUP_NAME_MAX_CHARS }),
+    description: Type.Optional(MultiLineText({ maxLength: GROUP_DESCRIPTION_MAX_CHARS })),
   },
   { additionalProperties: false },
 );
@@ -37,7 +38,7 @@ export type CreateGroupRequest = Static<typeof CreateGroupRequest>;
 
 /** `POST /api/groups/join`. The server removes spaces and upper-cases the code first. */
 export const JoinGroupRequest = Type.Object(
-  { joinCode: Type.String({ minLength: 1, maxLength: JOIN_CODE_LENGTH }) },
+  { joinCode: SingleLineText({ minLength: 1, maxLength: JOIN_CODE_LENGTH }) },
   { additionalProperties: false },
 );
 export type JoinGroupRequest = Static<typeof JoinGroupRequest>;

@@ -10,3 +10,4 @@ export * from "./pricing.js";
 export * from "./prizes.js";
 export * from "./server-paths.js";
 export * from "./steps.js";
+export * from "./text.js";

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
 import { type DayString, daysBetween } from "./dates.js";
+import { MultiLineText, SingleLineText } from "./text.js";
 
 /** Where a count comes from. */
 export const MOTION_SOURCES = ["device_motion", "background_device_motion", "local_tracker"] as const;
@@ -49,7 +50,7 @@ export type StepSyncResponse = Static<typeof StepSyncResponse>;
 
 export const LocalStepSyncRequest = Type.Object(
   {
-    userId: Type.String({ minLength: 1, maxLength: 64 }),
+    userId: SingleLineText({ minLength: 1, maxLength: 64 }),
     steps: StepCount,
     date: StepDate,
     source: SyncedStepSource,
@@ -73,11 +74,11 @@ export type RealtimeStepsResponse = Static<typeof RealtimeStepsResponse>;
 /** The text fields of the manual-entry form (multipart); the photo travels as `justificationImage`. */
 export const ManualEntryFields = Type.Object(
   {
-    steps: Type.String({ maxLength: 32 }),
-    date: Type.String({ maxLength: 32 }),
-    note: Type.Optional(Type.String()),
+    steps: SingleLineText({ maxLength: 32 }),
+    date: SingleLineText({ maxLength: 32 }),
+    note: Type.Optional(MultiLineText()),
     source: Type.Optional(Type.Literal(MANUAL_SOURCE)),
-    manualEntry: Type.Optional(Type.String({ maxLength: 8 })),
+    manualEntry: Type.Optional(SingleLineText({ maxLength: 8 })),
     justificationImage: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },

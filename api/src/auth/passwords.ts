@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 // scrypt at N=2^15, r=8, p=1: ~32 MiB and tens of milliseconds per hash (OWASP's minimum is 2^17
 // with more memory; this keeps sign-ups quick on small machines while staying costly to brute-force).
@@ -48,29 +49,70 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** Stands in for a missing account's hash: same scheme and cost, so checking it takes as long. */
+let dummyHash: Promise<string> | undefined;
+function dummy(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(32).toString("base64url"));
+  return dummyHash;
+}
+
+/** Computes the dummy hash ahead, so that the first unknown email is not slower than the rest. */
+export function prepareDummyHash(): void {
+  void dummy();
+}
+
+/**
+ * Checks a sign-in's password against the account's stored hash or, when there is no account,
+ * against a dummy hash of the same cost and then fails: an unknown email takes as long to refuse
+ * as a wrong password, so the answer's timing does not tell who has an account.
+ */
+export async function verifyAccountPassword(password: string, stored: string | undefined): Promise<boolean> {
+  if (stored !== undefined) return verifyPassword(password, stored);
+  await verifyPassword(password, await dummy());
+  return false;
+}
+
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
+/** zxcvbn's score: 2 means at least about a million guesses even for an attacker who knows the lists. */
+const PASSWORD_MIN_SCORE = 2;
 
-const COMMON_PASSWORDS = new Set([
-  "password",
-  "password1",
-  "password123",
-  "12345678",
-  "123456789",
-  "1234567890",
-  "qwertyuiop",
-  "qwerty123",
-  "iloveyou",
-  "letmein1",
-  "11111111",
-  "00000000",
-  "abc12345",
-  "welcome1",
-  "charitysteps",
-]);
+/**
+ * zxcvbn-ts with its lists of passwords seen in breaches, common English words, names and keyboard
+ * patterns, all in the package (nothing is fetched). Loaded on first use, so that starting the
+ * API does not wait for the dictionaries.
+ */
+let estimator: Promise<ZxcvbnFactory> | undefined;
+function passwordEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= Promise.all([import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]).then(
+    ([common, english]) =>
+      new ZxcvbnFactory({
+        dictionary: { ...common.dictionary, ...english.dictionary },
+        graphs: common.adjacencyGraphs,
+        translations: english.translations,
+      }),
+  );
+  return estimator;
+}
 
-/** Why `password` is too weak, or null when it is acceptable (NIST 800-63B: length and blocklist). */
-export function passwordWeakness(password: string, email: string): string | null {
+/** Words of this site and of the walker: a password made of them is easy to guess for this account. */
+function contextWords(email: string, names: string[]): string[] {
+  const [local = "", domain = ""] = email.toLowerCase().split("@");
+  return ["charity", "steps", "charitysteps", "walker", email.toLowerCase(), local, domain, ...names]
+    .map((word) => word.trim().toLowerCase())
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Why `password` may not be used, or null when it may (NIST SP 800-63B: a length rule and a check
+ * against passwords known to be common, breached, or made of this walker's own details; no rules
+ * about which kinds of characters it holds).
+ */
+export async function passwordWeakness(
+  password: string,
+  email: string,
+  names: string[] = [],
+): Promise<string | null> {
   if (password.length < PASSWORD_MIN_LENGTH) {
     return `Your password is too weak: use at least ${PASSWORD_MIN_LENGTH} characters.`;
   }
@@ -78,11 +120,12 @@ export function passwordWeakness(password: string, email: string): string | null
     return `Your password is too long: use at most ${PASSWORD_MAX_LENGTH} characters.`;
   }
   const lowered = password.toLowerCase();
-  if (COMMON_PASSWORDS.has(lowered) || new Set(lowered).size < 3) {
-    return "Your password is too weak: it is too common or too easy to guess. Choose another.";
-  }
-  if (lowered === email.toLowerCase() || lowered === email.toLowerCase().split("@")[0]) {
+  const lowerEmail = email.toLowerCase();
+  if (lowered === lowerEmail || lowered === lowerEmail.split("@")[0]) {
     return "Your password is too weak: it must not be your email address.";
   }
-  return null;
+  const result = (await passwordEstimator()).check(password, contextWords(email, names));
+  if (result.score >= PASSWORD_MIN_SCORE) return null;
+  const why = result.feedback.warning ?? "Common words, names and patterns are among the first guesses.";
+  return `Your password is too easy to guess. ${why} Try a longer phrase of a few unrelated words.`;
 }

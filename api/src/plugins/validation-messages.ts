@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS_MESSAGE, TEXT_PATTERNS } from "@charity-steps/shared-types";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
 /**
@@ -25,6 +26,8 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     case "maxLength":
       return `${field} must be at most ${formatNumber(params.limit)} characters.`;
     case "pattern":
+      if (TEXT_PATTERNS.includes(String(params.pattern))) return `${field} ${CONTROL_CHARACTERS_MESSAGE}.`;
+      return `${field} is not in the expected format.`;
     case "format":
       return `${field} is not in the expected format.`;
     case "enum":

@@ -142,7 +142,11 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
 
   it.each([
     ["short", "walk1", "at least 8 characters"],
-    ["common", "password123", "too common or too easy to guess"],
+    ["common", "password123", "too easy to guess"],
+    ["breached", "password2", "This is a commonly used password."],
+    ["breached", "qwerty12", "This is a commonly used password."],
+    ["repeated", "12341234", "too easy to guess"],
+    ["made of the site's name", "charitysteps", "too easy to guess"],
     ["the email", "EMAIL", "must not be your email address"],
   ])("refuses a weak password (%s)", async (_case, password, reason) => {
     const walker = newWalker();

@@ -1,24 +1,34 @@
 import formbody from "@fastify/formbody";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
 import type Provider from "oidc-provider";
 import { ConflictError } from "../../errors.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
-import { hashPassword, verifyPassword } from "../passwords.js";
+import { hashPassword, prepareDummyHash, verifyAccountPassword } from "../passwords.js";
 import { messagePage, type SignUpValues, signInPage, signUpPage } from "./pages.js";
+import { type SignUpThrottle, tooManySignUpsMessage } from "./sign-up-throttle.js";
 import { signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
 import {
+  CONTROL_CHARACTERS_FORM_MESSAGE,
   MISSING_CREDENTIALS_MESSAGE,
   SignInBody,
   SignUpBody,
   signUpProblem,
   UidParams,
+  UNREADABLE_FORM_MESSAGE,
 } from "./validation.js";
 
 export const WRONG_PASSWORD_MESSAGE =
   "That email and password don't match an account. Check them and try again.";
 export const EXPIRED_INTERACTION_MESSAGE =
   "This sign-in page has expired or was opened in another browser. Please start again.";
+
+/** The sentence a form refused by its schema is answered with (its fields are not shown again). */
+function formProblem(error: Error & { validation?: FastifySchemaValidationError[] }): string {
+  return error.validation?.some((problem) => problem.keyword === "pattern")
+    ? CONTROL_CHARACTERS_FORM_MESSAGE
+    : UNREADABLE_FORM_MESSAGE;
+}
 
 const html = (reply: FastifyReply, status: number, page: string) =>
   reply.status(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
@@ -27,9 +37,13 @@ const html = (reply: FastifyReply, status: number, page: string) =>
  * The provider's sign-in, sign-up and cancel pages under /auth/interaction/:uid, where `uid` names
  * the pending interaction that oidc-provider sent the walker to finish.
  */
-export async function interactionRoutes(app: FastifyInstance, options: { provider: Provider }) {
-  const oidc = options.provider;
+export async function interactionRoutes(
+  app: FastifyInstance,
+  options: { provider: Provider; signUpThrottle: SignUpThrottle },
+) {
+  const { provider: oidc, signUpThrottle } = options;
   const { localAccounts, signInThrottle } = app.repositories;
+  prepareDummyHash();
   await app.register(formbody);
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -89,10 +103,14 @@ export async function interactionRoutes(app: FastifyInstance, options: { provide
 
   pages.post(
     "/auth/interaction/:uid/login",
-    { schema: { params: UidParams, body: SignInBody } },
+    // A refused form is answered by the page again, not by the API's JSON error.
+    { schema: { params: UidParams, body: SignInBody }, attachValidation: true },
     async (request, reply) => {
       const details = await interactionOf(request, reply, request.params.uid);
       if (!details) return reply;
+      if (request.validationError) {
+        return html(reply, 400, signInPage(details.uid, {}, formProblem(request.validationError)));
+      }
       const email = (request.body.email ?? "").trim();
       const password = request.body.password ?? "";
       if (!email || !password) {
@@ -105,7 +123,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { provide
         return html(reply, 429, signInPage(details.uid, { email }, tooManyAttemptsMessage(wait.minutes)));
       }
       const account = await localAccounts.findByEmail(email);
-      if (!account || !(await verifyPassword(password, account.password_hash))) {
+      // An unknown email is checked against a dummy hash: refused no faster than a wrong password.
+      if (!(await verifyAccountPassword(password, account?.password_hash)) || !account) {
         return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
       }
       await attempt.succeeded();
@@ -115,18 +134,26 @@ export async function interactionRoutes(app: FastifyInstance, options: { provide
 
   pages.post(
     "/auth/interaction/:uid/signup",
-    { schema: { params: UidParams, body: SignUpBody } },
+    { schema: { params: UidParams, body: SignUpBody }, attachValidation: true },
     async (request, reply) => {
       const details = await interactionOf(request, reply, request.params.uid);
       if (!details) return reply;
+      if (request.validationError) {
+        return html(reply, 400, signUpPage(details.uid, {}, formProblem(request.validationError)));
+      }
       const values: Required<SignUpValues> = {
         firstName: (request.body.firstName ?? "").trim(),
         lastName: (request.body.lastName ?? "").trim(),
         email: (request.body.email ?? "").trim(),
       };
       const password = request.body.password ?? "";
-      const problem = signUpProblem(values, password);
+      const problem = await signUpProblem(values, password);
       if (problem) return html(reply, 400, signUpPage(details.uid, values, problem));
+      const wait = await signUpThrottle.count(request.ip);
+      if (wait) {
+        reply.header("retry-after", String(wait.retryAfterSeconds));
+        return html(reply, 429, signUpPage(details.uid, values, tooManySignUpsMessage(wait.minutes)));
+      }
       if (await localAccounts.findByEmail(values.email)) {
         return html(reply, 409, signUpPage(details.uid, values, EMAIL_TAKEN_MESSAGE));
       }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import middie from "@fastify/middie";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
@@ -6,6 +7,25 @@ import { interactionRoutes } from "./interactions.js";
 import { loadSigningKey } from "./keys.js";
 import { ASSETS_PREFIX, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
 import { createIdentityProvider } from "./provider.js";
+import { SignUpThrottle } from "./sign-up-throttle.js";
+
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * oidc-provider writes its endpoints' URLs (discovery, the resume URL it redirects to) from the
+ * request's host and scheme. Whatever Host or X-Forwarded-* a request carries, the provider is
+ * shown the issuer's own origin, so that no request can make it point walkers elsewhere.
+ */
+export function asIssuerRequest(issuer: URL) {
+  const host = issuer.host;
+  const proto = issuer.protocol.replace(":", "");
+  return (request: IncomingMessage, _response: ServerResponse, next: () => void) => {
+    request.headers.host = host;
+    request.headers["x-forwarded-host"] = host;
+    request.headers["x-forwarded-proto"] = proto;
+    next();
+  };
+}
 
 export interface IdentityProviderPluginOptions {
   issuer: string;
@@ -20,6 +40,7 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
   async (app, options) => {
     const { appSecrets, localAccounts, oidcPayloads } = app.repositories;
     const master = await loadMasterSecret(app.config, appSecrets);
+    const issuer = new URL(options.issuer);
     const provider = createIdentityProvider({
       issuer: options.issuer,
       clients: options.clients,
@@ -27,12 +48,12 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
       signingKey: await loadSigningKey(appSecrets),
       accounts: localAccounts,
       payloads: oidcPayloads,
-      trustProxy: app.config.trustProxy,
       log: app.log,
     });
     // oidc-provider is a Koa app reading the raw request; middie runs it before Fastify parses bodies.
     await app.register(middie);
-    app.use(new URL(options.issuer).pathname, provider.callback());
+    app.use(issuer.pathname, asIssuerRequest(issuer));
+    app.use(issuer.pathname, provider.callback());
 
     app.get(`${ASSETS_PREFIX}/pages.css`, async (_request, reply) =>
       reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(PAGES_CSS),
@@ -45,7 +66,13 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
     );
 
     // Encapsulated, so that form bodies are parsed on the interaction pages only.
-    await app.register(interactionRoutes, { provider });
+    const signUpThrottle = new SignUpThrottle(app.database.db);
+    const housekeeping = setInterval(() => {
+      signUpThrottle.deleteExpired().catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
+    }, HOUSEKEEPING_INTERVAL_MS);
+    housekeeping.unref();
+    app.addHook("onClose", async () => clearInterval(housekeeping));
+    await app.register(interactionRoutes, { provider, signUpThrottle });
   },
   { name: "identity-provider", dependencies: ["config", "database"] },
 );

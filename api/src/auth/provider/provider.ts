@@ -14,7 +14,6 @@ export interface IdentityProviderOptions {
   signingKey: Awaited<ReturnType<typeof loadSigningKey>>;
   accounts: LocalAccountsRepository;
   payloads: OidcPayloadsRepository;
-  trustProxy: boolean | string[];
   log: FastifyBaseLogger;
 }
 
@@ -31,10 +30,17 @@ async function grantOwnClient(provider: Provider, accountId: string, clientId: s
 /** The built-in OpenID Connect provider (oidc-provider) with real local accounts. */
 export function createIdentityProvider(options: IdentityProviderOptions): Provider {
   const { accounts, payloads } = options;
+  const secure = new URL(options.issuer).protocol === "https:";
   const configuration: Configuration = {
     adapter: (model: string) => new DatabaseOidcAdapter(model, payloads),
     clients: options.clients,
-    cookies: { keys: [options.cookieKey] },
+    cookies: {
+      keys: [options.cookieKey],
+      // Lax, not the default None: every page that reads these cookies is reached by a top-level
+      // navigation or a form on the provider's own origin. Secure whenever the issuer is https.
+      long: { httpOnly: true, sameSite: "lax", secure },
+      short: { httpOnly: true, sameSite: "lax", secure },
+    },
     jwks: { keys: [options.signingKey] },
     claims: {
       openid: ["sub"],
@@ -101,8 +107,9 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
     },
   };
   const provider = new Provider(options.issuer, configuration);
-  // Koa trusts X-Forwarded-* all or nothing; the provider's URLs come from its fixed issuer anyway.
-  provider.proxy = options.trustProxy !== false;
+  // The mount sets the request's host and scheme to the issuer's own (asIssuerRequest in plugin.ts),
+  // and the provider reads them from X-Forwarded-Host and X-Forwarded-Proto.
+  provider.proxy = true;
   provider.on("server_error", (_ctx, error) => options.log.error({ err: error }, "identity provider error"));
   return provider;
 }

@@ -1,8 +1,22 @@
+import ipaddr from "ipaddr.js";
 import { SIGN_IN_THROTTLE } from "../../plugins/database.js";
 import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
 
 export const tooManyAttemptsMessage = (minutes: number) =>
   `Too many sign-in attempts. To keep this account safe, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
+
+/**
+ * The network a request comes from, as the throttles count it: an IPv4 address (an IPv4 address
+ * written as IPv6 included), or the /64 of an IPv6 address, since one home or server is given a
+ * whole /64 and could otherwise count as billions of places.
+ */
+export function networkOf(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === "ipv4") return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+}
 
 /** How long a throttled attempt waits: in minutes for the page, in seconds for Retry-After. */
 export interface SignInWait {
@@ -15,8 +29,9 @@ export interface SignInWait {
  * from. The attempt is counted before its password is checked.
  */
 export function signInAttempt(throttle: SignInThrottleRepository, email: string, ip: string) {
-  const address = `ip:${ip}`;
-  const walkerHere = `email+ip:${email.toLowerCase()}|${ip}`;
+  const network = networkOf(ip);
+  const address = `ip:${network}`;
+  const walkerHere = `email+ip:${email.toLowerCase()}|${network}`;
   return {
     /** Counts the attempt; the wait when a limit is passed, else null. */
     async count(): Promise<SignInWait | null> {

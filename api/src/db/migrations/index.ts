@@ -8,6 +8,7 @@ import * as stepMonths from "./0006-step-months.js";
 import * as ledgerWithoutRowid from "./0007-ledger-without-rowid.js";
 import * as ledgerFunctions from "./0008-ledger-functions.js";
 import * as ledgerFunctionPlans from "./0009-ledger-function-plans.js";
+import * as signUpThrottle from "./0010-sign-up-throttle.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   "0007-ledger-without-rowid": ledgerWithoutRowid,
   "0008-ledger-functions": ledgerFunctions,
   "0009-ledger-function-plans": ledgerFunctionPlans,
+  "0010-sign-up-throttle": signUpThrottle,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { londonDay } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTROL_CHARACTERS_FORM_MESSAGE } from "../../src/auth/provider/validation.js";
+import {
+  createSignedInWalker,
+  dialects,
+  escaped,
+  newWalker,
+  type RunningServer,
+  startTestServer,
+  TestBrowser,
+} from "../helper.js";
+import { databaseSnapshot } from "./generators.js";
+import { manualForm, multipartBody, photo } from "../steps/support.js";
+
+/**
+ * A NUL, an escape or another control character in any text field is refused with a 400 that says
+ * so, on both databases alike (PostgreSQL cannot store NUL in text), and nothing is stored.
+ */
+describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
+  let server: RunningServer;
+  let walker: Awaited<ReturnType<typeof createSignedInWalker>>;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    walker = await createSignedInWalker(server.app, "Control");
+  });
+  afterAll(async () => server.close());
+
+  const snapshot = () => databaseSnapshot(server.app.database.db);
+  const json = (url: string, payload: unknown) =>
+    server.app.inject({
+      method: "POST",
+      url,
+      headers: { cookie: walker.cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      payload: JSON.stringify(payload),
+    });
+  const manualEntry = async (note: string) => {
+    const form = multipartBody(
+      manualForm({ steps: "1200", date: londonDay(), note }, { bytes: await photo("png") }),
+    );
+    return server.app.inject({
+      method: "POST",
+      url: "/api/steps/add-manual-verified",
+      headers: {
+        cookie: walker.cookie,
+        "content-type": form.contentType,
+        "idempotency-key": randomUUID(),
+        "sec-fetch-site": "same-origin",
+      },
+      payload: form.body,
+    });
+  };
+
+  it("takes control characters out of a group's name and description (line breaks stay in the description), and refuses them in a join code", async () => {
+    const group = await json("/api/groups", {
+      name: "Night\u0000 \u001b[31mwalkers\u007f\u0085",
+      description: "Dusk\u0000\r\nto dawn\tsharp",
+    });
+    expect(group.statusCode).toBe(201);
+    expect(group.json()).toMatchObject({ name: "Night [31mwalkers", description: "Dusk\r\nto dawn\tsharp" });
+    const before = await snapshot();
+    const join = await json("/api/groups/join", { joinCode: "ABC\u0000DEF" });
+    expect(join.statusCode).toBe(400);
+    expect(join.json().message).toBe("joinCode must not contain control characters.");
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses NUL in a manual entry's note, and takes a note on two lines", async () => {
+    const before = await snapshot();
+    const refused = await manualEntry("Walked\u0000 to work");
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe("note must not contain control characters.");
+    expect(await snapshot()).toBe(before);
+    const accepted = await manualEntry("Walked to work\nand back");
+    expect(accepted.statusCode).toBe(201);
+    expect(accepted.json().entry.note).toBe("Walked to work\nand back");
+  });
+
+  /** The sign-in page, or (with `signup`) the sign-up page, of a new interaction. */
+  const formPage = async (browser: TestBrowser, signup: boolean) => {
+    const signInPage = await browser.visit(`${server.origin}/api/login`);
+    if (!signup) return signInPage;
+    const link = /href="(\/auth\/interaction\/[^"]+\/signup)"/.exec(signInPage.body)?.[1] ?? "";
+    return browser.visit(`${server.origin}${link}`);
+  };
+
+  it("answers a sign-up with NUL in a name by the form again, with a sentence, and makes no account", async () => {
+    const browser = new TestBrowser();
+    const form = await formPage(browser, true);
+    const before = await snapshot();
+    const page = await browser.submit(form, "/signup", { ...newWalker(), firstName: "Ada\u0000" });
+    expect(page.response.status).toBe(400);
+    expect(page.response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.body).toContain(escaped(CONTROL_CHARACTERS_FORM_MESSAGE));
+    expect(page.body).toContain('action="/auth/interaction/');
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("answers a sign-in with NUL in the email by the form again, with a sentence, before counting it", async () => {
+    const browser = new TestBrowser();
+    const form = await formPage(browser, false);
+    const before = await snapshot();
+    const page = await browser.submit(form, "/login", {
+      email: "ada\u0000@example.org",
+      password: "long-walks-2026",
+    });
+    expect(page.response.status).toBe(400);
+    expect(page.body).toContain(escaped(CONTROL_CHARACTERS_FORM_MESSAGE));
+    expect(await snapshot()).toBe(before);
+  });
+});

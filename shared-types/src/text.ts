@@ -1,0 +1,38 @@
+import { type TString, type TStringOptions, Type } from "typebox";
+
+/**
+ * Control characters (C0 such as NUL and escape, DEL, and C1) have no place in a name, an email,
+ * a code or a note, and PostgreSQL cannot store NUL in text at all. Every text field a walker
+ * sends is held to one of these two patterns, so that both databases refuse the same input, with
+ * a 400, before anything is stored.
+ */
+const CONTROL_CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F";
+/** The same, less tab, line feed and carriage return: what a multi-line box may hold. */
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F";
+
+export const SINGLE_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS}]*$`;
+export const MULTI_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS_BUT_LINE_BREAKS}]*$`;
+
+/** Both patterns, so that a validation message can say what they refuse. */
+export const TEXT_PATTERNS: readonly string[] = [SINGLE_LINE_TEXT_PATTERN, MULTI_LINE_TEXT_PATTERN];
+
+/** What a field held to one of these patterns is told when it holds a control character. */
+export const CONTROL_CHARACTERS_MESSAGE = "must not contain control characters";
+
+/** A one-line text field (a name, an email, a code): no control characters at all. */
+export function SingleLineText(options: TStringOptions = {}): TString {
+  return Type.String({ ...options, pattern: SINGLE_LINE_TEXT_PATTERN });
+}
+
+/** A text field typed in a multi-line box (a note, a description): line breaks and tabs allowed. */
+export function MultiLineText(options: TStringOptions = {}): TString {
+  return Type.String({ ...options, pattern: MULTI_LINE_TEXT_PATTERN });
+}
+
+const singleLine = new RegExp(SINGLE_LINE_TEXT_PATTERN, "u");
+const multiLine = new RegExp(MULTI_LINE_TEXT_PATTERN, "u");
+
+/** True when `text` holds no control character (line breaks and tabs too when `lineBreaks`). */
+export function isPlainText(text: string, { lineBreaks = false } = {}): boolean {
+  return (lineBreaks ? multiLine : singleLine).test(text);
+}
