@@ -4,9 +4,11 @@ import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { EXPIRED_INTERACTION_MESSAGE } from "../../src/auth/provider/interactions.js";
 import {
   createSignedInWalker,
   createTestDatabase,
+  dialects,
   freePort,
   type TestDatabase,
   testConfig,
@@ -32,16 +34,19 @@ interface Route {
   schema: { body?: Schema; params?: Schema; querystring?: Schema; headers?: Schema };
 }
 
-describe("hostile input on every route (sqlite)", () => {
+// Both databases: PostgreSQL refuses what SQLite stores (a NUL in text), so each has its own holes.
+describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let app: FastifyInstance;
   let database: TestDatabase;
   const routes: Route[] = [];
   let walker: Awaited<ReturnType<typeof createSignedInWalker>>;
   let groupId = 0;
   let png: Buffer;
+  /** A pending sign-in at the built-in provider: its id and the cookie that names it. */
+  let interaction = { uid: "", cookie: "" };
 
   beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
+    database = await createTestDatabase(dialect);
     // Listening, so that the sign-in routes reach the built-in provider (this same server) over HTTP.
     const port = await freePort();
     app = await buildApp(testConfig({ DATABASE_URL: database.url, PUBLIC_URL: `http://127.0.0.1:${port}` }), {
@@ -55,6 +60,7 @@ describe("hostile input on every route (sqlite)", () => {
     });
     await app.listen({ port, host: "127.0.0.1" });
     walker = await createSignedInWalker(app, "Hostile");
+    interaction = await pendingInteraction(`http://127.0.0.1:${port}`);
     png = await photo("png");
     // Something to lose: steps, a manual entry, a group the walker runs.
     const headers = { cookie: walker.cookie, "content-type": "application/json" };
@@ -95,12 +101,14 @@ describe("hostile input on every route (sqlite)", () => {
     const perRoute = new Map<string, number>();
     let serverErrors = 0;
     let changedOnRefusal = 0;
+    /** Requests to the sign-in pages that got past the interaction check to the page's own handler. */
+    const reachedPages = new Map<string, number>();
     let before = await databaseSnapshot(app.database.db);
 
     const request = fc.constantFrom(...apiRoutes).chain((route) =>
       fc.tuple(
         fc.constant(route),
-        requestFor(route, () => ({ groupId, png })),
+        requestFor(route, () => ({ groupId, png, uid: interaction.uid })),
       ),
     );
 
@@ -113,12 +121,23 @@ describe("hostile input on every route (sqlite)", () => {
             ...options,
             headers: {
               "sec-fetch-site": "same-origin",
-              ...(signedIn ? { cookie: walker.cookie } : {}),
+              // The sign-in pages' own cookie too, so that their forms reach their handlers.
+              ...(signedIn ? { cookie: `${walker.cookie}; ${interaction.cookie}` } : {}),
               ...options.headers,
             },
           });
+          // The sign-in and sign-up throttles count refused attempts by design: their counts are
+          // cleared after each request, so that they neither stop later ones nor count as a change.
+          await app.database.db.deleteFrom("sign_in_failures").execute();
+          await app.database.db.deleteFrom("sign_up_attempts" as never).execute();
           const key = `${route.method} ${route.url}`;
           perRoute.set(key, (perRoute.get(key) ?? 0) + 1);
+          if (
+            route.url.startsWith("/auth/interaction/:uid") &&
+            !response.body.includes(EXPIRED_INTERACTION_MESSAGE)
+          ) {
+            reachedPages.set(key, (reachedPages.get(key) ?? 0) + 1);
+          }
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
           const after = await databaseSnapshot(app.database.db);
           if (response.statusCode >= 500) serverErrors++;
@@ -148,12 +167,17 @@ describe("hostile input on every route (sqlite)", () => {
         `  answers by status: ${byStatus.join(", ")}`,
         `  5xx seen: ${serverErrors}`,
         `  refused requests that changed the database: ${changedOnRefusal}`,
+        `  sign-in page requests that reached their handler: ${[...reachedPages].map(([route, count]) => `${route} ${count}`).join(", ")}`,
         `  left out: ${Object.entries(SKIPPED)
           .map(([route, why]) => `${route} (${why})`)
           .join("; ")}`,
       ].join("\n"),
     );
     expect(perRoute.size).toBe(apiRoutes.length);
+    // The forms are tried for real, not only turned away for want of a pending sign-in.
+    for (const form of ["POST /auth/interaction/:uid/login", "POST /auth/interaction/:uid/signup"]) {
+      expect(reachedPages.get(form) ?? 0, form).toBeGreaterThan(0);
+    }
   }, 600_000);
 });
 
@@ -163,7 +187,7 @@ describe("hostile input on every route (sqlite)", () => {
  */
 function requestFor(
   route: Route,
-  fixtures: () => { groupId: number; png: Buffer },
+  fixtures: () => { groupId: number; png: Buffer; uid: string },
 ): fc.Arbitrary<InjectOptions> {
   const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? "");
   const pathArb = fc
@@ -191,7 +215,8 @@ function requestFor(
     .map((values) => {
       let url = route.url;
       values.forEach((value, index) => {
-        url = url.replace(`:${pathParams[index]}`, value ?? String(fixtures().groupId));
+        const plausible = pathParams[index] === "uid" ? fixtures().uid : String(fixtures().groupId);
+        url = url.replace(`:${pathParams[index]}`, value ?? plausible);
       });
       return url;
     });
@@ -382,6 +407,20 @@ function multipartArb(fixtures: () => { png: Buffer }) {
             : contentType;
       return { payload, headers: { "content-type": type } };
     });
+}
+
+/** Starts a sign-in as a browser would, up to the provider's sign-in page: its interaction and cookie. */
+async function pendingInteraction(origin: string): Promise<{ uid: string; cookie: string }> {
+  const login = await fetch(`${origin}/api/login`, { redirect: "manual" });
+  const authorize = await fetch(new URL(login.headers.get("location") ?? "", origin), { redirect: "manual" });
+  const uid = /\/auth\/interaction\/([^/?]+)$/.exec(authorize.headers.get("location") ?? "")?.[1];
+  const cookie = authorize.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0] ?? "")
+    .filter((pair) => pair.startsWith("_interaction"))
+    .join("; ");
+  if (!uid || !cookie.includes("_interaction=")) throw new Error("The provider did not start a sign-in");
+  return { uid, cookie };
 }
 
 /** Every UTF-8 byte of `value` percent-encoded (a lone surrogate becomes U+FFFD, as a browser sends it). */
