@@ -138,8 +138,11 @@ export class OidcClient {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     if (typeof claims.sub !== "string" || claims.sub === "") throw new IdentityProviderUnavailableError();
-    const text = (key: string) =>
-      typeof claims[key] === "string" && claims[key] !== "" ? (claims[key] as string) : null;
+    // Control characters are taken out: no name or email holds one, and PostgreSQL cannot store NUL.
+    const text = (key: string) => {
+      const value = typeof claims[key] === "string" ? claims[key].replace(/\p{Cc}/gu, "").trim() : "";
+      return value === "" ? null : value;
+    };
     return {
       issuer: metadata.issuer,
       subject: claims.sub,

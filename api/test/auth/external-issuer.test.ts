@@ -113,6 +113,25 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
     expect(users).toHaveLength(1);
   });
 
+  it("takes control characters out of the names an issuer sends", async () => {
+    const browser = new TestBrowser();
+    const walker = newWalker();
+    await signUp(browser, appOrigin, walker);
+    await signOut(browser, appOrigin);
+    // Another issuer may hold anything; PostgreSQL cannot hold NUL, so it gets the bell instead.
+    const control = dialect === "sqlite" ? "\u0000" : "\u0007";
+    await identityServer.database.db
+      .updateTable("local_accounts")
+      .set({ first_name: `Nan${control}\u001b`, last_name: `Shep${control}herd` })
+      .where("email", "=", walker.email)
+      .execute();
+
+    const again = await signIn(browser, appOrigin, walker.email, walker.password);
+    expect(again.trail.at(-1)).toBe(`${appOrigin}/`);
+    const me = await browser.visit(`${appOrigin}/api/auth/user`);
+    expect(JSON.parse(me.body)).toMatchObject({ firstName: "Nan", lastName: "Shepherd" });
+  });
+
   it("answers 502 with a message, not a crash, when the issuer cannot be reached", async () => {
     const db = await createTestDatabase(dialect);
     const lonely = await buildApp(

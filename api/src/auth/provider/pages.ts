@@ -80,7 +80,7 @@ ${field("firstName", "First name", "text", values.firstName ?? "", "given-name")
 ${field("lastName", "Last name", "text", values.lastName ?? "", "family-name")}
 ${field("email", "Email", "email", values.email ?? "", "email")}
 ${field("password", "Password", "password", "", "new-password")}
-<p class="hint">At least 8 characters. Not a common password.</p>
+<p class="hint">At least 8 characters, and not a common or leaked password: a few unrelated words make a good one.</p>
 <button type="submit">Create account</button>
 </form>
 <p class="switch">Already have an account? <a href="/auth/interaction/${escapeHtml(uid)}">Sign in</a></p>`,
