@@ -1,19 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import {
-  Kysely,
-  Migrator,
-  type PostgresCursor,
-  PostgresDialect,
-  type PostgresPool,
-  type PostgresPoolClient,
-  SqliteDialect,
-  sql,
-} from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
-import { preparedStatementName } from "./prepared-query.js";
 import type { DatabaseSchema } from "./schema/index.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -26,7 +16,7 @@ export type DialectName = "sqlite" | "postgres";
 export interface SpeedOptions {
   /** Step syncs that arrive together are written in one transaction (`GroupCommit`). */
   groupCommit?: boolean;
-  /** Queries built and compiled once (`PreparedQuery`), on PostgreSQL as named statements. */
+  /** Queries built and compiled by Kysely once (`PreparedQuery`). */
   preparedStatements?: boolean;
   /** SQLite prepares each distinct statement once (`cachePreparedStatements`). */
   statementCache?: boolean;
@@ -74,7 +64,7 @@ export class Database {
       pool.on("error", () => {});
       return new Database(
         new Kysely<DatabaseSchema>({
-          dialect: new PostgresDialect({ pool: speed.preparedStatements ? withNamedStatements(pool) : pool }),
+          dialect: new PostgresDialect({ pool }),
         }),
         "postgres",
         speed,
@@ -164,37 +154,6 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
     }
     return statement;
   }) as typeof sqlite.prepare;
-}
-
-/**
- * The pool as Kysely sees it, except that the SQL of a `PreparedQuery` goes to PostgreSQL as a named
- * statement (pg prepares it on a connection's first use and reuses it after).
- */
-function withNamedStatements(pool: pg.Pool): PostgresPool {
-  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    query: ((query: string | PostgresCursor<unknown>, parameters?: readonly unknown[]) => {
-      if (typeof query !== "string") return client.query(query as never);
-      const name = preparedStatementName(query);
-      return name === undefined
-        ? client.query(query, parameters as unknown[])
-        : client.query({ name, text: query, values: parameters as unknown[] });
-      // One function for both of the interface's overloads, as pg's own client is.
-    }) as unknown as PostgresPoolClient["query"],
-    release: () => client.release(),
-  });
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapped = clients.get(client);
-      if (!wrapped) {
-        wrapped = wrap(client);
-        clients.set(client, wrapped);
-      }
-      return wrapped;
-    },
-    end: () => pool.end(),
-  };
 }
 
 async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {

@@ -1,16 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, RawBuilder } from "kysely";
 import type { DatabaseSchema } from "./schema/index.js";
 
-/**
- * The SQL of every prepared query, with the name PostgreSQL prepares it under on each connection
- * (`Database` names only these: other queries vary in shape, and a connection keeps what it prepares).
- */
-const statementNames = new Map<string, string>();
-
-export function preparedStatementName(sql: string): string | undefined {
-  return statementNames.get(sql);
-}
-
 /** Where a named value goes in a query built once; replaced by the value on every run. */
 class Slot {
   constructor(readonly name: string) {}
@@ -23,8 +13,9 @@ export type Param<Values> = <Name extends keyof Values & string>(name: Name) => 
  * A query built and compiled by Kysely once, then run many times with new values: Kysely builds and
  * compiles every query afresh, which on the step-sync path cost more CPU than SQLite running it.
  * `build` gets `param(name)` to stand for each value; everything else (columns, literals,
- * the SQL itself) is fixed at build time. Runs on the database or inside a transaction; on
- * PostgreSQL as a named statement, which the server parses and plans once per connection.
+ * the SQL itself) is fixed at build time. Runs on the database or inside a transaction. (On
+ * PostgreSQL each run is planned afresh: keeping a named statement's plan per connection bought
+ * less than the benchmark's bar, bench/README.md.)
  */
 export class PreparedQuery<Values extends Record<string, unknown>, Row> {
   private readonly compiled: CompiledQuery<Row>;
@@ -39,9 +30,6 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
     private readonly options: PreparedQueryOptions = {},
   ) {
     this.compiled = this.compile((name) => new Slot(name) as never);
-    if (!options.planEachRun && !options.unprepared && !statementNames.has(this.compiled.sql)) {
-      statementNames.set(this.compiled.sql, `charity_steps_${statementNames.size + 1}`);
-    }
     this.parameters = this.compiled.parameters.map((parameter) =>
       parameter instanceof Slot ? parameter : { value: parameter },
     );
@@ -76,13 +64,6 @@ export class PreparedQuery<Values extends Record<string, unknown>, Row> {
 }
 
 export interface PreparedQueryOptions {
-  /**
-   * PostgreSQL plans the query on every run (an unnamed statement) instead of keeping a plan per
-   * connection. For statements whose best plan changes as their tables grow: a kept plan is made
-   * once, and one made while a table was a page or two long scans it whole ever after (until the
-   * table is next analyzed), which made syncs on a new database ten times dearer.
-   */
-  planEachRun?: boolean;
   /** Built and compiled afresh on every run, as any Kysely query is (`SpeedOptions.preparedStatements`). */
   unprepared?: boolean;
 }

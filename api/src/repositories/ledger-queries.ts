@@ -72,8 +72,6 @@ export function ledgerQueries(
 
   const unprepared = speed.preparedStatements === false;
   const prepared: PreparedQueryOptions = { unprepared };
-  /** For the reads of correlated rows (by key, once per row of the group): see `planEachRun`. */
-  const replannedAsTablesGrow: PreparedQueryOptions = { planEachRun: true, unprepared };
 
   /** Raises each counter whose reading is higher; returns the days of the counters that rose. */
   const raiseCounters = prepareQuery(
@@ -114,7 +112,7 @@ export function ledgerQueries(
     db,
     (_db, param: Param<{ rows: string }>) =>
       countedDays(dialect, records(param("rows"), { user_id: "text", day: "text" }), sql.lit(DAILY_STEP_MAX)),
-    replannedAsTablesGrow,
+    prepared,
   );
 
   /** Writes each day's recount (the row is made if missing). */
@@ -168,7 +166,7 @@ export function ledgerQueries(
         coalesce((select m.total_steps from step_months m
           where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
       from ${records(param("rows"), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`,
-    replannedAsTablesGrow,
+    prepared,
   );
 
   type Call = { counters: string; reads: string; now: number; cap: number };

@@ -27,9 +27,9 @@ export function hashSessionToken(token: string): string {
 type FoundSession = UserRow & { id_hash: string; session_expires_at: number; renewed_at: number };
 
 /**
- * The valid sessions among a batch of hashes, each with its walker. PostgreSQL keeps one plan per
- * connection and counts on a hundred rows in the parameter: it would rather read every unexpired
- * session (through the expiry index) than look a few up. A lateral subquery that is not flattened
+ * The valid sessions among a batch of hashes, each with its walker. A plan PostgreSQL keeps (a
+ * generic one, as for any prepared statement) counts on a hundred rows in the parameter: it would
+ * rather read every unexpired session (through the expiry index) than look a few up. A lateral subquery that is not flattened
  * (`offset 0`) looks each one up by its key once the tables are more than a few pages long (a
  * shorter one is scanned, which costs as little, until the table is next analyzed). SQLite has no
  * LATERAL, and already reads the parameter first. Exported for the test that reads both plans.
