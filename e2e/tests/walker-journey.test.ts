@@ -56,6 +56,11 @@ describe("a new walker's first visit", () => {
     // What was typed is kept, except the password.
     expect(await page.getByLabel("First name").inputValue()).toBe(walker.firstName);
     await screenshot(page, "06-sign-up-error");
+    // A password from the breached-password lists is refused with the reason.
+    await page.getByLabel("Password").fill("password2");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("alert").filter({ hasText: "This is a commonly used password." }).waitFor();
+    await screenshot(page, "06-sign-up-breached-password");
 
     await page.getByLabel("Password").fill(walker.password);
     await page.getByRole("button", { name: "Create account" }).click();
