@@ -286,7 +286,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     expect(served.headers["content-type"]).toBe("image/jpeg");
     expect(served.headers["x-content-type-options"]).toBe("nosniff");
     expect(served.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
-    expect(served.headers["cache-control"]).toBe("private, max-age=86400");
+    expect(served.headers["cache-control"]).toBe("no-store");
     expect(served.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await exifr.gps(served.rawPayload)).toBeUndefined();
 

@@ -1,9 +1,12 @@
 import { AuthUser, ErrorResponse, LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { OidcClient } from "../../../auth/oidc-client.js";
 import { signedInUser } from "../../../auth/sessions.js";
+import { isFromAnotherOrigin } from "../../../plugins/csrf.js";
 import { toAuthUser } from "../../../repositories/users.js";
+import { SIGN_OUT_CONFIRMATION_PAGE } from "./sign-out-page.js";
 
 export const CALLBACK_PATH = "/api/callback";
 
@@ -39,12 +42,41 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async
     },
   );
 
-  app.get(LOGOUT_PATH, { schema: { response: { 302: Type.Null() } } }, async (request, reply) => {
+  const ownOrigin = new URL(app.config.publicUrl).origin;
+  const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     await app.sessionCookie.signOut(request, reply);
     // Also end the session at the provider where it allows it, so the next sign-in asks again.
     const providerSignOut = await oidc.endSessionUrl().catch(() => null);
     return reply.redirect(providerSignOut ?? "/");
-  });
+  };
+
+  // The app's Logout link is a same-origin navigation (and a typed URL is the walker's own doing):
+  // both sign out at once. A link on another site (or a sibling origin) only gets a page asking
+  // the walker to confirm, whose button posts the sign-out from this origin.
+  app.get(
+    LOGOUT_PATH,
+    {
+      schema: {
+        response: {
+          200: Type.String({ description: "An HTML page asking to confirm a sign-out from another site" }),
+          302: Type.Null(),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!isFromAnotherSite(request.headers, ownOrigin)) return signOut(request, reply);
+      return reply.code(200).type("text/html; charset=utf-8").send(SIGN_OUT_CONFIRMATION_PAGE);
+    },
+  );
+
+  // The confirmation page's form: behind the CSRF check like every state-changing request. Its
+  // body (empty, form-encoded) is read by nobody, so any form body is accepted unparsed.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 1024 },
+    (_request, _body, done) => done(null, undefined),
+  );
+  app.post(LOGOUT_PATH, { schema: { response: { 302: Type.Null() } } }, signOut);
 
   app.get(
     "/api/auth/user",
@@ -52,3 +84,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async
     async (request) => toAuthUser(signedInUser(request)),
   );
 };
+
+/**
+ * A sign-out link's navigation came from a page of another origin. Browsers without Sec-Fetch-Site
+ * send no Origin on a link's GET, but do send the linking page's origin as Referer (unless it hides
+ * it), so that is asked too.
+ */
+function isFromAnotherSite(headers: FastifyRequest["headers"], ownOrigin: string): boolean {
+  if (isFromAnotherOrigin(headers, ownOrigin)) return true;
+  if (headers["sec-fetch-site"] !== undefined || headers.referer === undefined) return false;
+  return URL.canParse(headers.referer) && new URL(headers.referer).origin !== ownOrigin;
+}

@@ -12,7 +12,7 @@ const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif
 /**
  * `GET /api/steps/photos/:id`: a manual entry's proof photo, to the walker who sent it and nobody
  * else (another walker's photo is answered like an unknown one: 404). Served as an image that cannot
- * be run as a page: its own type only (nosniff), no scripts, no embedding elsewhere.
+ * be run as a page: its own type only (nosniff), no scripts, no embedding elsewhere, never stored.
  */
 export const photoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { steps: ledger } = app.repositories;
@@ -35,14 +35,17 @@ export const photoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const photo = await ledger.findPhoto(signedInUser(request).id, request.params.id);
       if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND_MESSAGE);
       const type = IMAGE_TYPES.has(photo.content_type) ? photo.content_type : "application/octet-stream";
-      return reply
-        .code(200)
-        .header("content-type", type)
-        .header("content-disposition", "inline")
-        .header("cache-control", "private, max-age=86400")
-        .header("content-security-policy", "default-src 'none'; sandbox")
-        .header("x-content-type-options", "nosniff")
-        .send(photo.data);
+      return (
+        reply
+          .code(200)
+          .header("content-type", type)
+          .header("content-disposition", "inline")
+          // Not even the browser's own cache keeps it: after sign-out it must not be viewable there.
+          .header("cache-control", "no-store")
+          .header("content-security-policy", "default-src 'none'; sandbox")
+          .header("x-content-type-options", "nosniff")
+          .send(photo.data)
+      );
     },
   );
 };
