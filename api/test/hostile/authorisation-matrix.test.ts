@@ -59,6 +59,8 @@ const MATRIX: Call[] = [
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },
   { method: "GET", url: () => "/api/logout", expected: everyone(302) },
+  // The sign-out confirmation page's button (this origin's own post: these requests say nothing else).
+  { method: "POST", url: () => "/api/logout", expected: everyone(302) },
   { method: "GET", url: () => "/api/auth/user", expected: anyWalker(200) },
   { method: "POST", url: () => "/api/steps/sync", body: () => sync, expected: anyWalker(200) },
   { method: "POST", url: () => "/api/steps/sync-background", body: () => sync, expected: anyWalker(200) },
