@@ -16,7 +16,7 @@ const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
  * request's host and scheme. Whatever Host or X-Forwarded-* a request carries, the provider is
  * shown the issuer's own origin, so that no request can make it point walkers elsewhere.
  */
-export function asIssuerRequest(issuer: URL) {
+function asIssuerRequest(issuer: URL) {
   const host = issuer.host;
   const proto = issuer.protocol.replace(":", "");
   return (request: IncomingMessage, _response: ServerResponse, next: () => void) => {
