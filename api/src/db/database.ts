@@ -16,8 +16,6 @@ export type DialectName = "sqlite" | "postgres";
 export interface SpeedOptions {
   /** Step syncs that arrive together are written in one transaction (`GroupCommit`). */
   groupCommit?: boolean;
-  /** Queries built and compiled by Kysely once (`PreparedQuery`). */
-  preparedStatements?: boolean;
   /** SQLite prepares each distinct statement once (`cachePreparedStatements`). */
   statementCache?: boolean;
   /** SQLite's log checkpointed on a thread of its own (`WalCheckpointer`). */
@@ -46,7 +44,6 @@ export class Database {
   static connect(url: string, options: { poolSize?: number; speed?: SpeedOptions } = {}): Database {
     const speed: Required<SpeedOptions> = {
       groupCommit: true,
-      preparedStatements: true,
       statementCache: true,
       walCheckpointer: true,
       ledgerFunctions: true,

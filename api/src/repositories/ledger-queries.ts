@@ -2,7 +2,7 @@ import { DAILY_STEP_MAX, type DayString, type MonthString, monthOfDay } from "@c
 import { type Kysely, sql } from "kysely";
 import type { DialectName, SpeedOptions } from "../db/database.js";
 import { type JsonColumn, jsonRows, rowsParam } from "../db/json-rows.js";
-import { type Param, type PreparedQueryOptions, prepareQuery } from "../db/prepared-query.js";
+import { namedQuery, type Param } from "../db/named-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import { type CountedDayRow, countedDays } from "./ledger-rule.js";
 
@@ -49,7 +49,7 @@ export interface TotalsKey {
 }
 
 /**
- * The statements of the step ledger's write path, built and compiled once (`PreparedQuery`). Each
+ * The statements of the step ledger's write path (`NamedQuery`). Each
  * takes a whole group of rows as one JSON parameter, so a group of syncs costs the same few
  * statements however many walkers it holds. Rows are locked in one global order (the
  * counters, the days, the months, each in key order), which keeps groups running at once on
@@ -64,17 +64,14 @@ export interface TotalsKey {
 export function ledgerQueries(
   db: Kysely<DatabaseSchema>,
   dialect: DialectName,
-  speed: Pick<SpeedOptions, "preparedStatements" | "ledgerFunctions"> = {},
+  speed: Pick<SpeedOptions, "ledgerFunctions"> = {},
 ) {
   type Rows = { rows: string; now: number };
 
   const records = (json: string, columns: Record<string, JsonColumn>) => jsonRows(dialect, json, columns);
 
-  const unprepared = speed.preparedStatements === false;
-  const prepared: PreparedQueryOptions = { unprepared };
-
   /** Raises each counter whose reading is higher; returns the days of the counters that rose. */
-  const raiseCounters = prepareQuery(
+  const raiseCounters = namedQuery(
     db,
     (_db, param: Param<Rows>) => sql<DayKey>`
       insert into step_counters (user_id, day, counter_id, kind, source, steps, updated_at)
@@ -86,7 +83,6 @@ export function ledgerQueries(
         set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at
         where excluded.steps > step_counters.steps
       returning user_id, day`,
-    prepared,
   );
 
   /**
@@ -94,7 +90,7 @@ export function ledgerQueries(
    * until the transaction ends. The update's WHERE is false, so an existing row is locked but not
    * rewritten.
    */
-  const lockDays = prepareQuery(
+  const lockDays = namedQuery(
     db,
     (_db, param: Param<Rows>) => sql<never>`
       insert into step_days
@@ -104,19 +100,15 @@ export function ledgerQueries(
       where true
       order by r.user_id, r.day
       on conflict (user_id, day) do update set updated_at = excluded.updated_at where false`,
-    prepared,
   );
 
   /** Each day's parts, its total as it stood and its new total, by the day rule. */
-  const countDays = prepareQuery(
-    db,
-    (_db, param: Param<{ rows: string }>) =>
-      countedDays(dialect, records(param("rows"), { user_id: "text", day: "text" }), sql.lit(DAILY_STEP_MAX)),
-    prepared,
+  const countDays = namedQuery(db, (_db, param: Param<{ rows: string }>) =>
+    countedDays(dialect, records(param("rows"), { user_id: "text", day: "text" }), sql.lit(DAILY_STEP_MAX)),
   );
 
   /** Writes each day's recount (the row is made if missing). */
-  const writeDays = prepareQuery(
+  const writeDays = namedQuery(
     db,
     (_db, param: Param<Rows>) => sql<never>`
       insert into step_days
@@ -129,14 +121,13 @@ export function ledgerQueries(
         set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
           manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
           updated_at = excluded.updated_at`,
-    prepared,
   );
 
   /**
    * Adds each day's change to its month's total, and moves the month's latest day forward
    * when a later day (or the latest day itself) changed.
    */
-  const addToMonths = prepareQuery(
+  const addToMonths = namedQuery(
     db,
     (_db, param: Param<Rows>) => sql<never>`
       insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
@@ -151,11 +142,10 @@ export function ledgerQueries(
           last_day = case when excluded.last_day >= step_months.last_day
             then excluded.last_day else step_months.last_day end,
           updated_at = excluded.updated_at`,
-    prepared,
   );
 
   /** For each key: the day's total, today's and the month's, each read by primary key. */
-  const totals = prepareQuery(
+  const totals = namedQuery(
     db,
     (_db, param: Param<{ rows: string }>) => sql<TotalsRow>`
       select r.i,
@@ -166,24 +156,21 @@ export function ledgerQueries(
         coalesce((select m.total_steps from step_months m
           where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
       from ${records(param("rows"), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`,
-    prepared,
   );
 
   type Call = { counters: string; reads: string; now: number; cap: number };
   /** PostgreSQL: a whole group of counter readings, in one call (`ledger-functions.ts`). */
-  const recordStepCounts = prepareQuery(
+  const recordStepCounts = namedQuery(
     db,
     (_db, param: Param<Call>) => sql<TotalsRow>`
       select i, day_steps, today_steps, monthly_steps
       from record_step_counts(${param("counters")}::json, ${param("reads")}::json, ${param("now")}, ${param("cap")})`,
-    prepared,
   );
   /** PostgreSQL: recounts locked days (`ledger-functions.ts`). */
-  const recountStepDays = prepareQuery(
+  const recountStepDays = namedQuery(
     db,
     (_db, param: Param<{ days: string; now: number; cap: number }>) => sql<never>`
       select recount_step_days(${param("days")}::json, ${param("now")}, ${param("cap")})`,
-    prepared,
   );
 
   const postgres = dialect === "postgres";

@@ -3,7 +3,7 @@ import DataLoader from "dataloader";
 import { type Kysely, sql } from "kysely";
 import type { DialectName, SpeedOptions } from "../db/database.js";
 import { jsonRows, rowsParam } from "../db/json-rows.js";
-import { type Param, type PreparedQueryOptions, prepareQuery } from "../db/prepared-query.js";
+import { namedQuery, type Param } from "../db/named-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UserRow } from "./users.js";
 
@@ -34,33 +34,25 @@ type FoundSession = UserRow & { id_hash: string; session_expires_at: number; ren
  * shorter one is scanned, which costs as little, until the table is next analyzed). SQLite has no
  * LATERAL, and already reads the parameter first. Exported for the test that reads both plans.
  */
-export function sessionLookup(
-  db: Kysely<DatabaseSchema>,
-  dialect: DialectName,
-  options: PreparedQueryOptions = {},
-) {
-  return prepareQuery(
-    db,
-    (_db, param: Param<{ hashes: string; now: number }>) => {
-      const hashes = jsonRows(dialect, param("hashes"), { id_hash: "text" });
-      const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at`;
-      if (dialect === "postgres") {
-        return sql<FoundSession>`
+export function sessionLookup(db: Kysely<DatabaseSchema>, dialect: DialectName) {
+  return namedQuery(db, (_db, param: Param<{ hashes: string; now: number }>) => {
+    const hashes = jsonRows(dialect, param("hashes"), { id_hash: "text" });
+    const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at`;
+    if (dialect === "postgres") {
+      return sql<FoundSession>`
         select found.* from ${hashes}
         cross join lateral (
           select ${columns} from sessions s join users on users.id = s.user_id
           where s.id_hash = r.id_hash and s.expires_at > ${param("now")}
           offset 0
         ) as found`;
-      }
-      return sql<FoundSession>`
+    }
+    return sql<FoundSession>`
       select ${columns} from ${hashes}
       join sessions s on s.id_hash = r.id_hash
       join users on users.id = s.user_id
       where s.expires_at > ${param("now")}`;
-    },
-    options,
-  );
+  });
 }
 
 /** Session lookups asked for in one turn of the event loop that one query answers together. */
@@ -77,9 +69,9 @@ export class SessionsRepository {
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     dialect: DialectName,
-    speed: Pick<SpeedOptions, "sessionBatches" | "preparedStatements"> = {},
+    speed: Pick<SpeedOptions, "sessionBatches"> = {},
   ) {
-    const findValid = sessionLookup(db, dialect, { unprepared: speed.preparedStatements === false });
+    const findValid = sessionLookup(db, dialect);
     this.lookups = new DataLoader(
       async (hashes) => {
         const rows = await findValid.execute(db, {

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
-import { type Param, prepareQuery } from "../../src/db/prepared-query.js";
+import { namedQuery, type Param } from "../../src/db/named-query.js";
 import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
-describe.each(dialects)("a prepared query (%s)", (dialect) => {
+describe.each(dialects)("a named query (%s)", (dialect) => {
   let testDb: TestDatabase;
   let database: Database;
   afterEach(async () => {
@@ -37,7 +37,7 @@ describe.each(dialects)("a prepared query (%s)", (dialect) => {
     await signUp("bob", "Bob");
     await signUp("cat", "Cat");
 
-    const named = prepareQuery(database.db, (db, param: Param<{ from: string; to: string }>) =>
+    const named = namedQuery(database.db, (db, param: Param<{ from: string; to: string }>) =>
       db
         .selectFrom("users")
         .select("first_name")
@@ -52,7 +52,7 @@ describe.each(dialects)("a prepared query (%s)", (dialect) => {
     expect(await names("ann", "bob")).toEqual(["Ann", "Bob"]);
     expect(await names("bob", "cat")).toEqual(["Bob", "Cat"]);
     expect(await names("cat", "cat")).toEqual(["Cat"]);
-    // Many runs across the pool's connections (each prepares the statement once on PostgreSQL).
+    // Many runs at once, across the pool's connections.
     const counts = await Promise.all(
       Array.from({ length: 40 }, (_, index) => names(index % 2 === 0 ? "ann" : "bob", "cat")),
     );
@@ -65,7 +65,7 @@ describe.each(dialects)("a prepared query (%s)", (dialect) => {
     testDb = await createTestDatabase(dialect);
     database = Database.connect(testDb.url);
     await database.migrateToLatest();
-    const count = prepareQuery(database.db, (db, param: Param<{ name: string }>) =>
+    const count = namedQuery(database.db, (db, param: Param<{ name: string }>) =>
       db
         .selectFrom("users")
         .select((eb) => eb.fn.countAll<number>().as("n"))

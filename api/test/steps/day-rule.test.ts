@@ -11,7 +11,6 @@ import { manualForm, photo, stepsClient } from "./support.js";
 /** Every piece of the speed machinery switched off, as the bench runs the API to measure them. */
 const WITHOUT_SPEED_MACHINERY = {
   groupCommit: false,
-  preparedStatements: false,
   statementCache: false,
   walCheckpointer: false,
   ledgerFunctions: false,
