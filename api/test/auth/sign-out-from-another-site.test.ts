@@ -75,11 +75,12 @@ describe.each(dialects)("sign-out asked for by another site (%s)", (dialect) => 
 
   it("another site cannot post the sign-out itself", async () => {
     const walker = await createSignedInWalker(server.app, "Posted");
-    for (const headers of [
+    const fromElsewhere: Record<string, string>[] = [
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site" },
       { origin: "https://evil.example" },
-    ]) {
+    ];
+    for (const headers of fromElsewhere) {
       const response = await logout("POST", walker.cookie, headers);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ message: CROSS_SITE_MESSAGE });
