@@ -7,8 +7,8 @@ import {
 } from "@charity-steps/shared-types";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
-import type { NewPhoto, StepPhotos } from "./step-photos.js";
 import type { StepLedger } from "./step-ledger.js";
+import type { NewPhoto, StepPhotos } from "./step-photos.js";
 
 /** How long the first answer to a manual entry is kept for replays: past the 30-day window of dates. */
 export const IDEMPOTENCY_RECORD_TTL_MS = 35 * 86_400_000;

@@ -1,13 +1,13 @@
 import type { DayString, MonthString } from "@charity-steps/shared-types";
 import type { Database } from "../db/database.js";
 import {
+  ManualEntries,
   type ManualEntryOutcome,
   type ManualEntryRequest,
-  ManualEntries,
   type NewManualEntry,
 } from "./manual-entries.js";
-import { type StoredPhoto, StepPhotos } from "./step-photos.js";
 import { type CounterReading, StepLedger, type WalkerTotals } from "./step-ledger.js";
+import { StepPhotos, type StoredPhoto } from "./step-photos.js";
 
 export type { CounterReading } from "./step-ledger.js";
 
