@@ -6,8 +6,8 @@ import {
   type RunningServer,
   signUp,
   startTestServer,
-  TestBrowser,
   type TestApp,
+  TestBrowser,
 } from "../helper.js";
 
 /** The built-in provider's authorization request for the app's own client, as /api/login makes it. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMAIL_TAKEN_MESSAGE } from "../../src/repositories/local-accounts.js";
 import {
   SIGN_UP_THROTTLE,
   SignUpThrottle,
   tooManySignUpsMessage,
 } from "../../src/auth/provider/sign-up-throttle.js";
+import { EMAIL_TAKEN_MESSAGE } from "../../src/repositories/local-accounts.js";
 import {
   dialects,
   escaped,

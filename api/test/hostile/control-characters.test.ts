@@ -11,8 +11,8 @@ import {
   startTestServer,
   TestBrowser,
 } from "../helper.js";
-import { databaseSnapshot } from "./generators.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
+import { databaseSnapshot } from "./generators.js";
 
 /**
  * A NUL, an escape or another control character in any text field is refused with a 400 that says
