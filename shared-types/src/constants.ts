@@ -9,6 +9,10 @@ export const MANUAL_STEPS_MIN = 1;
 export const MANUAL_STEPS_MAX = DAILY_STEP_MAX;
 export const MANUAL_NOTE_MAX_CHARS = 500;
 export const MANUAL_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Per walker and London day (the day the entries are sent, whatever dates they are for). */
+export const MANUAL_ENTRIES_PER_DAY_MAX = 10;
+/** Stored photo bytes per walker and London day (a photo is stored no larger than it was sent). */
+export const MANUAL_PHOTO_BYTES_PER_DAY_MAX = 20 * 1024 * 1024;
 
 /** How far back a day may still be synced, and how long the device keeps it. */
 export const STEP_HISTORY_DAYS = 30;

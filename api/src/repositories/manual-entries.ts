@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
 import {
+  DAILY_STEP_MAX,
   type DayString,
+  londonDay,
+  MANUAL_ENTRIES_PER_DAY_MAX,
+  MANUAL_PHOTO_BYTES_PER_DAY_MAX,
   type ManualEntry,
   type ManualEntryResponse,
   PHOTOS_PATH,
 } from "@charity-steps/shared-types";
+import type { Kysely } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
 import type { StepLedger } from "./step-ledger.js";
 import type { NewPhoto, StepPhotos } from "./step-photos.js";
@@ -31,7 +37,17 @@ export type ManualEntryOutcome =
   /** Both answer 201 with the body of the first answer. */
   | { kind: "created" | "replayed"; body: ManualEntryResponse }
   /** The key was already used for a different entry. */
-  | { kind: "key-reused" };
+  | { kind: "key-reused" }
+  | ManualEntryRefusal;
+
+/** Why a new entry is not taken (nothing is stored). */
+export type ManualEntryRefusal =
+  /** The entry would take its day past the daily maximum; `room` steps could still be added. */
+  | { kind: "day-full"; room: number }
+  /** The walker already sent the most entries allowed today (London). */
+  | { kind: "too-many-entries" }
+  /** The walker's photos today (London), with this one, would be more than allowed. */
+  | { kind: "too-many-photo-bytes" };
 
 /**
  * Manual entries: each counted in its day with its proof photo, and kept under the client's
@@ -59,9 +75,15 @@ export class ManualEntries {
     const { queries } = this.ledger;
     try {
       return await this.database.transaction(async (trx) => {
-        const photoId = await this.photos.add(trx, input.userId, input.photo, now);
         const day = { user_id: input.userId, day: input.day };
         await queries.lockDays(trx, [day], now);
+        if (this.database.dialect === "postgres") {
+          // The walker's entries of today are counted next: two racing entries take turns.
+          await trx.selectFrom("users").select("id").where("id", "=", input.userId).forUpdate().execute();
+        }
+        const refusal = await this.refusal(input, input.photo.data.length, now, trx);
+        if (refusal) return refusal;
+        const photoId = await this.photos.add(trx, input.userId, input.photo, now);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -99,6 +121,46 @@ export class ManualEntries {
       if (replay) return replay;
       throw error;
     }
+  }
+
+  /**
+   * Why this new entry (with a photo of `photoBytes` stored bytes) would be refused, or undefined when it
+   * is taken. Checked again in the entry's transaction; checked first without the photo, so that a
+   * refused entry costs no image work.
+   */
+  async refusal(
+    input: Pick<ManualEntryRequest, "userId" | "day" | "steps">,
+    photoBytes: number,
+    now = Date.now(),
+    db: Kysely<DatabaseSchema> = this.db,
+  ): Promise<ManualEntryRefusal | undefined> {
+    const parts = await db
+      .selectFrom("step_days")
+      .select(["motion_steps", "health_steps", "manual_steps"])
+      .where("user_id", "=", input.userId)
+      .where("day", "=", input.day)
+      .executeTakeFirst();
+    const counted = parts
+      ? Math.max(Number(parts.motion_steps), Number(parts.health_steps)) + Number(parts.manual_steps)
+      : 0;
+    if (counted + input.steps > DAILY_STEP_MAX)
+      return { kind: "day-full", room: Math.max(0, DAILY_STEP_MAX - counted) };
+
+    // Today in London: the entries sent since a little over a day ago, kept if sent on today's date.
+    const today = londonDay(now);
+    const sent = (
+      await db
+        .selectFrom("manual_step_entries as e")
+        .innerJoin("step_photos as p", "p.id", "e.photo_id")
+        .select(["e.created_at", "p.byte_size"])
+        .where("e.user_id", "=", input.userId)
+        .where("e.created_at", ">", now - 2 * 86_400_000)
+        .execute()
+    ).filter((entry) => londonDay(Number(entry.created_at)) === today);
+    if (sent.length >= MANUAL_ENTRIES_PER_DAY_MAX) return { kind: "too-many-entries" };
+    const bytes = sent.reduce((sum, entry) => sum + Number(entry.byte_size), 0);
+    if (bytes + photoBytes > MANUAL_PHOTO_BYTES_PER_DAY_MAX) return { kind: "too-many-photo-bytes" };
+    return undefined;
   }
 
   /** The first answer for this key, if the key was used before. */

@@ -3,6 +3,7 @@ import type { Database } from "../db/database.js";
 import {
   ManualEntries,
   type ManualEntryOutcome,
+  type ManualEntryRefusal,
   type ManualEntryRequest,
   type NewManualEntry,
 } from "./manual-entries.js";
@@ -48,6 +49,11 @@ export class StepsRepository {
 
   addManualEntry(input: NewManualEntry, now?: number): Promise<ManualEntryOutcome> {
     return this.manualEntries.add(input, now);
+  }
+
+  /** Why a new manual entry would be refused before its photo is processed, or undefined. */
+  manualEntryRefusal(input: ManualEntryRequest, now?: number): Promise<ManualEntryRefusal | undefined> {
+    return this.manualEntries.refusal(input, 0, now);
   }
 
   findManualReplay(input: ManualEntryRequest, now?: number): Promise<ManualEntryOutcome | undefined> {

@@ -52,7 +52,7 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
       expect(await steps(api.sync({ steps: 9_000, date: today, source: "google_fit" }))).toBe(
         dayTotal({ motion: 5_500, health: 9_000, manual: 0 }),
       );
-      // Manual entries add on top, and the day stops at the cap.
+      // Manual entries add on top.
       const form = async (count: number) =>
         manualForm(
           { steps: String(count), date: today },
@@ -61,8 +61,16 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
       expect(await steps(api.addManual(await form(1_000)))).toBe(
         dayTotal({ motion: 5_500, health: 9_000, manual: 1_000 }),
       );
-      expect(await steps(api.addManual(await form(45_000)))).toBe(
-        dayTotal({ motion: 5_500, health: 9_000, manual: 46_000 }),
+      // An entry that would take the day past the cap is refused; one that reaches it is taken.
+      const past = await api.addManual(await form(40_001));
+      expect(past.statusCode).toBe(400);
+      expect(past.json().message).toContain("at most 40,000 more steps");
+      expect(await steps(api.addManual(await form(40_000)))).toBe(
+        dayTotal({ motion: 5_500, health: 9_000, manual: 41_000 }),
+      );
+      // Counters still grow afterwards, and the day stays at the cap.
+      expect(await steps(api.sync({ steps: 12_000, date: today, source: "google_fit" }))).toBe(
+        dayTotal({ motion: 5_500, health: 12_000, manual: 41_000 }),
       );
     }
   });

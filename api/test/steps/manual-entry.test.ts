@@ -81,19 +81,30 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         todaySteps: 5_500,
         monthlySteps: 5_500,
       });
+      // A JPEG stays a JPEG; anything else is stored as WebP (a PNG photo is far smaller so).
       const stored = await storedPhoto(user.id);
-      expect(stored).toMatchObject({ content_type: `image/${format}`, width: 64, height: 48 });
-      expect((await sharp(stored.data).metadata()).format).toBe(format);
+      const kept = format === "jpeg" ? "jpeg" : "webp";
+      expect(stored).toMatchObject({ content_type: `image/${kept}`, width: 64, height: 48 });
+      expect((await sharp(stored.data).metadata()).format).toBe(kept);
     },
   );
 
-  it("adds manual steps on top of motion and health, within the 50,000 cap", async () => {
-    const { api } = await newWalker();
+  it("adds manual steps on top of motion and health, up to the 50,000 cap and not past it", async () => {
+    const { api, user } = await newWalker();
     await api.sync({ steps: 30_000, date: TODAY, source: "device_motion" });
     await api.sync({ steps: 25_000, date: TODAY, source: "google_fit" });
-    const response = await api.addManual(manualForm({ steps: "25000", date: TODAY }, { bytes: png }));
+    const past = await api.addManual(manualForm({ steps: "25000", date: TODAY }, { bytes: png }));
+    expect(past.statusCode).toBe(400);
+    expect(past.json().message).toBe(MANUAL_MESSAGES.dayFull(TODAY, 20_000));
+    expect(await storedFor(user.id)).toMatchObject({ entries: 0, photos: 0, today: 30_000 });
+
+    const response = await api.addManual(manualForm({ steps: "20000", date: TODAY }, { bytes: png }));
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ daySteps: 50_000, monthlySteps: 50_000 });
+    const full = await api.addManual(manualForm({ steps: "1", date: TODAY }, { bytes: png }));
+    expect(full.statusCode).toBe(400);
+    expect(full.json().message).toBe(MANUAL_MESSAGES.dayFull(TODAY, 0));
+    expect(full.json().message).toContain("no more steps can be added");
   });
 
   it("refuses each bad upload with its status and message, storing nothing", async () => {
@@ -246,7 +257,7 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     );
     expect(response.statusCode).toBe(201);
     const stored = await storedPhoto(user.id);
-    expect(stored.content_type).toBe("image/png");
+    expect(stored.content_type).toBe("image/webp");
     expect(stored.data.includes(Buffer.from("<script"))).toBe(false);
     expect(stored.data.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]))).toBe(false);
   });

@@ -119,3 +119,45 @@ export async function jpegWithGps(): Promise<Buffer> {
 export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
   return response.json() as T;
 }
+
+/**
+ * A tiny animated GIF with a big canvas, written byte by byte: a `side` × `side` screen with a
+ * two-colour palette, looping, and `frames` frames of one pixel each (each at its own x). Every frame
+ * composes onto the whole canvas, so decoding all of them costs `frames` full canvases of pixels.
+ */
+export function bigCanvasGif(frames = 23, side = 2048): Buffer {
+  const u16 = (n: number) => [n & 0xff, n >> 8];
+  const bytes = [
+    ...Buffer.from("GIF89a"),
+    ...u16(side),
+    ...u16(side),
+    0x80, // a global palette of 2 colours
+    0,
+    0,
+    ...[0, 0, 0, 255, 255, 255],
+    // NETSCAPE2.0: loop for ever.
+    ...[0x21, 0xff, 0x0b, ...Buffer.from("NETSCAPE2.0"), 3, 1, 0, 0, 0],
+  ];
+  for (let i = 0; i < frames; i++) {
+    bytes.push(0x21, 0xf9, 4, 0x04, ...u16(1), 0, 0); // graphic control: 1/100 s, keep the frame
+    bytes.push(0x2c, ...u16(i), ...u16(0), ...u16(1), ...u16(1), 0); // a 1 × 1 frame at (i, 0)
+    bytes.push(2, 2, 0x44, 0x01, 0); // its LZW data: clear, colour 1, end
+  }
+  bytes.push(0x3b);
+  return Buffer.from(bytes);
+}
+
+/** A PNG of random noise: as large as a picture of its size can be, and much larger than its WebP. */
+export async function noisePng(width = 1200, height = 1200): Promise<Buffer> {
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: "#000",
+      noise: { type: "gaussian", mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
+}

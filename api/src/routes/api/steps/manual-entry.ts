@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import {
+  DAILY_STEP_MAX,
   ErrorResponse,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
+  MANUAL_ENTRIES_PER_DAY_MAX,
   MANUAL_IMAGE_MAX_BYTES,
   MANUAL_NOTE_MAX_CHARS,
+  MANUAL_PHOTO_BYTES_PER_DAY_MAX,
   MANUAL_STEPS_MAX,
   MANUAL_STEPS_MIN,
   ManualEntryFields,
@@ -15,8 +18,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
-import { BadRequestError, UnprocessableError } from "../../../errors.js";
-import { prepareProofPhoto } from "../../../images/proof-photo.js";
+import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
+import { PhotosBusyError, prepareProofPhoto } from "../../../images/proof-photo.js";
+import type { ManualEntryOutcome, ManualEntryRefusal } from "../../../repositories/manual-entries.js";
 import { acceptedStepDate } from "./counter-reading.js";
 
 export const MANUAL_MESSAGES = {
@@ -28,7 +32,25 @@ export const MANUAL_MESSAGES = {
     "The Idempotency-Key header is required: a new random id for each entry, the same one when it is sent again.",
   keyReused: "This Idempotency-Key was already used for a different entry. Use a new key for a new entry.",
   malformedForm: "The form could not be read: it is incomplete or not valid multipart/form-data.",
+  tooManyEntries: `You can add steps with a photo at most ${MANUAL_ENTRIES_PER_DAY_MAX} times a day. Please try again tomorrow.`,
+  tooManyPhotoBytes: `Your photos today have reached the daily limit of ${MANUAL_PHOTO_BYTES_PER_DAY_MAX / (1024 * 1024)}MB. Please try again tomorrow, or send a smaller photo.`,
+  dayFull: (date: string, room: number) =>
+    room === 0
+      ? `${date} already counts ${DAILY_STEP_MAX.toLocaleString("en-GB")} steps, the most a day can count: no more steps can be added for it.`
+      : `That would take ${date} past ${DAILY_STEP_MAX.toLocaleString("en-GB")} steps, the most a day can count: you can add at most ${room.toLocaleString("en-GB")} more steps for it.`,
 } as const;
+
+/** The refusal a walker reads, with its status: a full day is the entry's fault, a daily limit the walker's pace. */
+function refusalError(refusal: ManualEntryRefusal, date: string): AppError {
+  switch (refusal.kind) {
+    case "day-full":
+      return new BadRequestError(MANUAL_MESSAGES.dayFull(date, refusal.room));
+    case "too-many-entries":
+      return new AppError(429, MANUAL_MESSAGES.tooManyEntries);
+    case "too-many-photo-bytes":
+      return new AppError(429, MANUAL_MESSAGES.tooManyPhotoBytes);
+  }
+}
 
 const ManualEntryHeaders = Type.Object({
   [IDEMPOTENCY_KEY_HEADER]: Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
@@ -63,6 +85,8 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           413: ErrorResponse,
           415: ErrorResponse,
           422: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
         },
       },
     },
@@ -88,16 +112,26 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .digest("base64url");
       const input = { userId: user.id, idempotencyKey, requestHash, day, steps, note };
       // An earlier answer is returned even when its date has since left the 30-day window.
-      const earlier = await app.repositories.steps.findManualReplay(input);
-      const outcome =
-        earlier ??
-        (await app.repositories.steps.addManualEntry({
-          ...input,
-          day: acceptedStepDate(day),
-          photo: await prepareProofPhoto(justificationImage),
-        }));
+      const outcome: ManualEntryOutcome =
+        (await app.repositories.steps.findManualReplay(input)) ??
+        (await (async () => {
+          const accepted = { ...input, day: acceptedStepDate(day) };
+          // Refused before the photo is processed, so a refused entry costs no image work.
+          const refusal = await app.repositories.steps.manualEntryRefusal(accepted);
+          if (refusal) return refusal;
+          let photo: Awaited<ReturnType<typeof prepareProofPhoto>>;
+          try {
+            photo = await prepareProofPhoto(justificationImage);
+          } catch (error) {
+            if (error instanceof PhotosBusyError)
+              reply.header("retry-after", String(error.retryAfterSeconds));
+            throw error;
+          }
+          return app.repositories.steps.addManualEntry({ ...accepted, photo });
+        })());
       if (outcome.kind === "key-reused") throw new UnprocessableError(MANUAL_MESSAGES.keyReused);
-      return reply.status(201).send(outcome.body);
+      if ("body" in outcome) return reply.status(201).send(outcome.body);
+      throw refusalError(outcome, day);
     },
   );
 };
