@@ -9,10 +9,16 @@ import { sessionsPlugin } from "./auth/sessions.js";
 import { type AppConfig, isHttps } from "./config.js";
 import type { SpeedOptions } from "./db/database.js";
 import { configPlugin } from "./plugins/config.js";
+import {
+  CONNECTION_LIMITS,
+  type ConnectionLimits,
+  capConnectionsPerClient,
+} from "./plugins/connection-limits.js";
 import { csrfPlugin } from "./plugins/csrf.js";
 import { databasePlugin } from "./plugins/database.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { jsonBodyPlugin } from "./plugins/json-body.js";
+import { FORM_BODY_LIMIT, requestBodiesPlugin } from "./plugins/request-bodies.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
@@ -35,6 +41,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Speed machinery to switch off: only the benchmark does, to measure what each piece buys. */
   speed?: SpeedOptions;
+  /** Timeouts and the per-client connection cap, when not the production ones (tests shorten them). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -94,14 +102,29 @@ export async function buildIdentityServer(
   return app;
 }
 
+/**
+ * The server, with every connection bounded in time and number: a client that sends its headers or
+ * its body slowly, or not at all, is cut off instead of being held (and its body buffered) for ever.
+ */
 function createFastify(config: AppConfig, options: BuildOptions) {
-  return Fastify({
+  const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
+  const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'],
     },
     trustProxy: config.trustProxy,
+    bodyLimit: FORM_BODY_LIMIT,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnectionsPerClient(app, config.trustProxy, limits.connectionsPerClient);
+  return app;
 }
 
 /** External plugins, then the app's own (config, validation, errors, security, database): fastify/demo's order. */
@@ -113,6 +136,7 @@ async function registerFoundation(
   await app.register(configPlugin, { config });
   await app.register(validationPlugin);
   await app.register(jsonBodyPlugin);
+  await app.register(requestBodiesPlugin);
   await app.register(errorsPlugin);
   await app.register(fastifyCookie);
   await app.register(securityHeadersPlugin);

@@ -5,6 +5,8 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
+export const notFoundMessage = (method: string, path: string) => `There is nothing at ${method} ${path}.`;
+
 const NO_CACHE_FILES = new Set(["index.html", "sw.js", "manifest.webmanifest", "registerSW.js"]);
 
 /**
@@ -42,7 +44,7 @@ export const webAppPlugin = fp(
       if (hasApp && isNavigation) {
         return reply.header("cache-control", "no-cache").sendFile("index.html");
       }
-      return reply.status(404).send({ message: `There is nothing at ${request.method} ${path}.` });
+      return reply.status(404).send({ message: notFoundMessage(request.method, path) });
     });
   },
   { name: "web-app", dependencies: ["config"] },

@@ -1,0 +1,254 @@
+import type { AddressInfo } from "node:net";
+import { connect, type Socket } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BuildOptions, buildApp } from "../../src/app.js";
+import { JSON_MAX_DEPTH, TOO_DEEP_MESSAGE } from "../../src/plugins/json-body.js";
+import { NO_BODY_MESSAGE } from "../../src/plugins/request-bodies.js";
+import {
+  createSignedInWalker,
+  createTestDatabase,
+  dialects,
+  type TestDatabase,
+  testConfig,
+} from "../helper.js";
+
+/** Limits short enough to be seen within a test; the production ones are the same machinery. */
+const SHORT_LIMITS: BuildOptions["connectionLimits"] = {
+  headersTimeoutMs: 600,
+  requestTimeoutMs: 1_500,
+  idleTimeoutMs: 800,
+  checkIntervalMs: 100,
+  connectionsPerClient: 4,
+};
+
+/** Well above every limit above, so that a busy machine does not fail the test; far below "for ever". */
+const BOUND_MS = 8_000;
+
+interface RawConnection {
+  socket: Socket;
+  /** Everything the server sent, once it has closed the connection (or after BOUND_MS, whichever is first). */
+  closed: Promise<{ text: string; closedByServer: boolean }>;
+  /** The first bytes of an answer, as soon as any arrive. */
+  firstAnswer: Promise<string>;
+}
+
+function rawConnection(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    let text = "";
+    let answered: (value: string) => void = () => {};
+    const firstAnswer = new Promise<string>((done) => {
+      answered = done;
+    });
+    const closed = new Promise<{ text: string; closedByServer: boolean }>((done) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        done({ text, closedByServer: false });
+      }, BOUND_MS);
+      socket.on("data", (chunk) => {
+        text += chunk.toString("latin1");
+        answered(text);
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        clearTimeout(timer);
+        done({ text, closedByServer: true });
+      });
+    });
+    socket.once("connect", () => resolve({ socket, closed, firstAnswer }));
+    socket.once("error", reject);
+  });
+}
+
+const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+const messageOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).message;
+
+/** Waits until the server has taken the connection in (its count is what the cap looks at). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+async function listening(database: TestDatabase, env: Record<string, string> = {}) {
+  const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), {
+    logger: false,
+    connectionLimits: SHORT_LIMITS,
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return { app, port: (app.server.address() as AddressInfo).port };
+}
+
+describe.each(dialects)("slow, unwanted and oversize bodies, on a listening server (%s)", (dialect) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let port: number;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    ({ app, port } = await listening(database));
+    ({ cookie } = await createSignedInWalker(app));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  it("closes a connection whose body stops arriving, instead of holding it", async () => {
+    // A form within the form limit, so that the server starts to read it; then silence.
+    const connection = await rawConnection(port);
+    connection.socket.write(
+      "POST /auth/interaction/abc/login HTTP/1.1\r\nHost: localhost\r\n" +
+        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40000\r\n\r\n" +
+        "email=".padEnd(39_000, "x"),
+    );
+    const { closedByServer } = await connection.closed;
+    expect(closedByServer).toBe(true);
+  });
+
+  it("answers 408 and closes a request whose body trickles in past the request timeout", async () => {
+    const connection = await rawConnection(port);
+    connection.socket.write(
+      "POST /auth/interaction/abc/login HTTP/1.1\r\nHost: localhost\r\n" +
+        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40000\r\n\r\nemail=",
+    );
+    // One byte every 100 ms: never idle, never finished.
+    const trickle = setInterval(() => connection.socket.write("x"), 100);
+    const { text, closedByServer } = await connection.closed;
+    clearInterval(trickle);
+    expect(closedByServer).toBe(true);
+    expect(statusOf(text)).toBe(408);
+  });
+
+  it("closes a connection whose headers never end", async () => {
+    const connection = await rawConnection(port);
+    connection.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n");
+    const trickle = setInterval(() => connection.socket.write("X-Slow: 1\r\n"), 100);
+    const { closedByServer } = await connection.closed;
+    clearInterval(trickle);
+    expect(closedByServer).toBe(true);
+  });
+
+  it("refuses a body larger than the route takes on its declared length, unread, and closes", async () => {
+    // The attack as reported: 999,000 of a declared 1,000,000 bytes, then nothing.
+    for (const [path, type] of [
+      ["/auth/interaction/abc/login", "application/x-www-form-urlencoded"],
+      ["/auth/interaction/abc/login", "application/json"],
+    ]) {
+      const connection = await rawConnection(port);
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\nContent-Length: 1000000\r\n\r\n`,
+      );
+      connection.socket.write("x".repeat(999_000));
+      const { text, closedByServer } = await connection.closed;
+      expect(closedByServer).toBe(true);
+      expect(statusOf(text), type).toBe(413);
+      expect(typeof messageOf(text)).toBe("string");
+    }
+  });
+
+  it("answers an unknown address, and a request that is not signed in, before reading the body", async () => {
+    for (const [path, status] of [
+      ["/api/no-such-thing", 404],
+      ["/no-such-page", 404],
+      ["/api/steps/sync", 401],
+      ["/api/groups", 401],
+    ] as const) {
+      const connection = await rawConnection(port);
+      // A small JSON body declared, and never sent: the answer cannot wait for it.
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n[[`,
+      );
+      const answer = await Promise.race([connection.firstAnswer, connection.closed.then(({ text }) => text)]);
+      expect(statusOf(answer), path).toBe(status);
+      expect(typeof messageOf(answer)).toBe("string");
+      expect((await connection.closed).closedByServer).toBe(true);
+    }
+  });
+
+  it("refuses a body on a route that takes none, before reading it", async () => {
+    for (const [method, path] of [
+      ["POST", "/api/daily-reset"],
+      ["POST", "/api/monthly-reset"],
+      ["GET", "/api/health"],
+      ["DELETE", "/api/groups/1"],
+    ]) {
+      const connection = await rawConnection(port);
+      connection.socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+          "Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{",
+      );
+      const answer = await Promise.race([connection.firstAnswer, connection.closed.then(({ text }) => text)]);
+      expect(statusOf(answer), `${method} ${path}`).toBe(413);
+      expect(messageOf(answer)).toBe(NO_BODY_MESSAGE);
+      expect((await connection.closed).closedByServer).toBe(true);
+    }
+    // Without a body the same routes answer as before.
+    const reset = await app.inject({ method: "POST", url: "/api/daily-reset", headers: { cookie } });
+    expect(reset.statusCode).toBe(200);
+    const emptyJson = await app.inject({
+      method: "POST",
+      url: "/api/daily-reset",
+      headers: { cookie, "content-type": "application/json" },
+      payload: "",
+    });
+    expect(emptyJson.statusCode).toBe(200);
+  });
+
+  it("takes JSON bodies of kilobytes only, nested a few levels at most", async () => {
+    const post = (payload: string) =>
+      app.inject({
+        method: "POST",
+        url: "/api/groups",
+        headers: { cookie, "content-type": "application/json" },
+        payload,
+      });
+    const big = await post(JSON.stringify({ name: "Walkers", description: "x".repeat(100_000) }));
+    expect(big.statusCode).toBe(413);
+    expect(typeof big.json().message).toBe("string");
+
+    const deep = `${"[".repeat(JSON_MAX_DEPTH + 1)}${"]".repeat(JSON_MAX_DEPTH + 1)}`;
+    const tooDeep = await post(deep);
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json()).toEqual({ message: TOO_DEEP_MESSAGE });
+    // Brackets inside strings are text, not nesting.
+    const bracketsInText = await post(JSON.stringify({ name: "[[[[[[[[[[[[[[[[[[[[[[[[", description: "" }));
+    expect(bracketsInText.statusCode).toBe(201);
+
+    const group = await post(JSON.stringify({ name: "Hostile walkers", description: "ü".repeat(500) }));
+    expect(group.statusCode).toBe(201);
+  });
+
+  it("caps the connections one client holds at once, and frees a place when one closes", async () => {
+    const held: RawConnection[] = [];
+    for (let i = 0; i < 4; i++) held.push(await rawConnection(port));
+    await settle();
+    const extra = await rawConnection(port);
+    expect((await extra.closed).closedByServer).toBe(true);
+    expect((await extra.closed).text).toBe("");
+
+    held[0]?.socket.destroy();
+    await settle();
+    const next = await rawConnection(port);
+    next.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    expect(statusOf(await next.firstAnswer)).toBe(200);
+    for (const connection of [...held, next]) connection.socket.destroy();
+  });
+});
+
+describe("the connection cap behind a trusted proxy", () => {
+  it("does not cap the proxy's own address", async () => {
+    const database = await createTestDatabase("sqlite");
+    const { app, port } = await listening(database, { TRUST_PROXY: "127.0.0.1" });
+    try {
+      const held: RawConnection[] = [];
+      for (let i = 0; i < 8; i++) held.push(await rawConnection(port));
+      await settle();
+      const last = held.at(-1) as RawConnection;
+      last.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      expect(statusOf(await last.firstAnswer)).toBe(200);
+      for (const connection of held) connection.socket.destroy();
+    } finally {
+      await app.close();
+      await database.drop();
+    }
+  });
+});
