@@ -20,6 +20,8 @@ const MAX_SIDE_PX = 2048;
 export const MAX_INPUT_PIXELS = 50_000_000;
 /** Quality of the lossy encodings: a photo of a step counter stays readable at a fraction of the size. */
 const QUALITY = 80;
+/** The last try when every other encoding came out larger than the upload (an already low-quality photo). */
+const FALLBACK_QUALITY = 50;
 
 /**
  * Photos are re-encoded one at a time, with a short waiting list. Image work runs on libuv's thread pool
@@ -67,8 +69,8 @@ function loadSharp(): Promise<Sharp> {
 /**
  * Checks that `bytes` are a JPEG, PNG, WebP or GIF, then re-encodes its first frame turned upright and
  * without any metadata (EXIF, XMP, ICC; so no GPS location), scaled down to at most 2048 px a side:
- * a JPEG as JPEG, anything else as WebP. It is stored no larger than it came: when that encoding is
- * larger than the upload (a tiny, simple picture), a lossless WebP is tried, and the smallest is kept.
+ * a JPEG as JPEG, anything else as WebP, both at quality 80. It is stored no larger than it came: when
+ * that encoding is larger than the upload, the next of `ENCODINGS` is tried, and the smallest is kept.
  * Runs in the photo queue; throws PhotosBusyError when the queue is full.
  */
 export async function prepareProofPhoto(bytes: Buffer): Promise<ProofPhoto> {
@@ -89,48 +91,51 @@ export async function prepareProofPhoto(bytes: Buffer): Promise<ProofPhoto> {
   return work;
 }
 
-async function reencode(sharp: Sharp, bytes: Buffer, mime: string): Promise<ProofPhoto> {
-  // The first frame only (`pages: 1`, sharp's default, stated here because it is the point), read once
-  // from top to bottom.
-  const upright = async () => {
-    const { data, info } = await sharp(bytes, {
-      pages: 1,
-      limitInputPixels: MAX_INPUT_PIXELS,
-      sequentialRead: true,
-    })
-      .rotate()
-      .resize({ width: MAX_SIDE_PX, height: MAX_SIDE_PX, fit: "inside", withoutEnlargement: true })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { data, raw: { width: info.width, height: info.height, channels: info.channels } };
-  };
-  const pixels = await upright();
-  const encode = (format: "jpeg" | "webp", lossless = false) => {
-    const image = sharp(pixels.data, { raw: pixels.raw });
-    return format === "jpeg"
-      ? image.jpeg({ quality: QUALITY }).toBuffer()
-      : image.webp(lossless ? { lossless: true } : { quality: QUALITY }).toBuffer();
-  };
-  const photo = (contentType: string, data: Buffer): ProofPhoto => ({
-    contentType,
-    width: pixels.raw.width,
-    height: pixels.raw.height,
-    data,
-  });
+/** The encodings tried, in order, until one is no larger than the upload: a JPEG stays a JPEG if it can. */
+const ENCODINGS: Record<"jpeg" | "other", Encoding[]> = {
+  jpeg: [
+    { format: "jpeg", quality: QUALITY },
+    { format: "webp", quality: QUALITY },
+    { format: "jpeg", quality: FALLBACK_QUALITY },
+  ],
+  // A lossless WebP is what keeps a small, flat picture (a screenshot, a tiny GIF) small.
+  other: [
+    { format: "webp", quality: QUALITY },
+    { format: "webp", lossless: true },
+    { format: "webp", quality: FALLBACK_QUALITY },
+  ],
+};
 
-  let best =
-    mime === "image/jpeg"
-      ? photo("image/jpeg", await encode("jpeg"))
-      : photo("image/webp", await encode("webp"));
-  if (best.data.length <= bytes.length) return best;
-  const fallbacks: Array<() => Promise<ProofPhoto>> = [
-    async () => photo("image/webp", await encode("webp", true)),
-    ...(mime === "image/jpeg" ? [async () => photo("image/webp", await encode("webp"))] : []),
-  ];
-  for (const next of fallbacks) {
-    const candidate = await next();
-    if (candidate.data.length < best.data.length) best = candidate;
+interface Encoding {
+  format: "jpeg" | "webp";
+  quality?: number;
+  lossless?: boolean;
+}
+
+async function reencode(sharp: Sharp, bytes: Buffer, mime: string): Promise<ProofPhoto> {
+  // The first frame only (`pages: 1`, sharp's default, stated because it is the point), decoded once;
+  // each encoding starts from these pixels.
+  const { data: pixels, info } = await sharp(bytes, {
+    pages: 1,
+    limitInputPixels: MAX_INPUT_PIXELS,
+    sequentialRead: true,
+  })
+    .rotate()
+    .resize({ width: MAX_SIDE_PX, height: MAX_SIDE_PX, fit: "inside", withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+
+  let best: ProofPhoto | undefined;
+  for (const { format, quality, lossless } of ENCODINGS[mime === "image/jpeg" ? "jpeg" : "other"]) {
+    const image = sharp(pixels, { raw });
+    const data = await (format === "jpeg"
+      ? image.jpeg({ quality }).toBuffer()
+      : image.webp(lossless ? { lossless } : { quality }).toBuffer());
+    if (best === undefined || data.length < best.data.length) {
+      best = { contentType: `image/${format}`, width: raw.width, height: raw.height, data };
+    }
     if (best.data.length <= bytes.length) break;
   }
-  return best;
+  return best as ProofPhoto;
 }
