@@ -116,6 +116,7 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     clearInterval(trickle);
     expect(closedByServer).toBe(true);
     expect(statusOf(text)).toBe(408);
+    expect(typeof messageOf(text)).toBe("string");
   });
 
   it("closes a connection whose headers never end", async () => {
