@@ -67,10 +67,14 @@ const messageOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r
 /** Waits until the server has taken the connection in (its count is what the cap looks at). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
-async function listening(database: TestDatabase, env: Record<string, string> = {}) {
+async function listening(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  connectionLimits = SHORT_LIMITS,
+) {
   const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), {
     logger: false,
-    connectionLimits: SHORT_LIMITS,
+    connectionLimits,
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, port: (app.server.address() as AddressInfo).port };
@@ -217,6 +221,23 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     const group = await post(JSON.stringify({ name: "Hostile walkers", description: "ü".repeat(500) }));
     expect(group.statusCode).toBe(201);
   });
+});
+
+/** The production timeouts (held connections must stay open for the test), with a small cap. */
+const SMALL_CAP: BuildOptions["connectionLimits"] = { connectionsPerClient: 4 };
+
+describe("the per-client connection cap", () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let port: number;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    ({ app, port } = await listening(database, {}, SMALL_CAP));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
 
   it("caps the connections one client holds at once, and frees a place when one closes", async () => {
     const held: RawConnection[] = [];
@@ -227,29 +248,31 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     expect((await extra.closed).text).toBe("");
 
     held[0]?.socket.destroy();
-    await settle();
-    const next = await rawConnection(port);
-    next.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
-    expect(statusOf(await next.firstAnswer)).toBe(200);
-    for (const connection of [...held, next]) connection.socket.destroy();
+    // The server may see the close a moment after the client: a place frees up within the bound.
+    let answer = "";
+    const deadline = Date.now() + BOUND_MS;
+    while (statusOf(answer) !== 200 && Date.now() < deadline) {
+      await settle();
+      const next = await rawConnection(port);
+      next.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+      answer = (await next.closed).text;
+    }
+    expect(statusOf(answer)).toBe(200);
+    for (const connection of held) connection.socket.destroy();
   });
-});
 
-describe("the connection cap behind a trusted proxy", () => {
-  it("does not cap the proxy's own address", async () => {
-    const database = await createTestDatabase("sqlite");
-    const { app, port } = await listening(database, { TRUST_PROXY: "127.0.0.1" });
+  it("does not cap a trusted proxy's own address", async () => {
+    const proxied = await listening(database, { TRUST_PROXY: "127.0.0.1" }, SMALL_CAP);
     try {
       const held: RawConnection[] = [];
-      for (let i = 0; i < 8; i++) held.push(await rawConnection(port));
+      for (let i = 0; i < 8; i++) held.push(await rawConnection(proxied.port));
       await settle();
       const last = held.at(-1) as RawConnection;
       last.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
       expect(statusOf(await last.firstAnswer)).toBe(200);
       for (const connection of held) connection.socket.destroy();
     } finally {
-      await app.close();
-      await database.drop();
+      await proxied.app.close();
     }
   });
 });
