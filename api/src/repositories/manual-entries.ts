@@ -75,15 +75,24 @@ export class ManualEntries {
     const { queries } = this.ledger;
     try {
       return await this.database.transaction(async (trx) => {
+        // Written first: on SQLite the transaction then holds the write lock before it reads the
+        // walker's day (a read that later writes may find the database changed under it). A refused
+        // entry rolls it back.
+        const photoId = await this.photos.add(trx, input.userId, input.photo, now);
+        if (this.database.dialect === "postgres") {
+          // The walker's entries of today are counted next: two racing entries take turns (this lock
+          // leaves the walker's row free for the checks of foreign keys that syncs make).
+          await trx
+            .selectFrom("users")
+            .select("id")
+            .where("id", "=", input.userId)
+            .forNoKeyUpdate()
+            .execute();
+        }
         const day = { user_id: input.userId, day: input.day };
         await queries.lockDays(trx, [day], now);
-        if (this.database.dialect === "postgres") {
-          // The walker's entries of today are counted next: two racing entries take turns.
-          await trx.selectFrom("users").select("id").where("id", "=", input.userId).forUpdate().execute();
-        }
         const refusal = await this.refusal(input, input.photo.data.length, now, trx);
-        if (refusal) return refusal;
-        const photoId = await this.photos.add(trx, input.userId, input.photo, now);
+        if (refusal) throw new Refused(refusal);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -115,6 +124,7 @@ export class ManualEntries {
         return { kind: "created" as const, body };
       });
     } catch (error) {
+      if (error instanceof Refused) return error.refusal;
       if (!isUniqueViolation(error)) throw error;
       // Another request with the same key committed first.
       const replay = await this.findReplay(input, now);
@@ -196,6 +206,13 @@ export class ManualEntries {
     if (userId !== null) query = query.where("user_id", "=", userId);
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+}
+
+/** Thrown inside the entry's transaction to roll it back; answered as the refusal it carries. */
+class Refused extends Error {
+  constructor(readonly refusal: ManualEntryRefusal) {
+    super(refusal.kind);
   }
 }
 

@@ -70,7 +70,7 @@ describe.each(dialects)("photos and manual entries under abuse (%s)", (dialect) 
     expect(shell.statusCode).toBe(200);
     expect(shell.body).toContain("Charity Steps");
     // Decoding every frame held all of libuv's threads for many seconds; now the shell waits for none.
-    expect(shellSeconds).toBeLessThan(5);
+    expect(shellSeconds).toBeLessThan(8);
 
     const answers = await Promise.all(uploads);
     expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201]);
@@ -162,6 +162,26 @@ describe.each(dialects)("photos and manual entries under abuse (%s)", (dialect) 
       vi.setSystemTime(NOW);
     }
   });
+
+  it("takes no more than the day's entries when a walker sends many at once", async () => {
+    const { api, user } = await newWalker();
+    const form = manualForm({ steps: "100", date: TODAY }, { bytes: png });
+    // A busy photo queue answers 503; the entry is sent again, as the form does.
+    const addUntilAnswered = async () => {
+      const key = randomUUID();
+      for (;;) {
+        const answer = await api.addManual(form, key);
+        if (answer.statusCode !== 503) return answer.statusCode;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const statuses = await Promise.all(
+      Array.from({ length: MANUAL_ENTRIES_PER_DAY_MAX + 3 }, () => addUntilAnswered()),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(MANUAL_ENTRIES_PER_DAY_MAX);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3);
+    expect(await storedPhotos(user.id)).toHaveLength(MANUAL_ENTRIES_PER_DAY_MAX);
+  }, 60_000);
 
   it("takes photos up to the day's stored bytes and refuses the next with 429", async () => {
     const { api, user } = await newWalker();
