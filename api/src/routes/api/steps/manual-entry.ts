@@ -19,7 +19,7 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
-import { PhotosBusyError, prepareProofPhoto } from "../../../images/proof-photo.js";
+import { PhotosBusyError, type ProofPhoto, prepareProofPhoto } from "../../../images/proof-photo.js";
 import type { ManualEntryOutcome, ManualEntryRefusal } from "../../../repositories/manual-entries.js";
 import { acceptedStepDate } from "./counter-reading.js";
 
@@ -111,24 +111,23 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .update(justificationImage)
         .digest("base64url");
       const input = { userId: user.id, idempotencyKey, requestHash, day, steps, note };
-      // An earlier answer is returned even when its date has since left the 30-day window.
-      const outcome: ManualEntryOutcome =
-        (await app.repositories.steps.findManualReplay(input)) ??
-        (await (async () => {
-          const accepted = { ...input, day: acceptedStepDate(day) };
-          // Refused before the photo is processed, so a refused entry costs no image work.
-          const refusal = await app.repositories.steps.manualEntryRefusal(accepted);
-          if (refusal) return refusal;
-          let photo: Awaited<ReturnType<typeof prepareProofPhoto>>;
-          try {
-            photo = await prepareProofPhoto(justificationImage);
-          } catch (error) {
-            if (error instanceof PhotosBusyError)
-              reply.header("retry-after", String(error.retryAfterSeconds));
-            throw error;
-          }
-          return app.repositories.steps.addManualEntry({ ...accepted, photo });
-        })());
+      const addNew = async (): Promise<ManualEntryOutcome> => {
+        const accepted = { ...input, day: acceptedStepDate(day) };
+        // Refused before the photo is processed, so a refused entry costs no image work.
+        const refusal = await app.repositories.steps.manualEntryRefusal(accepted);
+        if (refusal) return refusal;
+        let photo: ProofPhoto;
+        try {
+          photo = await prepareProofPhoto(justificationImage);
+        } catch (error) {
+          if (error instanceof PhotosBusyError) reply.header("retry-after", String(error.retryAfterSeconds));
+          throw error;
+        }
+        return app.repositories.steps.addManualEntry({ ...accepted, photo });
+      };
+      // An earlier answer is returned even when its date has since left the 30-day window, or the
+      // walker has since reached a limit.
+      const outcome = (await app.repositories.steps.findManualReplay(input)) ?? (await addNew());
       if (outcome.kind === "key-reused") throw new UnprocessableError(MANUAL_MESSAGES.keyReused);
       if ("body" in outcome) return reply.status(201).send(outcome.body);
       throw refusalError(outcome, day);
