@@ -165,6 +165,31 @@ describe("a new walker's first visit", () => {
     await screenshot(page, "17-account");
   });
 
+  it("is asked first when a link on another site tries to sign them out, and can stay signed in", async () => {
+    // A page on another site (served by the browser itself) with a link to the sign-out address.
+    const otherSite = "http://other-site.example/";
+    await page.route(`${otherSite}**`, (route) =>
+      route.request().url() === otherSite
+        ? route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><a href="${server.origin}/api/logout">Free prizes</a>`,
+          })
+        : route.fulfill({ status: 204 }),
+    );
+    await page.goto(otherSite);
+    await page.getByRole("link", { name: "Free prizes" }).click();
+
+    await page.getByRole("heading", { name: "Sign out of Charity Steps?" }).waitFor();
+    expect(page.url()).toBe(`${server.origin}/api/logout`);
+    await screenshot(page, "19-sign-out-from-another-site");
+    await page.getByRole("link", { name: "Stay signed in" }).click();
+
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    const me = await page.evaluate(async () => (await fetch("/api/auth/user")).status);
+    expect(me).toBe(200);
+    await page.unroute(`${otherSite}**`);
+  });
+
   it("signs out from the top navigation and is a visitor again", async () => {
     await page.goto(`${server.origin}/dashboard`);
     await page.getByRole("link", { name: "Logout" }).click();
