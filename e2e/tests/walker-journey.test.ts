@@ -27,6 +27,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** How many API answers the service worker keeps for offline screens (its Cache Storage). */
+function apiCacheEntries(): Promise<number> {
+  return page.evaluate(async () => (await (await caches.open("charity-steps-api")).keys()).length);
+}
+
 /** A real 2×2 PNG (teal pixels), as a phone's photo picker would hand over. */
 const TINY_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGPgndLBO6WDAUIBAB6eBKUt+GUOAAAAAElFTkSuQmCC",
@@ -176,6 +181,8 @@ describe("a new walker's first visit", () => {
           })
         : route.fulfill({ status: 204 }),
     );
+    const cachedBefore = await apiCacheEntries();
+    expect(cachedBefore).toBeGreaterThan(0);
     await page.goto(otherSite);
     await page.getByRole("link", { name: "Free prizes" }).click();
 
@@ -187,6 +194,8 @@ describe("a new walker's first visit", () => {
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     const me = await page.evaluate(async () => (await fetch("/api/auth/user")).status);
     expect(me).toBe(200);
+    // Nothing was signed out, so the screens' offline copies are still there.
+    expect(await apiCacheEntries()).toBeGreaterThanOrEqual(cachedBefore);
     await page.unroute(`${otherSite}**`);
   });
 
@@ -199,6 +208,8 @@ describe("a new walker's first visit", () => {
     expect(await tabBar().count()).toBe(0);
     const me = await page.evaluate(async () => (await fetch("/api/auth/user")).status);
     expect(me).toBe(401);
+    // The last walker's offline copies went with the sign-out.
+    expect(await apiCacheEntries()).toBe(0);
   });
 
   it("signs back in with the password (the provider asks again)", async () => {

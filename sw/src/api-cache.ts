@@ -17,6 +17,23 @@ export function registerApiCache(
     new NetworkFirst({ cacheName: API_CACHE_NAME }),
   );
   scope.addEventListener("fetch", (event) => {
-    if (new URL(event.request.url).pathname === LOGOUT_PATH) event.waitUntil(clearApiCache());
+    if (new URL(event.request.url).pathname !== LOGOUT_PATH) return;
+    // Emptied only when the server signs the walker out, which it answers with a redirect: a link
+    // from another site gets a confirmation page instead, and the walker may stay signed in.
+    event.respondWith(
+      fetch(event.request).then((response) => {
+        if (signsOut(response)) event.waitUntil(clearApiCache());
+        return response;
+      }),
+    );
   });
+}
+
+/** A navigation's redirect reaches the worker opaque (status 0); a script's fetch follows it. */
+function signsOut(response: Response): boolean {
+  return (
+    response.type === "opaqueredirect" ||
+    response.redirected ||
+    (response.status >= 300 && response.status < 400)
+  );
 }
