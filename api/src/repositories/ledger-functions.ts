@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
-import { countedDays } from "./ledger-rule.js";
+import { ADD_TO_MONTH_ON_CONFLICT, countedDays, WRITE_DAY_ON_CONFLICT } from "./ledger-rule.js";
 
 /**
  * On PostgreSQL, the step ledger's write path as two functions, so that a group of syncs costs one
@@ -42,10 +42,7 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
         select c.user_id, c.day, c.month, c.motion, c.health, c.manual, c.total, at_ms
         from counted c
         order by c.user_id, c.day
-        on conflict (user_id, day) do update
-          set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
-            manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
-            updated_at = excluded.updated_at
+        ${WRITE_DAY_ON_CONFLICT}
       )
       insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
       select c.user_id, c.month, sum(c.total - c.before), max(c.day),
@@ -54,13 +51,7 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
       where c.total <> c.before
       group by c.user_id, c.month
       order by c.user_id, c.month
-      on conflict (user_id, month) do update
-        set total_steps = step_months.total_steps + excluded.total_steps,
-          last_day_steps = case when excluded.last_day >= step_months.last_day
-            then excluded.last_day_steps else step_months.last_day_steps end,
-          last_day = case when excluded.last_day >= step_months.last_day
-            then excluded.last_day else step_months.last_day end,
-          updated_at = excluded.updated_at;
+      ${ADD_TO_MONTH_ON_CONFLICT};
     end
     $$`;
 

@@ -4,7 +4,12 @@ import type { DialectName, SpeedOptions } from "../db/database.js";
 import { type JsonColumn, jsonRows, rowsParam } from "../db/json-rows.js";
 import { namedQuery, type Param } from "../db/named-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
-import { type CountedDayRow, countedDays } from "./ledger-rule.js";
+import {
+  ADD_TO_MONTH_ON_CONFLICT,
+  type CountedDayRow,
+  countedDays,
+  WRITE_DAY_ON_CONFLICT,
+} from "./ledger-rule.js";
 
 /** One counter reading to max-merge. */
 export interface CounterRecord {
@@ -117,10 +122,7 @@ export function ledgerQueries(
       from ${records(param("rows"), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
       where true
       order by r.user_id, r.day
-      on conflict (user_id, day) do update
-        set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
-          manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
-          updated_at = excluded.updated_at`,
+      ${sql.raw(WRITE_DAY_ON_CONFLICT)}`,
   );
 
   /**
@@ -135,13 +137,7 @@ export function ledgerQueries(
       from ${records(param("rows"), { user_id: "text", month: "text", steps: "bigint", last_day: "text", last_day_steps: "integer" })}
       where true
       order by r.user_id, r.month
-      on conflict (user_id, month) do update
-        set total_steps = step_months.total_steps + excluded.total_steps,
-          last_day_steps = case when excluded.last_day >= step_months.last_day
-            then excluded.last_day_steps else step_months.last_day_steps end,
-          last_day = case when excluded.last_day >= step_months.last_day
-            then excluded.last_day else step_months.last_day end,
-          updated_at = excluded.updated_at`,
+      ${sql.raw(ADD_TO_MONTH_ON_CONFLICT)}`,
   );
 
   /** For each key: the day's total, today's and the month's, each read by primary key. */

@@ -52,3 +52,24 @@ export function countedDays(
     select p.user_id, p.day, p.month, p.motion, p.health, p.manual, p.before, ${total} as total
     from parts p`;
 }
+
+/**
+ * How a recounted day is written over the one stored: every part and the total replaced. One text
+ * for SQLite's statements and PostgreSQL's functions.
+ */
+export const WRITE_DAY_ON_CONFLICT = `on conflict (user_id, day) do update
+  set motion_steps = excluded.motion_steps, health_steps = excluded.health_steps,
+    manual_steps = excluded.manual_steps, total_steps = excluded.total_steps,
+    updated_at = excluded.updated_at`;
+
+/**
+ * How a month takes its days' change: added to its total, and its latest day moved forward when a
+ * later day (or the latest itself) changed. One text for both databases.
+ */
+export const ADD_TO_MONTH_ON_CONFLICT = `on conflict (user_id, month) do update
+  set total_steps = step_months.total_steps + excluded.total_steps,
+    last_day_steps = case when excluded.last_day >= step_months.last_day
+      then excluded.last_day_steps else step_months.last_day_steps end,
+    last_day = case when excluded.last_day >= step_months.last_day
+      then excluded.last_day else step_months.last_day end,
+    updated_at = excluded.updated_at`;
