@@ -1,3 +1,4 @@
+export * from "./apple-health.js";
 export * from "./auth.js";
 export * from "./charity.js";
 export * from "./charity-api.js";
