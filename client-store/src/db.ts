@@ -13,21 +13,25 @@ import { Dexie, type EntityTable } from "dexie";
 export const DATABASE_NAME = "charity-steps";
 
 /**
- * The step counters the device keeps for one London day; a day's count is the highest of them, so
- * live steps and a background estimate written at the same moment never add up twice.
+ * The device's count for one London day. Only steps the motion detector counted are kept: time the
+ * app spent in the background adds none.
  */
-export const DAY_COUNTERS = ["motion", "background"] as const;
-export type DayCounter = (typeof DAY_COUNTERS)[number];
-
 export interface DayRecord {
   day: DayString;
   /** Steps counted by the live motion detector while the app is open. */
   motion: number;
-  /** Steps estimated for the time the app was in the background. */
-  background: number;
   /** The highest count the server has acknowledged for this day from this device. */
   synced: number;
   /** Epoch milliseconds of the last write. */
+  updatedAt: number;
+}
+
+/** A day as version 2 stored it: beside the motion count, an estimate for time in the background. */
+interface DayRecordV2 {
+  day: DayString;
+  motion: number;
+  background?: number;
+  synced: number;
   updatedAt: number;
 }
 
@@ -55,9 +59,9 @@ export interface MonthRecord {
 export type HealthConnection = "disconnected" | "device_motion" | "apple_health" | "google_fit";
 
 export interface BackgroundFlags {
-  /** The walker allowed counting while the app is hidden. */
+  /** Counting was on when the app was hidden. */
   enabled: boolean;
-  /** Epoch milliseconds when the app was last hidden, for the on-return estimate. */
+  /** Epoch milliseconds when the app was last hidden while counting, to say how long counting paused. */
   hiddenAt: number | null;
 }
 
@@ -135,7 +139,7 @@ export class CharityStepsDatabase extends Dexie {
         tx
           .table("days")
           .toCollection()
-          .modify((row: DayRecordV1 & Partial<DayRecord>) => {
+          .modify((row: DayRecordV1 & Partial<DayRecordV2>) => {
             row.motion = Math.max(...[row.local, row.real, row.backup].map(validSteps));
             row.background = validSteps(row.background);
             delete row.local;
@@ -143,6 +147,26 @@ export class CharityStepsDatabase extends Dexie {
             delete row.backup;
           }),
       );
+    // No invented steps: the estimate for time in the background goes. What the server already
+    // acknowledged stays (nothing it has is taken back, and the device's count does not fall below
+    // it); an estimate not yet sent is never sent. Syncs queued from an estimate are dropped: the
+    // sync engine queues the day's real count again.
+    this.version(3)
+      .stores({ days: "day" })
+      .upgrade(async (tx) => {
+        await tx
+          .table("days")
+          .toCollection()
+          .modify((row: DayRecordV2) => {
+            const acknowledgedEstimate = Math.min(validSteps(row.background), validSteps(row.synced));
+            row.motion = Math.max(validSteps(row.motion), acknowledgedEstimate);
+            delete row.background;
+          });
+        await tx
+          .table("outbox")
+          .filter((action: OutboxAction) => (action.body.source as string) === "background_device_motion")
+          .delete();
+      });
   }
 }
 

@@ -8,7 +8,6 @@
  */
 import {
   addDays,
-  BACKGROUND_DATA_DAYS,
   DAILY_STEP_MAX,
   type DayString,
   daysBetween,
@@ -17,29 +16,15 @@ import {
   monthOfDay,
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
-import { DAY_COUNTERS, type DayCounter, type DayRecord, db, isValidDailySteps, setMeta } from "./db";
+import { type DayRecord, db, isValidDailySteps, setMeta } from "./db";
 
 export function emptyDay(day: DayString, now: number = Date.now()): DayRecord {
-  return { day, motion: 0, background: 0, synced: 0, updatedAt: now };
+  return { day, motion: 0, synced: 0, updatedAt: now };
 }
 
-/** The day's count on this device: the highest of its counters; out-of-range values are ignored. */
+/** The day's count on this device; an out-of-range stored value counts as nothing. */
 export function bestCount(record: DayRecord | undefined): number {
-  if (!record) return 0;
-  let best = 0;
-  for (const counter of DAY_COUNTERS) {
-    const value = record[counter];
-    if (isValidDailySteps(value) && value > best) best = value;
-  }
-  return best;
-}
-
-/** Which counter holds the best count (the first on a tie), or null for an empty day. */
-export function bestCounter(record: DayRecord | undefined): DayCounter | null {
-  if (!record) return null;
-  const best = bestCount(record);
-  if (best === 0) return null;
-  return DAY_COUNTERS.find((counter) => record[counter] === best) ?? null;
+  return record && isValidDailySteps(record.motion) ? record.motion : 0;
 }
 
 export async function getDay(day: DayString): Promise<DayRecord | undefined> {
@@ -47,36 +32,18 @@ export async function getDay(day: DayString): Promise<DayRecord | undefined> {
 }
 
 /**
- * Raises one counter of a day to the day's best count plus `delta` (capped at 50,000), read and
- * written in one transaction: live steps and a background estimate arriving together both count.
+ * Adds `delta` counted steps to the day (capped at 50,000), read and written in one transaction, so
+ * steps counted in two places at once both count; resolves to the day's new count.
  */
-export function addToBestCount(
-  day: DayString,
-  counter: DayCounter,
-  delta: number,
-  now: number = Date.now(),
-): Promise<number> {
-  if (!isWholeSteps(delta))
+export function addSteps(day: DayString, delta: number, now: number = Date.now()): Promise<number> {
+  if (!Number.isInteger(delta) || delta < 0)
     return Promise.reject(new RangeError(`Added steps must be a whole number from 0, got ${delta}.`));
-  return writeDay(day, now, (record) => Math.min(bestCount(record) + delta, DAILY_STEP_MAX), counter);
-}
-
-function isWholeSteps(value: number): boolean {
-  return Number.isInteger(value) && value >= 0;
-}
-
-function writeDay(
-  day: DayString,
-  now: number,
-  nextValue: (record: DayRecord) => number,
-  counter: DayCounter,
-): Promise<number> {
   return db.transaction("rw", [db.days, db.months, db.meta], async () => {
     const existing = await db.days.get(day);
     const record = existing ?? emptyDay(day, now);
-    const value = nextValue(record);
-    if (!existing || value !== record[counter]) {
-      await db.days.put({ ...record, [counter]: value, updatedAt: now });
+    const value = Math.min(bestCount(record) + delta, DAILY_STEP_MAX);
+    if (!existing || value !== record.motion) {
+      await db.days.put({ ...record, motion: value, updatedAt: now });
       await recomputeMonth(monthOfDay(day), now);
       await setMeta("lastUpdate", now);
     }
@@ -114,35 +81,13 @@ export async function recomputeMonth(
 
 export interface CleanupResult {
   daysRemoved: number;
-  backgroundCleared: number;
 }
 
-/**
- * Run at start: days more than 30 days back are removed (the server refuses them anyway);
- * background estimates more than 7 days back are cleared, but only once the server has acknowledged
- * at least that many steps for the day, so no unsent steps are lost.
- */
-export function cleanupOldSteps(now: Date | number = Date.now()): Promise<CleanupResult> {
-  const today = londonDay(now);
-  const oldestKept = addDays(today, -STEP_HISTORY_DAYS);
-  const at = typeof now === "number" ? now : now.getTime();
-  return db.transaction("rw", db.days, async () => {
-    const daysRemoved = await db.days.where("day").below(oldestKept).delete();
-    let backgroundCleared = 0;
-    const stale = await db.days
-      .filter(
-        (record) =>
-          daysBetween(record.day, today) > BACKGROUND_DATA_DAYS &&
-          record.background > 0 &&
-          record.synced >= record.background,
-      )
-      .toArray();
-    for (const record of stale) {
-      await db.days.put({ ...record, background: 0, updatedAt: at });
-      backgroundCleared += 1;
-    }
-    return { daysRemoved, backgroundCleared };
-  });
+/** Run at start: days more than 30 days back are removed (the server refuses them anyway). */
+export async function cleanupOldSteps(now: Date | number = Date.now()): Promise<CleanupResult> {
+  const oldestKept = addDays(londonDay(now), -STEP_HISTORY_DAYS);
+  const daysRemoved = await db.days.where("day").below(oldestKept).delete();
+  return { daysRemoved };
 }
 
 export interface DeviceSteps {

@@ -15,7 +15,7 @@ import {
 } from "@charity-steps/shared-types";
 import { ApiError, apiRequest, type FetchLike } from "./api-client";
 import { type DeadLetter, db, getDeviceId, type OutboxAction, STEP_SYNC_ACTION } from "./db";
-import { bestCount, bestCounter, markSynced, unsyncedDays } from "./local-steps";
+import { bestCount, markSynced, unsyncedDays } from "./local-steps";
 
 export const STEP_SYNC_PATH = "/api/steps/sync";
 /** A request that has not answered after this long is treated as a network failure. */
@@ -78,11 +78,7 @@ export async function enqueueSync(
  */
 export async function enqueueUnsyncedDays(now: number = Date.now()): Promise<number> {
   const days = await unsyncedDays(now);
-  for (const record of days) {
-    const source: SyncSource =
-      bestCounter(record) === "background" ? "background_device_motion" : "device_motion";
-    await enqueueSync(record.day, bestCount(record), source, now);
-  }
+  for (const record of days) await enqueueSync(record.day, bestCount(record), "device_motion", now);
   return days.length;
 }
 

@@ -11,7 +11,7 @@ describe("the device database", () => {
   it("is one database named charity-steps with the five tables", () => {
     expect(db.name).toBe(DATABASE_NAME);
     expect(db.name).toBe("charity-steps");
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     expect(db.tables.map((table) => table.name).sort()).toEqual([
       "days",
       "deadLetters",
@@ -25,13 +25,12 @@ describe("the device database", () => {
     await db.days.put({
       day: "2026-05-02",
       motion: 1200,
-      background: 300,
       synced: 0,
       updatedAt: 1,
     });
     db.close();
     const reopened = new CharityStepsDatabase();
-    expect(await reopened.days.get("2026-05-02")).toMatchObject({ motion: 1200, background: 300 });
+    expect(await reopened.days.get("2026-05-02")).toMatchObject({ motion: 1200 });
     reopened.close();
     await db.open();
   });
@@ -71,7 +70,7 @@ describe("the device database", () => {
 });
 
 describe("a device still on the first version of the database", () => {
-  it("keeps every day's count when its counters are renamed, and keeps the other tables", async () => {
+  it("keeps every day's measured count through each upgrade, and keeps the other tables", async () => {
     const name = "charity-steps-version-1";
     await Dexie.delete(name);
     // The first version's schema and rows exactly as that version of the app wrote them.
@@ -107,19 +106,71 @@ describe("a device still on the first version of the database", () => {
 
     const upgraded = new CharityStepsDatabase(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(2);
+    expect(upgraded.verno).toBe(3);
     const days = await upgraded.days.orderBy("day").toArray();
+    // The counts under the old names are kept; the background estimates go (none was acknowledged
+    // beyond what the detector counted).
     expect(days).toEqual([
-      { day: "2026-05-01", motion: 4200, background: 300, synced: 4000, updatedAt: 11 },
-      { day: "2026-05-02", motion: 100, background: 2500, synced: 0, updatedAt: 12 },
-      { day: "2026-05-03", motion: 7000, background: 0, synced: 0, updatedAt: 13 },
-      { day: "2026-05-04", motion: 50, background: 0, synced: 0, updatedAt: 14 },
+      { day: "2026-05-01", motion: 4200, synced: 4000, updatedAt: 11 },
+      { day: "2026-05-02", motion: 100, synced: 0, updatedAt: 12 },
+      { day: "2026-05-03", motion: 7000, synced: 0, updatedAt: 13 },
+      { day: "2026-05-04", motion: 50, synced: 0, updatedAt: 14 },
     ]);
-    // Each day's count (the highest valid counter) is what it was under the old names.
-    expect(days.map(bestCount)).toEqual([4200, 2500, 7000, 50]);
+    expect(days.map(bestCount)).toEqual([4200, 100, 7000, 50]);
+    // The month's total on the device never shrinks: what was shown stays shown.
     expect(await upgraded.months.get("2026-05")).toMatchObject({ steps: 13_750 });
     expect(await upgraded.meta.get("deviceId")).toMatchObject({ value: "device-from-version-1" });
-    expect((await upgraded.outbox.toArray()).map((action) => action.body.steps)).toEqual([2500]);
+    // The queued estimate is never sent.
+    expect(await upgraded.outbox.toArray()).toEqual([]);
+    upgraded.close();
+    await Dexie.delete(name);
+  });
+});
+
+describe("a device that added background estimates (version 2)", () => {
+  it("keeps what the server acknowledged, drops what it never had, and never sends a queued estimate", async () => {
+    const name = "charity-steps-version-2";
+    await Dexie.delete(name);
+    const old = new Dexie(name);
+    old.version(2).stores({
+      days: "day",
+      months: "month",
+      meta: "key",
+      outbox: "++id, &key",
+      deadLetters: "++id, key",
+    });
+    await old.table("days").bulkPut([
+      // The estimate reached the server: the device keeps that count, so it agrees with the server.
+      { day: "2026-05-10", motion: 1000, background: 1500, synced: 1500, updatedAt: 1 },
+      // Partly acknowledged: the device keeps what the server has, not the unsent rest.
+      { day: "2026-05-11", motion: 1000, background: 1600, synced: 1200, updatedAt: 2 },
+      // Never sent: only the measured steps stay.
+      { day: "2026-05-12", motion: 500, background: 900, synced: 0, updatedAt: 3 },
+    ]);
+    const queued = { deviceId: "dev", createdAt: 3, updatedAt: 3, attempts: 0, type: "step_sync" };
+    await old.table("outbox").bulkAdd([
+      {
+        ...queued,
+        key: "2026-05-12|dev|motion",
+        body: { steps: 900, date: "2026-05-12", source: "background_device_motion" },
+      },
+      {
+        ...queued,
+        key: "2026-05-12|dev|apple_health",
+        body: { steps: 4000, date: "2026-05-12", source: "apple_health" },
+      },
+    ]);
+    old.close();
+
+    const upgraded = new CharityStepsDatabase(name);
+    await upgraded.open();
+    expect((await upgraded.days.orderBy("day").toArray()).map((day) => [day.day, day.motion])).toEqual([
+      ["2026-05-10", 1500],
+      ["2026-05-11", 1200],
+      ["2026-05-12", 500],
+    ]);
+    expect((await upgraded.days.toArray()).some((day) => "background" in day)).toBe(false);
+    expect((await upgraded.outbox.toArray()).map((action) => action.body.source)).toEqual(["apple_health"]);
     upgraded.close();
     await Dexie.delete(name);
   });

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, getDeviceId } from "../src/db";
-import { addToBestCount, getDay, markSynced } from "../src/local-steps";
+import { addSteps, getDay, markSynced } from "../src/local-steps";
 import { deadLetters, enqueueSync, enqueueUnsyncedDays, pendingSyncs, replayOutbox } from "../src/outbox";
 import { fakeServer, freshDatabase } from "./helpers";
 
@@ -39,16 +39,16 @@ describe("queueing syncs", () => {
   });
 
   it("queues each day whose best count is above 0 and above what the server has", async () => {
-    await addToBestCount("2026-05-18", "motion", 3000, NOW);
+    await addSteps("2026-05-18", 3000, NOW);
     await markSynced("2026-05-18", 3000, NOW);
-    await addToBestCount("2026-05-19", "background", 900, NOW);
-    await addToBestCount("2026-05-20", "motion", 0, NOW);
-    await addToBestCount("2026-05-20", "motion", 0, NOW);
-    await addToBestCount("2026-05-21", "motion", 50, NOW); // tomorrow in London: the server would refuse it
+    await addSteps("2026-05-19", 900, NOW);
+    await addSteps("2026-05-20", 0, NOW);
+    await addSteps("2026-05-20", 0, NOW);
+    await addSteps("2026-05-21", 50, NOW); // tomorrow in London: the server would refuse it
 
     expect(await enqueueUnsyncedDays(NOW)).toBe(1);
     expect((await pendingSyncs()).map((action) => action.body)).toEqual([
-      { steps: 900, date: "2026-05-19", source: "background_device_motion" },
+      { steps: 900, date: "2026-05-19", source: "device_motion" },
     ]);
   });
 });
@@ -56,7 +56,7 @@ describe("queueing syncs", () => {
 describe("replaying the outbox", () => {
   it("sends each pending day once with the device id, and empties the outbox after a 2xx", async () => {
     const server = fakeServer();
-    await addToBestCount("2026-05-20", "motion", 1234, NOW);
+    await addSteps("2026-05-20", 1234, NOW);
     await enqueueSync("2026-05-20", 1234, "device_motion", NOW);
     await enqueueSync("2026-05-19", 8000, "device_motion", NOW);
 

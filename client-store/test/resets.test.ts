@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, getMeta, setMeta } from "../src/db";
-import { addToBestCount, bestCount, getDay, readDeviceSteps } from "../src/local-steps";
+import { addSteps, bestCount, getDay, readDeviceSteps } from "../src/local-steps";
 import { enqueueSync, pendingSyncs } from "../src/outbox";
 import {
   checkDailyReset,
@@ -36,7 +36,7 @@ describe("the London daily reset", () => {
   it("starts the new day from 0 at London midnight and keeps yesterday's unsent steps", async () => {
     const callServer = vi.fn(async () => ({ message: "ok", recordsDeleted: 2 }));
     await checkDailyReset({ now: Date.parse("2026-05-20T08:00:00Z"), callServer });
-    await addToBestCount("2026-05-20", "motion", 9000, Date.parse("2026-05-20T20:00:00Z"));
+    await addSteps("2026-05-20", 9000, Date.parse("2026-05-20T20:00:00Z"));
     await enqueueSync("2026-05-20", 9000, "device_motion", Date.parse("2026-05-20T20:00:00Z"));
 
     // 23:59 BST: still the 20th in London.
@@ -87,12 +87,12 @@ describe("the London daily reset", () => {
   it("keeps steps walked after midnight before the check ran, but zeroes a stale row", async () => {
     const callServer = async () => ({ message: "ok", recordsDeleted: 0 });
     await setMeta("lastDailyReset", "2026-05-20");
-    await addToBestCount("2026-05-21", "motion", 40, Date.parse("2026-05-20T23:00:30Z")); // 00:00:30 BST
+    await addSteps("2026-05-21", 40, Date.parse("2026-05-20T23:00:30Z")); // 00:00:30 BST
     await checkDailyReset({ now: Date.parse("2026-05-20T23:01:00Z"), callServer });
     expect((await getDay("2026-05-21"))?.motion).toBe(40);
 
     // A row for the 23rd written on the 22nd (a clock that jumped) is not the new day's walking.
-    await addToBestCount("2026-05-23", "motion", 500, Date.parse("2026-05-22T10:00:00Z"));
+    await addSteps("2026-05-23", 500, Date.parse("2026-05-22T10:00:00Z"));
     await checkDailyReset({ now: Date.parse("2026-05-23T08:00:00Z"), callServer });
     expect((await getDay("2026-05-23"))?.motion).toBe(0);
   });
@@ -103,7 +103,7 @@ describe("the London monthly reset", () => {
     const server = fakeServer();
     const callServer = postMonthlyReset(server.fetch);
     await checkMonthlyReset({ now: Date.parse("2026-05-10T08:00:00Z"), callServer });
-    await addToBestCount("2026-05-31", "motion", 12_000, Date.parse("2026-05-31T12:00:00Z"));
+    await addSteps("2026-05-31", 12_000, Date.parse("2026-05-31T12:00:00Z"));
 
     expect(await checkMonthlyReset({ now: Date.parse("2026-05-31T22:59:00Z"), callServer })).toBeNull();
     const reset = await checkMonthlyReset({ now: Date.parse("2026-05-31T23:00:00Z"), callServer });

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db, getMeta } from "../src/db";
-import { addToBestCount, bestCount, getDay } from "../src/local-steps";
+import { addSteps, bestCount, getDay } from "../src/local-steps";
 import { deadLetters, enqueueSync, pendingSyncs } from "../src/outbox";
 import { claimDeviceFor, OTHER_WALKER_MESSAGE } from "../src/walker";
 import { freshDatabase } from "./helpers";
@@ -13,7 +13,7 @@ describe("a second walker signing in on the same device", () => {
 
   it("keeps the first walker's queued syncs aside and starts the new walker from zero", async () => {
     expect(await claimDeviceFor("walker-a")).toBe(false);
-    await addToBestCount(DAY, "motion", 4_000);
+    await addSteps(DAY, 4_000);
     await enqueueSync(DAY, 4_000, "device_motion");
 
     expect(await claimDeviceFor("walker-b")).toBe(true);
@@ -28,7 +28,7 @@ describe("a second walker signing in on the same device", () => {
 
   it("changes nothing when the same walker signs in again", async () => {
     await claimDeviceFor("walker-a");
-    await addToBestCount(DAY, "motion", 1_500);
+    await addSteps(DAY, 1_500);
     await enqueueSync(DAY, 1_500, "device_motion");
     expect(await claimDeviceFor("walker-a")).toBe(false);
     expect(await pendingSyncs()).toHaveLength(1);

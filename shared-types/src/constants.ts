@@ -16,7 +16,6 @@ export const MANUAL_PHOTO_BYTES_PER_DAY_MAX = 20 * 1024 * 1024;
 
 /** How far back a day may still be synced, and how long the device keeps it. */
 export const STEP_HISTORY_DAYS = 30;
-export const BACKGROUND_DATA_DAYS = 7;
 
 export const JOIN_CODE_LENGTH = 8;
 export const GROUP_NAME_MAX_CHARS = 60;

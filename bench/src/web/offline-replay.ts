@@ -31,7 +31,7 @@ export interface ReplayScenario {
   label: string;
   days: number;
   stepsPerDay: number;
-  /** Steps per tracker batch: each batch is one addToBestCount + enqueueSync, as onSteps does. */
+  /** Steps per tracker batch: each batch is one addSteps + enqueueSync, as onSteps does. */
   stepsPerBatch: number;
 }
 
@@ -65,7 +65,7 @@ export async function measureOfflineReplay(
   for (const day of days) {
     for (let batch = 0; batch < batches; batch += 1) {
       const now = Date.now();
-      const total = await store.addToBestCount(day, "motion", scenario.stepsPerBatch, now);
+      const total = await store.addSteps(day, scenario.stepsPerBatch, now);
       await store.enqueueSync(day, total, "device_motion", now);
     }
   }

@@ -7,6 +7,7 @@ export const paths = {
   groups: "/groups",
   groupDetail: "/groups/:id",
   account: "/account",
+  appleHealth: "/apple-health",
   terms: "/terms",
   subscribe: "/subscribe",
 } as const;

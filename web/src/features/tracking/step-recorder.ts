@@ -1,49 +1,28 @@
 import { requestBackgroundSync } from "@charity-steps/client-store/background-sync";
-import type { DayCounter } from "@charity-steps/client-store/db";
-import { addToBestCount } from "@charity-steps/client-store/local-steps";
+import { addSteps } from "@charity-steps/client-store/local-steps";
 import {
   enqueueSync,
   type ReplayOptions,
   type ReplaySummary,
   replayOutbox,
-  type SyncSource,
   worthRetrying,
 } from "@charity-steps/client-store/outbox";
-import { type DayString, londonDay } from "@charity-steps/shared-types";
+import { londonDay } from "@charity-steps/shared-types";
 
 /** A real-time sync at every 10th step or after more than 60 s. */
 export const REALTIME_EVERY_STEPS = 10;
 export const REALTIME_EVERY_MS = 60_000;
-/** Away for more than a minute, 1.5–4.5 estimated steps a minute are added on return. */
-export const BACKGROUND_MIN_AWAY_MS = 60_000;
-export const BACKGROUND_STEPS_PER_MINUTE = { min: 1.5, max: 4.5 } as const;
 
 /**
- * Adds `steps` on top of the day's best count, in `counter`: the device's count only grows,
- * whichever counter (live, background) last raised it.
+ * Counts `steps` the motion detector counted today and queues the day's new total in the outbox
+ * (one entry per day and counter, the larger count kept), so steps counted just before the app
+ * closes still reach the server through the service worker. Resolves to today's count.
  */
-export function addToDay(day: DayString, counter: DayCounter, steps: number, now = Date.now()) {
-  return addToBestCount(day, counter, steps, now);
-}
-
-/**
- * Counts steps for today in `counter` and queues the day's new total in the outbox (one entry per
- * day and counter, the larger count kept), so steps counted just before the app closes still reach
- * the server through the service worker. Resolves to today's count.
- */
-export async function recordSteps(counter: DayCounter, steps: number, now = Date.now()): Promise<number> {
+export async function recordSteps(steps: number, now = Date.now()): Promise<number> {
   const day = londonDay(now);
-  const total = await addToDay(day, counter, steps, now);
-  const source: SyncSource = counter === "background" ? "background_device_motion" : "device_motion";
-  await enqueueSync(day, total, source, now);
+  const total = await addSteps(day, steps, now);
+  await enqueueSync(day, total, "device_motion", now);
   return total;
-}
-
-/** Estimated steps for `awayMs` in the background, or 0 for a minute or less away. */
-export function backgroundEstimate(awayMs: number, random: () => number = Math.random): number {
-  if (awayMs <= BACKGROUND_MIN_AWAY_MS) return 0;
-  const { min, max } = BACKGROUND_STEPS_PER_MINUTE;
-  return Math.round((awayMs / 60_000) * (min + random() * (max - min)));
 }
 
 export interface RealtimeSyncOptions {
@@ -56,7 +35,7 @@ export interface RealtimeSyncOptions {
 export interface RealtimeSync {
   /** `steps` were just counted: replays the outbox at every 10th step or after more than 60 s. */
   stepsCounted: (steps: number, now?: number) => Promise<ReplaySummary | null>;
-  /** Replays the outbox now (a background estimate was just queued). */
+  /** Replays the outbox now. */
   syncNow: () => Promise<ReplaySummary | null>;
 }
 

@@ -18,7 +18,7 @@ export const STORE_LOST_TOAST = {
 /**
  * Everything that runs while a walker is signed in, on every screen: tidy the
  * device's old days, restore step counting, the London daily and monthly resets, the sync engine,
- * and the background estimate when the app comes back to the front.
+ * and noting the time the app spends in the background (counting pauses then).
  */
 export default function StepTrackingLifecycle({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
@@ -56,7 +56,7 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
 
     const onVisibility = () => {
       if (document.visibilityState === "hidden") void tracking.noteHidden();
-      else void tracking.applyBackgroundEstimate();
+      else void tracking.noteReturned();
     };
     document.addEventListener("visibilitychange", onVisibility);
     return () => {

@@ -1,25 +1,101 @@
-import { DAILY_STEP_GOAL } from "@charity-steps/shared-types";
-import { Activity, Smartphone } from "lucide-react";
-import { useId, useState } from "react";
+import { DAILY_STEP_GOAL, londonDay, STEP_TIME_ZONE } from "@charity-steps/shared-types";
+import { Activity, HeartPulse, Moon, Smartphone, X } from "lucide-react";
+import { useCallback, useId, useState } from "react";
+import { Link } from "react-router-dom";
+import { paths } from "../../app/paths";
 import { dailyGoalPercent, formatSteps } from "../dashboard/step-numbers";
-import { type TrackingChoice, useTracking } from "./tracking-store";
-import { HEALTH_FALLBACK_MESSAGES } from "./tracking-toasts";
+import { PocketScreen } from "./pocket-screen";
+import type { ScreenState } from "./screen-wake-lock";
+import { useTracking } from "./tracking-store";
 
-const CHOICES: { value: TrackingChoice; label: string }[] = [
-  { value: "device_motion", label: "This phone's motion sensors" },
-  { value: "apple_health", label: "Apple Health" },
-  { value: "google_fit", label: "Google Fit" },
+type Choice = "device_motion" | "apple_health" | "google_fit";
+
+const CHOICES: { value: Choice; label: string; hint: string }[] = [
+  {
+    value: "device_motion",
+    label: "This phone's motion sensors",
+    hint: "Counts while this screen is on: keep the app open as you walk, or use the pocket screen.",
+  },
+  {
+    value: "apple_health",
+    label: "Apple Health (iPhone)",
+    hint: "Your iPhone counts all day. Its Shortcuts app can send the steps here every evening.",
+  },
+  {
+    value: "google_fit",
+    label: "Google Fit",
+    hint: "Google has shut down Google Fit's web access, so it cannot send steps any more. Count with this phone's motion sensors, or add steps by hand with a photo.",
+  },
 ];
 
-/** The real-time step tracking card: Enable, Test Movement, Disconnect and the Live badge. */
-export function TrackingCard({ todaySteps }: { todaySteps: number }) {
-  const { connection, live, waitingForOtherTab, enable, disconnect, testMovement } = useTracking();
-  const [choice, setChoice] = useState<TrackingChoice>("device_motion");
+const SCREEN_MESSAGES: Record<ScreenState, string> = {
+  "kept-on": "Counting while this screen is on. The screen stays on while you count.",
+  off: "Counting while this screen is on. If it turns off, counting stops until you come back.",
+  refused:
+    "Counting while this screen is on. The phone would not keep the screen on (battery saver?), so counting stops when it turns off.",
+  unsupported:
+    "Counting while this screen is on. This browser cannot keep the screen on: keep it awake while you walk.",
+};
+
+const timeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const dayTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** "18:02" today, "3 Nov, 18:02" before, in London time like every day in the app. */
+export function formatImportTime(iso: string, now: number = Date.now()): string {
+  const at = new Date(iso);
+  return londonDay(at) === londonDay(now) ? timeFormat.format(at) : dayTimeFormat.format(at);
+}
+
+/** "1 h 5 min" or "12 min": how long counting paused. */
+export function formatAway(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  const hours = Math.floor(minutes / 60);
+  if (hours === 0) return `${minutes} min`;
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+/**
+ * The real-time step tracking card: Enable, Test Movement, Disconnect, the Live badge, walk mode's
+ * pocket screen, and the other ways to count (Apple Health; Google Fit, which is gone).
+ */
+export function TrackingCard({
+  todaySteps,
+  appleHealthLastImportAt = null,
+}: {
+  todaySteps: number;
+  /** When the Shortcut last sent Apple Health's steps with one of the walker's keys. */
+  appleHealthLastImportAt?: string | null;
+}) {
+  const {
+    connection,
+    live,
+    waitingForOtherTab,
+    screen,
+    pausedFor,
+    dismissPause,
+    enable,
+    disconnect,
+    testMovement,
+  } = useTracking();
+  const [choice, setChoice] = useState<Choice>("device_motion");
   const [testing, setTesting] = useState(false);
+  const [pocket, setPocket] = useState(false);
+  const leavePocket = useCallback(() => setPocket(false), []);
   const selectId = useId();
   const connected = connection !== "disconnected";
   const counting = live || waitingForOtherTab;
   const percent = dailyGoalPercent(todaySteps);
+  const hint = CHOICES.find((option) => option.value === choice)?.hint;
 
   return (
     <section className="card space-y-3 p-4" aria-labelledby={`${selectId}-title`}>
@@ -52,37 +128,76 @@ export function TrackingCard({ todaySteps }: { todaySteps: number }) {
             ? "Counting in another tab of Charity Steps; the numbers here follow it."
             : !live
               ? "Tap Enable to carry on counting."
-              : connection === "apple_health" || connection === "google_fit"
-                ? HEALTH_FALLBACK_MESSAGES[connection]
-                : "Counting with this phone's motion sensors while the app is open."}
+              : SCREEN_MESSAGES[screen]}
         </p>
       ) : (
-        <label htmlFor={selectId} className="block text-sm font-medium">
-          Count steps with
-          <select
-            id={selectId}
-            value={choice}
-            onChange={(event) => setChoice(event.target.value as TrackingChoice)}
-            className="mt-1 w-full rounded-lg border border-line bg-white px-3 py-2"
+        <div className="space-y-2">
+          <label htmlFor={selectId} className="block text-sm font-medium">
+            Count steps with
+            <select
+              id={selectId}
+              value={choice}
+              aria-describedby={`${selectId}-hint`}
+              onChange={(event) => setChoice(event.target.value as Choice)}
+              className="mt-1 w-full rounded-lg border border-line bg-white px-3 py-2"
+            >
+              {CHOICES.map(({ value, label }) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p id={`${selectId}-hint`} className="text-sm text-muted">
+            {hint}
+          </p>
+        </div>
+      )}
+      {appleHealthLastImportAt && (
+        <p className="flex items-center gap-2 text-sm text-muted" data-testid="apple-health-last-import">
+          <HeartPulse aria-hidden="true" className="size-4 text-brand-strong" />
+          <span>Apple Health: last import {formatImportTime(appleHealthLastImportAt)}</span>
+        </p>
+      )}
+      {connected && pausedFor !== null && (
+        <div className="flex gap-2 rounded-lg border border-line bg-page p-3 text-sm" role="note">
+          <div className="space-y-1">
+            <p className="font-medium">
+              Counting paused for {formatAway(pausedFor)} while Charity Steps was in the background. Nothing
+              was added for that time.
+            </p>
+            <p className="text-muted">
+              To count a whole walk, keep the app open or use the pocket screen. To count the whole day on an
+              iPhone, <Link to={paths.appleHealth}>send your steps from Apple Health</Link>.
+            </p>
+          </div>
+          <button
+            type="button"
+            className="self-start rounded p-1 text-muted hover:text-ink"
+            aria-label="Dismiss"
+            onClick={dismissPause}
           >
-            {CHOICES.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+            <X aria-hidden="true" className="size-4" />
+          </button>
+        </div>
       )}
       <div className="grid grid-cols-3 gap-2">
-        <button
-          type="button"
-          className="btn-primary"
-          disabled={counting}
-          onClick={() => void enable(connected ? (connection as TrackingChoice) : choice)}
-        >
-          <Smartphone aria-hidden="true" className="size-4" />
-          Enable
-        </button>
+        {!connected && choice === "apple_health" ? (
+          <Link to={paths.appleHealth} className="btn-primary">
+            <HeartPulse aria-hidden="true" className="size-4" />
+            Set up
+          </Link>
+        ) : (
+          <button
+            type="button"
+            className="btn-primary"
+            disabled={counting || (!connected && choice === "google_fit")}
+            onClick={() => void enable()}
+          >
+            <Smartphone aria-hidden="true" className="size-4" />
+            Enable
+          </button>
+        )}
         <button
           type="button"
           className="btn-secondary"
@@ -104,6 +219,13 @@ export function TrackingCard({ todaySteps }: { todaySteps: number }) {
           Disconnect
         </button>
       </div>
+      {live && (
+        <button type="button" className="btn-secondary w-full" onClick={() => setPocket(true)}>
+          <Moon aria-hidden="true" className="size-4" />
+          Pocket screen
+        </button>
+      )}
+      {pocket && <PocketScreen todaySteps={todaySteps} onLeave={leavePocket} />}
     </section>
   );
 }

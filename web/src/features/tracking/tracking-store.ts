@@ -1,16 +1,17 @@
 /**
- * The step tracking state every screen reads: what the walker chose, whether this tab counts, and
- * the actions of the tracking card. The one-tab-counts lock, the messages between tabs and the
- * toasts each live in a module of their own.
+ * The step tracking state every screen reads: whether the walker counts with this phone's motion,
+ * whether this tab counts, the screen kept on while it does, and the actions of the tracking card.
+ * The one-tab-counts lock, the screen's wake lock, the messages between tabs and the toasts each
+ * live in a module of their own.
  */
 import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-store/db";
 import { create } from "zustand";
 import { acquireMotionLock, releaseMotionLock } from "./motion-lock";
 import { MotionTracker, requestMotionPermission } from "./motion-tracker";
-import { backgroundEstimate, createRealtimeSync, recordSteps } from "./step-recorder";
+import { keepScreenOn, letScreenSleep, type ScreenState } from "./screen-wake-lock";
+import { createRealtimeSync, recordSteps } from "./step-recorder";
 import { listenToOtherTabs, tellOtherTabs } from "./tracking-channel";
 import {
-  toastBackgroundSteps,
   toastConnected,
   toastConnectionError,
   toastDisconnected,
@@ -19,28 +20,46 @@ import {
   toastStepsCounted,
 } from "./tracking-toasts";
 
-export type TrackingChoice = Exclude<HealthConnection, "disconnected">;
+/** Away for longer than this while counting, the card says that counting paused. */
+export const PAUSE_NOTICE_AFTER_MS = 60_000;
+
+/**
+ * The only counting a web page can do itself is with the motion sensors. Devices that chose Apple
+ * Health or Google Fit before these became their own routes counted motion all along, so they carry
+ * on with motion.
+ */
+function normalised(connection: HealthConnection | undefined): "disconnected" | "device_motion" {
+  return connection === undefined || connection === "disconnected" ? "disconnected" : "device_motion";
+}
 
 interface TrackingState {
-  /** What the walker chose (remembered across visits): disconnected, or counting. */
-  connection: HealthConnection;
+  /** What the walker chose (remembered across visits): disconnected, or counting with motion. */
+  connection: "disconnected" | "device_motion";
   /** This tab is counting motion now. */
   live: boolean;
   /** Tracking is on but another tab holds the motion sensors. */
   waitingForOtherTab: boolean;
+  /** Whether the screen is kept on while this tab counts. */
+  screen: ScreenState;
+  /** Milliseconds the app was last away while counting (nothing was counted then), until dismissed. */
+  pausedFor: number | null;
   /** Loads the remembered choice and resumes counting where the browser allows it without a tap. */
   restore: () => Promise<void>;
   /** From the Enable button's click (iOS asks for permission only from a tap). */
-  enable: (choice: TrackingChoice) => Promise<void>;
+  enable: () => Promise<void>;
   disconnect: () => Promise<void>;
   /** Stops counting in this tab (the walker signed out or the app is closing). */
   stop: () => void;
   /** Listens for 3 s and says whether the motion sensors answer. */
   testMovement: () => Promise<void>;
-  /** The app went to the background: remember when, so the estimate survives the tab being unloaded. */
+  /** The app went to the background: remember when, even if the tab is unloaded meanwhile. */
   noteHidden: (now?: number) => Promise<void>;
-  /** The app is in front again: add the estimate for the time away. */
-  applyBackgroundEstimate: (now?: number) => Promise<void>;
+  /**
+   * The app is in front again. Nothing is added for the time away (no step is counted that nobody
+   * saw walked); away for more than a minute, the card says counting paused and how to count all day.
+   */
+  noteReturned: (now?: number) => Promise<void>;
+  dismissPause: () => void;
 }
 
 let onServerStepsChanged: () => void = () => {};
@@ -53,14 +72,14 @@ export function setServerStepsListener(listener: () => void): void {
 
 async function onSteps(steps: number): Promise<void> {
   const now = Date.now();
-  await recordSteps("motion", steps, now);
+  await recordSteps(steps, now);
   toastStepsCounted(steps);
   await realtime.stepsCounted(steps, now);
 }
 
 type SetState = (partial: Partial<TrackingState>) => void;
 
-function startCounting(set: SetState, onStarted: () => Promise<void>): void {
+function startCounting(set: SetState): void {
   acquireMotionLock({
     stillWanted: async () => {
       if ((await getMeta("healthConnection")) !== "disconnected") return true;
@@ -71,8 +90,11 @@ function startCounting(set: SetState, onStarted: () => Promise<void>): void {
       const tracker = new MotionTracker({ onSteps: (steps) => void onSteps(steps) });
       tracker.start();
       set({ live: true, waitingForOtherTab: false });
-      void onStarted();
-      return () => tracker.stop();
+      void keepScreenOn((screen) => set({ screen }));
+      return () => {
+        tracker.stop();
+        void letScreenSleep();
+      };
     },
     waiting: (waitingForOtherTab) => set({ waitingForOtherTab }),
   });
@@ -84,16 +106,15 @@ function stopCounting(set: SetState): void {
 }
 
 export const useTracking = create<TrackingState>()((set, get) => {
-  const started = () => get().applyBackgroundEstimate();
   listenToOtherTabs((message) => {
     if (message.type === "disconnected") {
       stopCounting(set);
       set({ connection: "disconnected" });
     } else {
       void getMeta("healthConnection").then((connection) => {
-        if (!connection || connection === "disconnected") return;
-        set({ connection });
-        startCounting(set, started);
+        if (normalised(connection) === "disconnected") return;
+        set({ connection: "device_motion" });
+        startCounting(set);
       });
     }
   });
@@ -102,29 +123,35 @@ export const useTracking = create<TrackingState>()((set, get) => {
     connection: "disconnected",
     live: false,
     waitingForOtherTab: false,
+    screen: "off",
+    pausedFor: null,
 
     restore: async () => {
-      const connection = (await getMeta("healthConnection")) ?? "disconnected";
+      const stored = await getMeta("healthConnection");
+      const connection = normalised(stored);
+      if (stored !== undefined && stored !== connection) await setMeta("healthConnection", connection);
       set({ connection });
       if (connection === "disconnected") return;
+      // The tab may have been unloaded while hidden: the time away is still said.
+      await get().noteReturned();
       // Where the browser grants motion without a tap (Android, desktop) counting resumes at once;
       // iOS refuses a request that no tap started, and the card then asks for Enable again.
       const permission = await requestMotionPermission().catch(() => "denied" as const);
-      if (permission === "granted" && get().connection !== "disconnected") startCounting(set, started);
+      if (permission === "granted" && get().connection !== "disconnected") startCounting(set);
     },
 
-    enable: async (choice) => {
+    enable: async () => {
       try {
         const permission = await requestMotionPermission();
         if (permission !== "granted") {
           toastPermissionRefused();
           return;
         }
-        await setMeta("healthConnection", choice);
-        set({ connection: choice });
-        startCounting(set, started);
+        await setMeta("healthConnection", "device_motion");
+        set({ connection: "device_motion", pausedFor: null });
+        startCounting(set);
         tellOtherTabs({ type: "enabled" });
-        toastConnected(choice);
+        toastConnected();
       } catch {
         toastConnectionError();
       }
@@ -133,7 +160,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
     disconnect: async () => {
       await setMeta("healthConnection", "disconnected");
       stopCounting(set);
-      set({ connection: "disconnected" });
+      set({ connection: "disconnected", pausedFor: null });
       tellOtherTabs({ type: "disconnected" });
       toastDisconnected();
     },
@@ -157,16 +184,14 @@ export const useTracking = create<TrackingState>()((set, get) => {
       await setMeta("backgroundFlags", { enabled: true, hiddenAt: now });
     },
 
-    applyBackgroundEstimate: async (now = Date.now()) => {
-      if (!get().live) return;
+    noteReturned: async (now = Date.now()) => {
       const flags = await getMeta("backgroundFlags");
       if (!flags?.hiddenAt) return;
       await setMeta("backgroundFlags", { ...flags, hiddenAt: null });
-      const estimate = backgroundEstimate(now - flags.hiddenAt);
-      if (estimate === 0) return;
-      await recordSteps("background", estimate, now);
-      toastBackgroundSteps(estimate);
-      await realtime.syncNow();
+      const away = now - flags.hiddenAt;
+      if (get().connection !== "disconnected" && away > PAUSE_NOTICE_AFTER_MS) set({ pausedFor: away });
     },
+
+    dismissPause: () => set({ pausedFor: null }),
   };
 });

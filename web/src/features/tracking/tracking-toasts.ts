@@ -1,14 +1,6 @@
 /** What the walker is told about step tracking, as toasts. */
 import { toast } from "../../lib/toast-store";
 import type { MotionPermission } from "./motion-tracker";
-import type { TrackingChoice } from "./tracking-store";
-
-export const HEALTH_FALLBACK_MESSAGES: Record<"apple_health" | "google_fit", string> = {
-  apple_health:
-    "Apple Health cannot be read from a web app, so this phone's motion sensors count your steps instead.",
-  google_fit:
-    "Google Fit's web access is being shut down, so this phone's motion sensors count your steps instead.",
-};
 
 const STEPS_TOAST_EVERY = 10;
 let stepsSinceToast = 0;
@@ -29,14 +21,8 @@ export function toastPermissionRefused(): void {
   });
 }
 
-export function toastConnected(choice: TrackingChoice): void {
-  toast({
-    title: "Device Motion Connected!",
-    description:
-      choice === "device_motion"
-        ? "Your steps are now counted as you walk."
-        : HEALTH_FALLBACK_MESSAGES[choice],
-  });
+export function toastConnected(): void {
+  toast({ title: "Device Motion Connected!", description: "Your steps are now counted as you walk." });
 }
 
 export function toastConnectionError(): void {
@@ -65,11 +51,4 @@ export function toastMovementTest(events: number, permission: MotionPermission):
           variant: "destructive",
         },
   );
-}
-
-export function toastBackgroundSteps(estimate: number): void {
-  toast({
-    title: "Background Steps Added",
-    description: `${estimate} estimated steps while the app was away.`,
-  });
 }

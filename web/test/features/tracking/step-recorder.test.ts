@@ -1,13 +1,8 @@
 import { db } from "@charity-steps/client-store/db";
-import { bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
+import { addSteps, bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs, replayOutbox } from "@charity-steps/client-store/outbox";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  addToDay,
-  backgroundEstimate,
-  createRealtimeSync,
-  recordSteps,
-} from "../../../src/features/tracking/step-recorder";
+import { createRealtimeSync, recordSteps } from "../../../src/features/tracking/step-recorder";
 import { mergeHistory, mergeSteps } from "../../../src/lib/use-live-steps";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
@@ -19,23 +14,13 @@ beforeEach(async () => {
 });
 
 describe("recording counted steps on the device", () => {
-  it("adds live and background steps on top of the day's best count", async () => {
-    await addToDay(TODAY, "motion", 40, NOW);
-    await addToDay(TODAY, "background", 120, NOW);
-    await addToDay(TODAY, "motion", 10, NOW);
-    expect(bestCount(await getDay(TODAY))).toBe(170);
-  });
-
-  it("loses nothing when live steps and a background estimate are added at the same moment", async () => {
-    await addToDay(TODAY, "motion", 100, NOW);
-    await Promise.all([addToDay(TODAY, "motion", 7, NOW), addToDay(TODAY, "background", 30, NOW)]);
-    expect(bestCount(await getDay(TODAY))).toBe(137);
-  });
-
-  it("estimates 1.5–4.5 steps a minute away, and nothing for a minute or less", () => {
-    expect(backgroundEstimate(60_000, () => 0.5)).toBe(0);
-    expect(backgroundEstimate(10 * 60_000, () => 0)).toBe(15);
-    expect(backgroundEstimate(10 * 60_000, () => 1)).toBe(45);
+  it("adds counted steps to the day, and loses none added at the same moment", async () => {
+    await recordSteps(40, NOW);
+    await Promise.all([recordSteps(7, NOW), recordSteps(30, NOW)]);
+    expect(bestCount(await getDay(TODAY))).toBe(77);
+    expect((await pendingSyncs()).map((action) => action.body)).toEqual([
+      { steps: 77, date: TODAY, source: "device_motion" },
+    ]);
   });
 });
 
@@ -70,7 +55,7 @@ describe("the real-time sync", () => {
     const onSent = vi.fn();
     const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW }, onSent });
     const step = async (at: number) => {
-      await recordSteps("motion", 1, at);
+      await recordSteps(1, at);
       return realtime.stepsCounted(1, at);
     };
 
@@ -101,11 +86,11 @@ describe("the real-time sync", () => {
   it("also goes after more than 60 s, whatever the number of steps", async () => {
     const server = fakeSyncServer();
     const realtime = createRealtimeSync({ replay: { fetch: server.fetch } });
-    await recordSteps("motion", 3, NOW);
+    await recordSteps(3, NOW);
     await realtime.stepsCounted(3, NOW);
-    await recordSteps("motion", 2, NOW + 60_000);
+    await recordSteps(2, NOW + 60_000);
     expect(await realtime.stepsCounted(2, NOW + 60_000)).toBeNull();
-    await recordSteps("motion", 2, NOW + 60_001);
+    await recordSteps(2, NOW + 60_001);
     await realtime.stepsCounted(2, NOW + 60_001);
     expect(server.posts.map((post) => post.body)).toMatchObject([{ steps: 3 }, { steps: 7 }]);
   });
@@ -113,7 +98,7 @@ describe("the real-time sync", () => {
   it("keeps the count queued in the outbox when the replay fails (offline or signed out)", async () => {
     const server = fakeSyncServer(["network-error", 401]);
     const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW } });
-    await recordSteps("motion", 300, NOW);
+    await recordSteps(300, NOW);
     expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, networkFailed: true });
     expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, signedOut: true });
     const queued = await pendingSyncs();
@@ -122,23 +107,15 @@ describe("the real-time sync", () => {
     ]);
     expect((await getDay(TODAY))?.synced).toBe(0);
   });
-
-  it("queues a background estimate as the background counter's sync", async () => {
-    await recordSteps("motion", 100, NOW);
-    await recordSteps("background", 40, NOW);
-    expect((await pendingSyncs()).map((action) => action.body)).toEqual([
-      { steps: 140, date: TODAY, source: "background_device_motion" },
-    ]);
-  });
 });
 
 describe("the dashboard's numbers", () => {
   it("add this device's unsynced steps to the server's totals, never showing less than the device counted", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(NOW);
-    await addToDay(TODAY, "motion", 1_000, NOW);
+    await addSteps(TODAY, 1_000, NOW);
     await db.days.update(TODAY, { synced: 600 });
-    await addToDay("2026-11-20", "motion", 2_000, NOW);
+    await addSteps("2026-11-20", 2_000, NOW);
     const device = await readDeviceSteps(NOW);
     expect(device).toMatchObject({
       todaySteps: 1_000,

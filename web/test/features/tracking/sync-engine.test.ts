@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { db } from "@charity-steps/client-store/db";
-import { addToBestCount, bestCount, getDay } from "@charity-steps/client-store/local-steps";
+import { addSteps, bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { fakeServer } from "@charity-steps/client-store/test-helpers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -53,7 +53,7 @@ async function until(check: () => unknown): Promise<void> {
 
 /** The device has counted `total` steps on `day` so far, as the motion detector adds them. */
 async function walkedSoFar(day: string, total: number): Promise<void> {
-  await addToBestCount(day, "motion", total - bestCount(await getDay(day)));
+  await addSteps(day, total - bestCount(await getDay(day)));
 }
 
 /** Gives a run that was (wrongly) started a chance to reach the fake server before we look. */

@@ -1,0 +1,73 @@
+/**
+ * Walk mode's screen: a web page sees the phone's motion only while it is open with the screen on,
+ * so while this tab counts it asks the browser to keep the screen on (Screen Wake Lock). The
+ * browser drops the lock whenever the page is hidden; it is taken again when the page is back.
+ */
+
+/** What the screen does while counting: kept on, off (not counting), or the browser cannot keep it on. */
+export type ScreenState = "kept-on" | "off" | "unsupported" | "refused";
+
+type Listener = (state: ScreenState) => void;
+
+let sentinel: WakeLockSentinel | null = null;
+let wanted = false;
+let listener: Listener = () => {};
+let onVisibility: (() => void) | null = null;
+
+export function wakeLockSupported(): boolean {
+  return typeof navigator !== "undefined" && "wakeLock" in navigator && navigator.wakeLock !== undefined;
+}
+
+async function request(): Promise<void> {
+  if (!wanted || sentinel || document.visibilityState !== "visible") return;
+  if (!wakeLockSupported()) {
+    listener("unsupported");
+    return;
+  }
+  try {
+    const taken = await navigator.wakeLock.request("screen");
+    if (!wanted) {
+      await taken.release();
+      return;
+    }
+    sentinel = taken;
+    taken.addEventListener("release", () => {
+      if (sentinel === taken) sentinel = null;
+      listener("off");
+    });
+    listener("kept-on");
+  } catch {
+    // Refused: battery saver, a browser policy, or the page lost visibility while asking.
+    listener("refused");
+  }
+}
+
+/**
+ * Keeps the screen on while counting, and takes the lock again each time the page becomes visible.
+ * `onChange` hears every change, for the tracking card's words.
+ */
+export function keepScreenOn(onChange: Listener): Promise<void> {
+  listener = onChange;
+  wanted = true;
+  if (!onVisibility) {
+    onVisibility = () => {
+      // Hidden, the browser releases the lock itself; letting it go here as well keeps one rule on
+      // every browser. Back in front, the lock is asked for again.
+      if (document.visibilityState === "visible") void request();
+      else void sentinel?.release();
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+  }
+  return request();
+}
+
+/** Lets the screen turn off again (counting stopped: Disconnect, sign-out, another tab counts). */
+export async function letScreenSleep(): Promise<void> {
+  wanted = false;
+  if (onVisibility) document.removeEventListener("visibilitychange", onVisibility);
+  onVisibility = null;
+  const held = sentinel;
+  sentinel = null;
+  listener("off");
+  await held?.release();
+}

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  keepScreenOn,
+  letScreenSleep,
+  type ScreenState,
+} from "../../../src/features/tracking/screen-wake-lock";
+
+/** The browser's Screen Wake Lock as jsdom lacks it: records each lock asked for and released. */
+function fakeWakeLock() {
+  const locks: Array<EventTarget & { released: boolean; release: () => Promise<void> }> = [];
+  const request = vi.fn(async () => {
+    const lock = Object.assign(new EventTarget(), {
+      released: false,
+      type: "screen",
+      async release() {
+        if (lock.released) return;
+        lock.released = true;
+        lock.dispatchEvent(new Event("release"));
+      },
+    });
+    locks.push(lock);
+    return lock;
+  });
+  Object.defineProperty(navigator, "wakeLock", { value: { request }, configurable: true });
+  return { request, held: () => locks.filter((lock) => !lock.released).length };
+}
+
+let visibility: DocumentVisibilityState = "visible";
+function setVisibility(state: DocumentVisibilityState) {
+  visibility = state;
+  document.dispatchEvent(new Event("visibilitychange"));
+}
+
+beforeEach(() => {
+  visibility = "visible";
+  Object.defineProperty(document, "visibilityState", { get: () => visibility, configurable: true });
+});
+afterEach(async () => {
+  await letScreenSleep();
+  Reflect.deleteProperty(navigator, "wakeLock");
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("keeping the screen on while counting", () => {
+  it("takes the lock, lets it go when hidden, takes it again on return, and releases it on stop", async () => {
+    const wakeLock = fakeWakeLock();
+    const states: ScreenState[] = [];
+    await keepScreenOn((state) => states.push(state));
+    expect(wakeLock.request).toHaveBeenCalledWith("screen");
+    expect(wakeLock.held()).toBe(1);
+
+    setVisibility("hidden");
+    await settle();
+    expect(wakeLock.held()).toBe(0);
+
+    setVisibility("visible");
+    await settle();
+    expect(wakeLock.request).toHaveBeenCalledTimes(2);
+    expect(wakeLock.held()).toBe(1);
+
+    await letScreenSleep();
+    expect(wakeLock.held()).toBe(0);
+    setVisibility("visible");
+    await settle();
+    expect(wakeLock.request).toHaveBeenCalledTimes(2);
+    expect(states).toEqual(["kept-on", "off", "kept-on", "off", "off"]);
+  });
+
+  it("says the browser cannot keep the screen on where there is no Wake Lock", async () => {
+    const states: ScreenState[] = [];
+    await keepScreenOn((state) => states.push(state));
+    expect(states).toEqual(["unsupported"]);
+  });
+
+  it("says so when the browser refuses the lock", async () => {
+    Object.defineProperty(navigator, "wakeLock", {
+      value: {
+        request: vi.fn(async () => Promise.reject(new DOMException("Battery saver", "NotAllowedError"))),
+      },
+      configurable: true,
+    });
+    const states: ScreenState[] = [];
+    await keepScreenOn((state) => states.push(state));
+    expect(states).toEqual(["refused"]);
+  });
+});
