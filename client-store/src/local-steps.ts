@@ -10,7 +10,6 @@ import {
   addDays,
   DAILY_STEP_MAX,
   type DayString,
-  daysBetween,
   londonDay,
   type MonthString,
   monthOfDay,
