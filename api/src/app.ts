@@ -22,6 +22,7 @@ import { FORM_BODY_LIMIT, requestBodiesPlugin } from "./plugins/request-bodies.j
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
+import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
@@ -66,6 +67,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(charityRoutes);
   await app.register(revenueRoutes);
   await app.register(groupsRoutes);
+  await app.register(appleHealthRoutes);
   await app.register(openApiRoutes);
   await app.register(webAppPlugin);
 
@@ -75,6 +77,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app.repositories.oidcPayloads.deleteExpired(),
       app.repositories.steps.deleteExpiredIdempotencyRecords(null),
       app.repositories.signInThrottle.deleteExpired(),
+      app.repositories.stepImportKeys.deleteExpiredCalls(),
     ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();

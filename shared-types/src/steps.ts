@@ -133,6 +133,8 @@ export const DashboardStatsResponse = Type.Object({
   charityName: Type.Union([Type.String(), Type.Null()]),
   /** This month's prize pool in pounds (the prize share of subscription revenue). */
   prizePool: Type.Number(),
+  /** When a step-import key of the walker's last brought steps from Apple Health (ISO 8601), or null. */
+  appleHealthLastImportAt: Type.Union([Type.String({ description: "ISO 8601 timestamp" }), Type.Null()]),
 });
 export type DashboardStatsResponse = Static<typeof DashboardStatsResponse>;
 

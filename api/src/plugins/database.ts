@@ -7,6 +7,7 @@ import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
 import { RevenueRepository } from "../repositories/revenue.js";
 import { SessionsRepository } from "../repositories/sessions.js";
 import { SignInThrottleRepository } from "../repositories/sign-in-throttle.js";
+import { StepImportKeysRepository } from "../repositories/step-import-keys.js";
 import { StepsRepository } from "../repositories/steps.js";
 import { UsersRepository } from "../repositories/users.js";
 
@@ -20,6 +21,7 @@ export interface Repositories {
   revenue: RevenueRepository;
   groups: GroupsRepository;
   signInThrottle: SignInThrottleRepository;
+  stepImportKeys: StepImportKeysRepository;
 }
 
 declare module "fastify" {
@@ -59,6 +61,7 @@ export const databasePlugin = fp<{ speed?: SpeedOptions }>(
       revenue: new RevenueRepository(db),
       groups: new GroupsRepository(database),
       signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),
+      stepImportKeys: new StepImportKeysRepository(database),
     } satisfies Repositories);
   },
   { name: "database", dependencies: ["config"] },

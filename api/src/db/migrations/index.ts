@@ -9,6 +9,7 @@ import * as ledgerWithoutRowid from "./0007-ledger-without-rowid.js";
 import * as ledgerFunctions from "./0008-ledger-functions.js";
 import * as ledgerFunctionPlans from "./0009-ledger-function-plans.js";
 import * as signUpThrottle from "./0010-sign-up-throttle.js";
+import * as stepImportKeys from "./0011-step-import-keys.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   "0008-ledger-functions": ledgerFunctions,
   "0009-ledger-function-plans": ledgerFunctionPlans,
   "0010-sign-up-throttle": signUpThrottle,
+  "0011-step-import-keys": stepImportKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,7 @@ import type { OidcPayloadsTable } from "./oidc-payloads.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
 import type { SignInFailuresTable } from "./sign-in-failures.js";
+import type { StepImportCallsTable, StepImportKeysTable } from "./step-import-keys.js";
 import type {
   IdempotencyRecordsTable,
   ManualStepEntriesTable,
@@ -31,4 +32,6 @@ export interface DatabaseSchema {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   sign_in_failures: SignInFailuresTable;
+  step_import_keys: StepImportKeysTable;
+  step_import_calls: StepImportCallsTable;
 }

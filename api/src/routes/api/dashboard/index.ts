@@ -26,6 +26,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const todaySteps = await app.repositories.steps.dayTotal(user.id, date);
       const monthlySteps = await app.repositories.steps.monthTotal(user.id, month);
       const revenue = await app.repositories.revenue.monthSplit(month);
+      const lastImportAt = await app.repositories.stepImportKeys.lastImportAt(user.id);
       return {
         date,
         month,
@@ -38,6 +39,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         stepsToNextEntry: stepsToNextEntry(monthlySteps),
         charityName: user.charity_name,
         prizePool: revenue.prizes / 100,
+        appleHealthLastImportAt: lastImportAt === null ? null : new Date(lastImportAt).toISOString(),
       };
     },
   );
