@@ -25,6 +25,7 @@ const signedInScreens = {
   [paths.groups]: () => import("../features/groups/groups-page"),
   [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
   [paths.account]: () => import("../features/account/account-page"),
+  [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
 const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
@@ -42,6 +43,9 @@ const GroupDetailPage = lazy(() =>
   signedInScreens[paths.groupDetail]().then((m) => ({ default: m.GroupDetailPage })),
 );
 const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ default: m.AccountPage })));
+const AppleHealthPage = lazy(() =>
+  signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
+);
 
 /**
  * As the app starts, asks who is signed in, and starts loading the screen it opened on, that
@@ -74,6 +78,7 @@ export function AppRoutes() {
         <Route path={paths.groups} element={protect(<GroupsPage />)} />
         <Route path={paths.groupDetail} element={<SignedInOnly page={<GroupDetailPage />} />} />
         <Route path={paths.account} element={protect(<AccountPage />)} />
+        <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -146,6 +146,27 @@ describe("signed in", () => {
     expect(screen.getByRole("link", { name: "Sign Out" }).getAttribute("href")).toBe(LOGOUT_PATH);
   });
 
+  it("/account lists the Apple Health step-import keys, with a way to the setup page", async () => {
+    renderApp("/account");
+    expect(await screen.findByRole("heading", { name: "Apple Health step-import keys" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "How to set up Apple Health" }).getAttribute("href")).toBe(
+      "/apple-health",
+    );
+  });
+
+  it("/apple-health shows the three steps: a key, the Shortcut, the export", async () => {
+    renderApp("/apple-health");
+    expect(await screen.findByRole("heading", { name: "Apple Health", level: 1 })).toBeTruthy();
+    for (const step of [
+      "1. Create a step-import key",
+      "2. Build the Shortcut on your iPhone",
+      "3. Bring in the last 30 days",
+    ]) {
+      expect(screen.getByRole("heading", { name: step })).toBeTruthy();
+    }
+    expect(screen.getAllByText(/\/api\/health\/apple-health/).length).toBeGreaterThan(0);
+  });
+
   it("/subscribe is the 404 page", async () => {
     renderApp("/subscribe");
     expect(await screen.findByText("404 Page Not Found")).toBeTruthy();

@@ -4,9 +4,12 @@ import {
   formatPounds,
   LOGOUT_PATH,
 } from "@charity-steps/shared-types";
-import { BadgeCheck, LogOut, Rocket } from "lucide-react";
+import { BadgeCheck, HeartPulse, LogOut, Rocket } from "lucide-react";
+import { Link } from "react-router-dom";
+import { paths } from "../../app/paths";
 import { Page } from "../../components/page";
 import { REVENUE_SPLIT } from "../../lib/pricing";
+import { StepImportKeys } from "../apple-health/step-import-keys";
 import { useAuth } from "../auth/use-auth";
 
 const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
@@ -84,6 +87,17 @@ export function AccountPage() {
           ))}
         </ul>
         <p className="text-sm text-muted">Nothing is charged during the beta.</p>
+      </section>
+      <section className="card mt-4 space-y-3 p-4" aria-labelledby="step-import-keys-title">
+        <h2 id="step-import-keys-title" className="flex items-center gap-2 text-lg font-semibold">
+          <HeartPulse aria-hidden="true" className="size-5 text-brand-strong" />
+          Apple Health step-import keys
+        </h2>
+        <p className="text-sm text-muted">
+          A key lets the Shortcuts app on your iPhone send Apple Health's steps to your account.{" "}
+          <Link to={paths.appleHealth}>How to set up Apple Health</Link>
+        </p>
+        <StepImportKeys />
       </section>
       <a href={LOGOUT_PATH} className="btn-secondary mt-6 w-full">
         <LogOut aria-hidden="true" className="size-4" />

@@ -96,7 +96,10 @@ export function DashboardPage() {
       </nav>
 
       <div className="mt-4 space-y-4">
-        <TrackingCard todaySteps={todaySteps} />
+        <TrackingCard
+          todaySteps={todaySteps}
+          appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
+        />
         {history.data && (
           <StepHistoryChart days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)} />
         )}

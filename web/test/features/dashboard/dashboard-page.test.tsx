@@ -17,6 +17,7 @@ const stats: DashboardStatsResponse = {
   stepsToNextEntry: 4_500,
   charityName: "British Heart Foundation",
   prizePool: 17.97,
+  appleHealthLastImportAt: null,
 };
 
 const history = {

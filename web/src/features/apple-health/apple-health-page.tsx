@@ -1,0 +1,76 @@
+import { APPLE_HEALTH_IMPORT_PATH } from "@charity-steps/shared-types";
+import { ArrowLeft } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { paths } from "../../app/paths";
+import { Page } from "../../components/page";
+import { HealthExportImport } from "./export/health-export-import";
+import { ShortcutGuide } from "./shortcut-guide";
+import { StepImportKeys } from "./step-import-keys";
+
+/**
+ * Apple Health, set up from the web: a step-import key, the iPhone Shortcut that sends each day's
+ * steps with it, and a one-off import of the history in a Health export.
+ */
+export function AppleHealthPage() {
+  const [stepKey, setStepKey] = useState<string | undefined>();
+  const importUrl = `${window.location.origin}${APPLE_HEALTH_IMPORT_PATH}`;
+
+  return (
+    <Page
+      title="Apple Health"
+      back={
+        <Link to={paths.dashboard} className="inline-flex items-center gap-1 text-sm font-medium">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Dashboard
+        </Link>
+      }
+    >
+      <div className="space-y-4">
+        <section className="card space-y-2 p-4" aria-labelledby="apple-health-why">
+          <h2 id="apple-health-why" className="text-lg font-semibold">
+            Count the whole day with your iPhone
+          </h2>
+          <p>
+            Your iPhone counts your steps all day in the Health app, even when Charity Steps is closed. A web
+            app cannot read Health, but the iPhone's Shortcuts app can send each day's steps here, every
+            evening, on its own.
+          </p>
+          <p className="text-sm text-muted">
+            A walk counted by both this app and Apple Health is not added twice: each day counts the larger of
+            the two.
+          </p>
+        </section>
+
+        <section className="card space-y-3 p-4" aria-labelledby="apple-health-key">
+          <h2 id="apple-health-key" className="text-lg font-semibold">
+            1. Create a step-import key
+          </h2>
+          <p className="text-sm text-muted">
+            The key lets the Shortcut send steps to your account, and nothing else. You can remove it here or
+            on the Account page at any time.
+          </p>
+          <StepImportKeys onKeyCreated={(created) => setStepKey(created.key)} />
+        </section>
+
+        <section className="card space-y-3 p-4" aria-labelledby="apple-health-shortcut">
+          <h2 id="apple-health-shortcut" className="text-lg font-semibold">
+            2. Build the Shortcut on your iPhone
+          </h2>
+          <ShortcutGuide importUrl={importUrl} stepKey={stepKey} />
+        </section>
+
+        <section className="card space-y-3 p-4" aria-labelledby="apple-health-history">
+          <h2 id="apple-health-history" className="text-lg font-semibold">
+            3. Bring in the last 30 days
+          </h2>
+          <p className="text-sm text-muted">
+            In the Health app, tap your picture, then Export All Health Data, and save export.zip to Files.
+            Pick it here: it is read on this phone and never uploaded; only each day's total is sent.
+          </p>
+          <HealthExportImport />
+        </section>
+      </div>
+    </Page>
+  );
+}
