@@ -188,7 +188,11 @@ export async function readHealthExport(
       if (foundXml || !EXPORT_XML.test(file.name)) return;
       foundXml = true;
       file.ondata = (error, data, final) => {
-        if (error) throw new HealthExportError("incomplete", error.message);
+        // fflate hands back what the XML reader threw while it was inflating, as well as its own errors.
+        if (error)
+          throw error instanceof HealthExportError
+            ? error
+            : new HealthExportError("incomplete", error.message);
         writeXml(data);
         if (final) xmlEnded = true;
       };

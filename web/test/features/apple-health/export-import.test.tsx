@@ -1,0 +1,163 @@
+import "fake-indexeddb/auto";
+import { File as NodeFile } from "node:buffer";
+import { db } from "@charity-steps/client-store/db";
+import { pendingSyncs } from "@charity-steps/client-store/outbox";
+import { type Answer, fakeServer } from "@charity-steps/client-store/test-helpers";
+import { londonDay } from "@charity-steps/shared-types";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { strToU8, zipSync } from "fflate";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HealthExportImport } from "../../../src/features/apple-health/export/health-export-import";
+import { runExportJob } from "../../../src/features/apple-health/export/health-export-job";
+import type {
+  ReadExportMessage,
+  ReadExportRequest,
+} from "../../../src/features/apple-health/export/health-export-protocol";
+import type { ExportWorker } from "../../../src/features/apple-health/export/import-health-export";
+
+const TODAY = londonDay();
+
+/** Today at 10:00 London, written as export.xml writes times. */
+function todayAt(hour: number, minute: number): string {
+  const summer = new Date(`${TODAY}T12:00:00Z`).toLocaleString("en-GB", {
+    timeZone: "Europe/London",
+    timeZoneName: "short",
+  });
+  const offset = summer.includes("BST") ? "+0100" : "+0000";
+  return `${TODAY} ${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}:00 ${offset}`;
+}
+
+function exportZip(): Uint8Array {
+  const record = (source: string, value: number) =>
+    ` <Record type="HKQuantityTypeIdentifierStepCount" sourceName="${source}" unit="count" startDate="${todayAt(10, 5)}" endDate="${todayAt(10, 40)}" value="${value}"/>\n`;
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_GB">\n${record("Wendy’s iPhone", 1_100)}${record("Wendy’s Apple Watch", 1_234)}</HealthData>\n`;
+  return zipSync({ "apple_health_export/export.xml": strToU8(xml) });
+}
+
+/** A stand-in Worker running the real worker's job in this thread (jsdom has no module workers). */
+class InThreadWorker implements ExportWorker {
+  onmessage: ((event: MessageEvent<ReadExportMessage>) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  terminated = false;
+  constructor(private readonly run = true) {}
+  postMessage(request: ReadExportRequest): void {
+    if (!this.run) return;
+    void runExportJob(request, (message) => {
+      if (!this.terminated) this.onmessage?.({ data: message } as MessageEvent<ReadExportMessage>);
+    });
+  }
+  /** Posts as the worker would (for a worker that reads nothing by itself). */
+  post(message: ReadExportMessage): void {
+    if (!this.terminated) this.onmessage?.({ data: message } as MessageEvent<ReadExportMessage>);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+function renderImport(worker: InThreadWorker) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <HealthExportImport createWorker={() => worker} />
+    </QueryClientProvider>,
+  );
+}
+
+function choose(bytes: Uint8Array, name = "export.zip") {
+  // Node's File can be read as a stream, as the browser's is; jsdom's cannot.
+  const file = new NodeFile([bytes], name);
+  fireEvent.change(screen.getByLabelText("Choose the Health export"), { target: { files: [file] } });
+}
+
+function serve(answers: Answer[] = [], fallback?: Answer) {
+  const server = fakeServer(answers, fallback);
+  vi.stubGlobal("fetch", server.fetch);
+  return server;
+}
+
+beforeEach(async () => {
+  db.close();
+  await db.delete({ disableAutoOpen: false });
+  await db.open();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("HealthExportImport", () => {
+  it("imports the export's days, the larger source per hour, and sends them as Apple Health counts", async () => {
+    const server = serve();
+    renderImport(new InThreadWorker());
+    choose(exportZip());
+    expect(await screen.findByText("Imported 1 day of steps from Apple Health.")).toBeTruthy();
+    await screen.findByText("They are on your Charity Steps total now.");
+    const syncs = server.requests.filter((request) => request.url.endsWith("/api/steps/sync"));
+    expect(syncs.map((request) => request.body)).toEqual([
+      { date: TODAY, steps: 1_234, source: "apple_health" },
+    ]);
+    expect(await pendingSyncs()).toEqual([]);
+  });
+
+  it("keeps the days queued on the phone when offline", async () => {
+    serve([], "network-error");
+    renderImport(new InThreadWorker());
+    choose(exportZip());
+    await screen.findByText("They are saved on this phone and will be sent when you are back online.");
+    const queued = await pendingSyncs();
+    expect(queued.map(({ body }) => body)).toEqual([{ date: TODAY, steps: 1_234, source: "apple_health" }]);
+  });
+
+  it("shows the progress as a labelled bar with the percent of the file read", async () => {
+    serve();
+    const worker = new InThreadWorker(false);
+    renderImport(worker);
+    choose(exportZip());
+    worker.post({ type: "progress", bytesRead: 420, totalBytes: 1_000 });
+    const bar = await screen.findByRole("progressbar", { name: "Reading export.zip: 42%" });
+    expect(bar.getAttribute("value")).toBe("42");
+  });
+
+  it("says clearly when the file is not a Health export, and imports nothing", async () => {
+    const server = serve();
+    renderImport(new InThreadWorker());
+    choose(strToU8("date,steps\n2026-04-01,1000\n"), "steps.csv");
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("This file is not an Apple Health export.");
+    expect(await pendingSyncs()).toEqual([]);
+    expect(server.requests).toEqual([]);
+  });
+
+  it("says clearly when the export is cut short, and imports nothing", async () => {
+    serve();
+    renderImport(new InThreadWorker());
+    const zip = exportZip();
+    choose(zip.subarray(0, zip.length - 30));
+    expect((await screen.findByRole("alert")).textContent).toContain("This export is incomplete or damaged");
+    expect(await pendingSyncs()).toEqual([]);
+  });
+
+  it("Cancel stops the worker and imports nothing, even if it had finished reading", async () => {
+    const server = serve();
+    const worker = new InThreadWorker(false);
+    renderImport(worker);
+    choose(exportZip());
+    worker.post({ type: "progress", bytesRead: 100, totalBytes: 1_000 });
+    await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
+    expect(worker.terminated).toBe(true);
+    await screen.findByText("Import cancelled: nothing was imported.");
+    // A result already on its way when the worker was stopped is dropped.
+    worker.terminated = false;
+    worker.post({
+      type: "done",
+      summary: { days: [{ day: TODAY, steps: 5_000 }], stepRecords: 1, userEnteredRecords: 0, xmlBytes: 10 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/Imported/)).toBeNull();
+    await waitFor(async () => expect(await pendingSyncs()).toEqual([]));
+    expect(server.requests).toEqual([]);
+  });
+});
