@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let folder: string;
+let healthExport: GeneratedHealthExport;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "charity-steps-health-export-"));
+  [server, browser, healthExport] = await Promise.all([
+    startAppServer(),
+    launchChromium(),
+    // Years of records (heart rate, energy, distance, steps from an iPhone and a watch): only the
+    // last 31 days' steps count.
+    writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000 }),
+  ]);
+  context = await phoneContext(browser);
+  page = await context.newPage();
+  errors = watchForErrors(page);
+  await signUpNewWalker(page, server.origin);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+/** The walker's days as the server counts them (it shows the last 30, today included). */
+async function serverHistory(): Promise<Map<string, number>> {
+  const history = await page.evaluate(async () => {
+    const response = await fetch("/api/steps/history");
+    return (await response.json()) as { days: { date: string; steps: number }[] };
+  });
+  return new Map(history.days.map(({ date, steps }) => [date, steps]));
+}
+
+describe("importing an Apple Health export", () => {
+  it("reads the export on the phone with a progress bar, and the days reach the server", async () => {
+    expect(healthExport.xmlBytes).toBeGreaterThan(30_000_000);
+    expect(healthExport.expected.size).toBeGreaterThan(25);
+
+    await page.goto(`${server.origin}/apple-health`);
+    const picker = page.getByLabel("Choose the Health export");
+    await picker.waitFor({ state: "attached" });
+    // Every percent the bar shows, recorded in the page: the read may be over before a poll would see it.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector("progress");
+        if (bar) seen.push(bar.getAttribute("value") ?? "");
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+
+    await picker.setInputFiles(healthExport.path);
+    const result = page.getByText(`Imported ${healthExport.expected.size} days of steps from Apple Health.`);
+    await result.waitFor({ timeout: 60_000 });
+    await page.getByText("They are on your Charity Steps total now.").waitFor();
+    await page
+      .getByRole("region", { name: "Import a Health export" })
+      .screenshot({
+        path: fileURLToPath(new URL("../screenshots/apple-health-export-imported.png", import.meta.url)),
+      });
+
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    const percents = seen.map(Number);
+    expect(percents.length).toBeGreaterThan(0);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    // The reading started at 0% of the file.
+    expect(percents[0]).toBe(0);
+
+    // Per day: the larger of the iPhone and the watch each hour, never their sum; the step typed in
+    // by hand left out.
+    const history = await serverHistory();
+    expect(history.size).toBeGreaterThanOrEqual(30);
+    for (const [date, steps] of history)
+      expect({ date, steps }).toEqual({ date, steps: healthExport.expected.get(date) ?? 0 });
+    expect(errors).toEqual([]);
+  });
+
+  it("says clearly when the chosen file is not a Health export, and sends nothing", async () => {
+    const before = await serverHistory();
+    await page.getByLabel("Choose the Health export").setInputFiles({
+      name: "steps.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("date,steps\n2026-11-01,99999\n"),
+    });
+    await page.getByRole("alert").filter({ hasText: "This file is not an Apple Health export." }).waitFor();
+    expect(await serverHistory()).toEqual(before);
+  });
+});
