@@ -1,6 +1,6 @@
 import { STEP_IMPORT_KEY_SCHEME } from "@charity-steps/shared-types";
 import { Smartphone } from "lucide-react";
-import { type ReactNode, useId } from "react";
+import type { ReactNode } from "react";
 import { CopyableValue } from "./copy-button";
 import {
   CalculateStatisticsPicture,
@@ -33,7 +33,7 @@ function Step({
   picture: ReactNode;
 }) {
   return (
-    <li className="card space-y-3 p-4" data-testid="guide-step">
+    <li className="space-y-3 border-t border-line pt-4" data-testid="guide-step">
       <h4 className="flex items-start gap-3 font-semibold">
         <span
           aria-hidden="true"
@@ -55,21 +55,18 @@ function Step({
 /**
  * Step-by-step: build a Shortcut that reads today's steps from Apple Health and sends them here,
  * then two personal automations that run it every evening and whenever the phone starts charging.
- * `stepKey` is the key just created, when there is one; otherwise the walker pastes their own.
+ * `stepKey` is the key just created, when there is one; otherwise the walker pastes their own. Like the
+ * key list, it has no card or title of its own: the page puts it in its card under its heading.
  */
 export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepKey?: string }) {
-  const titleId = useId();
   const authorization = `${STEP_IMPORT_KEY_SCHEME} ${stepKey ?? "<your key>"}`;
   const keyHint = stepKey ? `${stepKey.slice(0, 8)}…` : "<your key>";
 
   return (
-    <section className="space-y-4" aria-labelledby={titleId}>
-      <div className="card space-y-3 p-4">
-        <h2 id={titleId} className="flex items-center gap-2 text-lg font-semibold">
-          <Smartphone aria-hidden="true" className="size-5 text-brand-strong" />
-          Send steps from your iPhone's Shortcuts app
-        </h2>
-        <p className="text-sm text-muted">
+    <div className="space-y-4">
+      <div className="space-y-3">
+        <p className="flex items-start gap-2 text-sm text-muted">
+          <Smartphone aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-strong" />
           Apple Health keeps your steps on your iPhone. The Shortcuts app, already on every iPhone, can read
           them and send them here by itself every evening. It takes about ten minutes to set up, once. You
           will paste these two things:
@@ -222,7 +219,7 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
         </Step>
       </ol>
 
-      <div className="card space-y-2 p-4 text-sm">
+      <div className="space-y-2 rounded-lg bg-page p-3 text-sm">
         <h3 className="text-base font-semibold">Good to know</h3>
         <ul className="list-disc space-y-1 pl-5">
           <li>
@@ -246,6 +243,6 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
           <li>Lost the phone? Remove its key above: the Shortcut on it stops working at once.</li>
         </ul>
       </div>
-    </section>
+    </div>
   );
 }

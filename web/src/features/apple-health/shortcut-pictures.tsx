@@ -5,10 +5,10 @@ import {
   Clock,
   Globe,
   Heart,
+  Layers,
   type LucideIcon,
   Play,
   Search,
-  Sparkles,
 } from "lucide-react";
 import type { ReactNode } from "react";
 
@@ -19,7 +19,7 @@ import type { ReactNode } from "react";
  * alternative that says what it shows.
  */
 
-const WIDTH = 340;
+const WIDTH = 320;
 const FONT_SIZE = 14;
 const LINE_HEIGHT = 28;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -41,15 +41,20 @@ function charEms(char: string): number {
   return 0.55;
 }
 
-function textWidth(text: string, size = FONT_SIZE): number {
+/** Bold glyphs are wider; `bold` widens the estimate to match. */
+function textWidth(text: string, size = FONT_SIZE, bold = false): number {
   let ems = 0;
   for (const char of text) ems += charEms(char);
-  return Math.ceil(ems * size);
+  return Math.ceil(ems * size * (bold ? 1.1 : 1));
 }
 
-/** Plain words, a parameter (blue, as the app shows one) or a variable (a pill with its action's icon). */
+/**
+ * Plain words, a setting's label (grey), a parameter (blue, as the app shows one), a variable (a pill
+ * with its action's icon) or typed text (monospace).
+ */
 type Part =
   | string
+  | { label: string }
   | { param: string }
   | { variable: string; icon: LucideIcon; tile: string }
   | { mono: string; tone?: "param" | "muted" };
@@ -60,9 +65,10 @@ const PILL_ICON = 16;
 
 function partWidth(part: Part): number {
   if (typeof part === "string") return textWidth(part);
-  if ("param" in part) return textWidth(part.param);
+  if ("label" in part) return textWidth(part.label);
+  if ("param" in part) return textWidth(part.param, FONT_SIZE, true);
   if ("mono" in part) return Math.ceil(part.mono.length * FONT_SIZE * 0.6);
-  return PILL_PADDING * 2 + PILL_ICON + 4 + textWidth(part.variable);
+  return PILL_PADDING * 2 + PILL_ICON + 4 + textWidth(part.variable, FONT_SIZE, true);
 }
 
 function Words({
@@ -71,12 +77,14 @@ function Words({
   text,
   fill,
   weight,
+  anchor,
 }: {
   x: number;
   y: number;
   text: string;
   fill: string;
   weight?: number;
+  anchor?: "middle";
 }) {
   return (
     <text
@@ -85,7 +93,8 @@ function Words({
       fill={fill}
       fontSize={FONT_SIZE}
       fontWeight={weight}
-      textLength={textWidth(text)}
+      textAnchor={anchor}
+      textLength={textWidth(text, FONT_SIZE, (weight ?? 400) >= 600)}
       lengthAdjust="spacing"
     >
       {text}
@@ -95,6 +104,7 @@ function Words({
 
 function Segment({ part, x, baseline }: { part: Part; x: number; baseline: number }) {
   if (typeof part === "string") return <Words x={x} y={baseline} text={part} fill={INK} />;
+  if ("label" in part) return <Words x={x} y={baseline} text={part.label} fill={MUTED} />;
   if ("param" in part) return <Words x={x} y={baseline} text={part.param} fill={BLUE} weight={600} />;
   if ("mono" in part) {
     return (
@@ -245,8 +255,10 @@ function ActionPicture({
 }) {
   const top = 14;
   const textX = 62;
-  const head = sentence(parts, textX, top + 6, WIDTH - textX - 24);
-  let y = top + 6 + head.height + 4;
+  // The first line sits level with the app's tile; the rows start below both.
+  const head = sentence(parts, textX, top + 13, WIDTH - textX - 24);
+  const headBottom = Math.max(top + 13 + head.height, top + 50);
+  let y = headBottom + 4;
   const drawnRows = rows.map(({ parts: rowParts, indent }, index) => {
     const rowX = indent ? 40 : 28;
     const body = sentence(rowParts, rowX + 10, y, WIDTH - rowX - 44);
@@ -275,7 +287,7 @@ function ActionPicture({
       <Tile x={24} y={top + 12} icon={tile.icon} fill={tile.fill} color={tile.color} />
       {head.node}
       {drawnRows.length > 0 && (
-        <rect x={24} y={top + 6 + head.height + 2} width={WIDTH - 48} height={1} fill="#e5e5ea" />
+        <rect x={24} y={headBottom + 1} width={WIDTH - 48} height={1} fill="#e5e5ea" />
       )}
       {drawnRows}
     </Picture>
@@ -289,7 +301,7 @@ export function NewShortcutPicture({ shortcutName }: { shortcutName: string }) {
       label={`A new shortcut named “${shortcutName}”, with “Find Health Samples” typed into the search for actions`}
       height={176}
     >
-      <Tile x={20} y={18} icon={Sparkles} fill="#5e5ce6" size={34} />
+      <Tile x={20} y={18} icon={Layers} fill="#5e5ce6" size={34} />
       <text
         x={66}
         y={41}
@@ -321,8 +333,8 @@ export function FindHealthSamplesPicture() {
       rows={[
         { parts: [{ param: "Type" }, "is", { param: "Steps" }] },
         { parts: [{ param: "Start Date" }, "is", { param: "today" }] },
-        { parts: [{ mono: "Sort by", tone: "muted" }, { param: "None" }] },
-        { parts: [{ mono: "Limit  ", tone: "muted" }, { param: "off" }] },
+        { parts: [{ label: "Sort by" }, { param: "None" }] },
+        { parts: [{ label: "Limit" }, { param: "off" }] },
       ]}
     />
   );
@@ -353,16 +365,12 @@ export function GetContentsOfUrlPicture({ importUrl, keyHint }: { importUrl: str
       tile={{ icon: Globe, fill: "#0a84ff" }}
       parts={["Get contents of", { param: shortUrl(importUrl) }]}
       rows={[
-        { parts: [{ mono: "Method ", tone: "muted" }, { param: "POST" }] },
-        { parts: [{ mono: "Headers", tone: "muted" }] },
+        { parts: [{ label: "Method" }, { param: "POST" }] },
+        { parts: [{ label: "Headers" }] },
         { parts: [{ mono: "Authorization" }, { mono: `Bearer ${keyHint}`, tone: "param" }], indent: true },
-        { parts: [{ mono: "Request Body", tone: "muted" }, { param: "JSON" }] },
+        { parts: [{ label: "Request Body" }, { param: "JSON" }] },
         {
-          parts: [
-            { mono: "steps" },
-            { mono: "Number", tone: "muted" },
-            { variable: "Statistics", ...STATISTICS },
-          ],
+          parts: [{ mono: "steps" }, { label: "Number" }, { variable: "Statistics", ...STATISTICS }],
           indent: true,
         },
       ]}
@@ -378,13 +386,13 @@ export function RunShortcutPicture({ shortcutName }: { shortcutName: string }) {
       height={190}
     >
       <rect x={20} y={16} width={WIDTH - 40} height={112} rx={14} fill="white" stroke={CARD_LINE} />
-      <Words x={36} y={44} text={`Allow “${shortcutName}”`} fill={INK} weight={600} />
+      <Words x={36} y={44} text="Allow this shortcut" fill={INK} weight={600} />
       <Words x={36} y={64} text="to read Health and send data?" fill={MUTED} />
       <rect x={20} y={76} width={WIDTH - 40} height={1} fill="#e5e5ea" />
-      <Words x={36} y={106} text="Allow Once" fill={BLUE} />
-      <rect x={138} y={86} width={96} height={30} rx={8} fill={PILL} />
-      <Words x={148} y={106} text="Always Allow" fill={BLUE} weight={700} />
-      <Words x={250} y={106} text="Don't Allow" fill={BLUE} />
+      <Words x={WIDTH / 2 - 96} y={106} text="Allow Once" fill={BLUE} anchor="middle" />
+      <rect x={WIDTH / 2 - 50} y={86} width={100} height={30} rx={8} fill={PILL} />
+      <Words x={WIDTH / 2} y={106} text="Always Allow" fill={BLUE} weight={700} anchor="middle" />
+      <Words x={WIDTH / 2 + 96} y={106} text="Don't Allow" fill={BLUE} anchor="middle" />
       <rect x={20} y={140} width={WIDTH - 40} height={38} rx={12} fill="white" stroke={CARD_LINE} />
       <Words x={36} y={164} text="Tap the play button to run" fill={MUTED} />
       <circle cx={WIDTH - 46} cy={159} r={14} fill={BLUE} />
@@ -419,7 +427,7 @@ function AutomationPicture({
       <Check x={WIDTH - 46} y={108} width={18} height={18} color={BLUE} strokeWidth={3} />
       <Words x={24} y={162} text="Do" fill={MUTED} weight={600} />
       <rect x={12} y={170} width={WIDTH - 24} height={34} rx={12} fill="white" stroke={CARD_LINE} />
-      <Tile x={22} y={175} icon={Sparkles} fill="#5e5ce6" size={24} />
+      <Tile x={22} y={175} icon={Layers} fill="#5e5ce6" size={24} />
       <Words x={56} y={192} text={shortcutName} fill={INK} weight={600} />
     </Picture>
   );

@@ -23,7 +23,8 @@ const DEFAULT_DEVICE_NAME = "My iPhone";
 /**
  * The walker's step-import keys: one per iPhone, each pasted into that phone's Shortcut. A new key's
  * secret is shown here once (the server keeps only its hash); the list shows when each key last sent
- * steps, and Remove revokes one after asking.
+ * steps, and Remove revokes one after asking. It has no card or title of its own: the page that shows
+ * it (the Apple Health page, the Account page) puts it in its card, under its own heading.
  */
 export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedStepImportKey) => void }) {
   const queryClient = useQueryClient();
@@ -33,7 +34,7 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
   const [problem, setProblem] = useState<string | null>(null);
   // Held only in this component's memory: once the walker leaves or taps Done, it is gone for good.
   const [shown, setShown] = useState<CreatedStepImportKey | null>(null);
-  const ids = { title: useId(), name: useId(), problem: useId() };
+  const ids = { name: useId(), problem: useId() };
 
   const create = useMutation({
     mutationFn: async (body: CreateStepImportKeyRequest) =>
@@ -78,17 +79,12 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
   const atLimit = list.length >= MAX_STEP_IMPORT_KEYS;
 
   return (
-    <section className="card space-y-4 p-4" aria-labelledby={ids.title}>
-      <div>
-        <h2 id={ids.title} className="flex items-center gap-2 text-lg font-semibold">
-          <KeyRound aria-hidden="true" className="size-5 text-brand-strong" />
-          Step-import keys
-        </h2>
-        <p className="text-sm text-muted">
-          Each iPhone gets its own key. The Shortcut sends it with your steps, so Charity Steps knows they are
-          yours.
-        </p>
-      </div>
+    <div className="space-y-4">
+      <p className="flex items-start gap-2 text-sm text-muted">
+        <KeyRound aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-strong" />
+        Each iPhone gets its own key: its Shortcut sends the key with your steps, so Charity Steps knows they
+        are yours.
+      </p>
 
       {shown ? (
         <section className="space-y-2 rounded-lg border border-brand bg-brand-soft p-3" aria-label="New key">
@@ -171,7 +167,7 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
                 <div className="min-w-0">
                   <p className="truncate font-medium">{key.name}</p>
                   <p className="text-sm text-muted">
-                    {formatLastUsed(key.lastUsedAt)} · made {formatKeyDay(key.createdAt)}
+                    {formatLastUsed(key.lastUsedAt)} · added {formatKeyDay(key.createdAt)}
                   </p>
                 </div>
                 <button
@@ -192,6 +188,6 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
           </ul>
         )}
       </div>
-    </section>
+    </div>
   );
 }
