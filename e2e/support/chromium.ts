@@ -42,9 +42,10 @@ export function launchPhoneProfile(userDataDir: string): Promise<BrowserContext>
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or with `{ fullPage: false }` only what the phone's screen shows (an overlay). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage });
 }
 
 const ASSET_TYPES = new Set(["script", "stylesheet", "image", "manifest", "font"]);

@@ -60,16 +60,8 @@ export function AppleHealthPage() {
           <ShortcutGuide importUrl={importUrl} stepKey={stepKey} />
         </section>
 
-        <section className="card space-y-3 p-4" aria-labelledby="apple-health-history">
-          <h2 id="apple-health-history" className="text-lg font-semibold">
-            3. Bring in the last 30 days
-          </h2>
-          <p className="text-sm text-muted">
-            In the Health app, tap your picture, then Export All Health Data, and save export.zip to Files.
-            Pick it here: it is read on this phone and never uploaded; only each day's total is sent.
-          </p>
-          <HealthExportImport />
-        </section>
+        {/* The history a Health export holds: an import of its own, with its own heading. */}
+        <HealthExportImport />
       </div>
     </Page>
   );

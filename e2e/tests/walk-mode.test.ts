@@ -1,0 +1,148 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { serverTodaySteps, shownTodaySteps, signUpNewWalker, walk } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+interface WakeLockLog {
+  requested: number;
+  held: number;
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  context = await phoneContext(browser);
+  // Chromium's real Screen Wake Lock, watched: each lock the app takes and each release is counted.
+  await context.addInitScript(() => {
+    const log = { requested: 0, held: 0 };
+    Object.assign(window, { wakeLockLog: log });
+    const wakeLock = navigator.wakeLock;
+    if (!wakeLock) return;
+    const request = wakeLock.request.bind(wakeLock);
+    wakeLock.request = async (type) => {
+      const sentinel = await request(type);
+      log.requested += 1;
+      log.held += 1;
+      sentinel.addEventListener("release", () => {
+        log.held -= 1;
+      });
+      return sentinel;
+    };
+  });
+  page = await context.newPage();
+  errors = watchForErrors(page);
+  await signUpNewWalker(page, server.origin);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const wakeLocks = () => page.evaluate(() => (window as unknown as { wakeLockLog: WakeLockLog }).wakeLockLog);
+
+/**
+ * The phone locked or the walker switched apps, and back: headless Chromium never hides a page by
+ * itself, so the page is told it is hidden the way the browser tells it.
+ */
+async function setVisibility(state: "hidden" | "visible"): Promise<void> {
+  await page.evaluate((visibility) => {
+    Object.defineProperty(document, "visibilityState", { value: visibility, configurable: true });
+    Object.defineProperty(document, "hidden", { value: visibility === "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, state);
+}
+
+describe("walk mode", () => {
+  it("keeps the screen on while counting, and says what counts", async () => {
+    await page.getByText("Counts while this screen is on").waitFor();
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByText("Live", { exact: true }).waitFor();
+    await page.getByText("Counting while this screen is on. The screen stays on while you count.").waitFor();
+    expect(await wakeLocks()).toEqual({ requested: 1, held: 1 });
+    await walk(page, 6);
+    expect(await shownTodaySteps(page)).toBeGreaterThan(5);
+    await screenshot(page, "40-walk-mode-screen-on");
+  });
+
+  it("lets the lock go when the page is hidden and takes it again on return", async () => {
+    await setVisibility("hidden");
+    await expect.poll(wakeLocks).toEqual({ requested: 1, held: 0 });
+    await setVisibility("visible");
+    await expect.poll(wakeLocks).toEqual({ requested: 2, held: 1 });
+  });
+
+  it("adds nothing for an hour away: the card says counting paused", async () => {
+    const before = await shownTodaySteps(page);
+    await setVisibility("hidden");
+    // An hour in the background, as the device remembers it.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open("charity-steps");
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const write = open.result.transaction("meta", "readwrite");
+            write
+              .objectStore("meta")
+              .put({ key: "backgroundFlags", value: { enabled: true, hiddenAt: Date.now() - 60 * 60_000 } });
+            write.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            write.onerror = () => reject(write.error);
+          };
+        }),
+    );
+    await setVisibility("visible");
+    await page.getByText(/Counting paused for 1 h while Charity Steps was in the background/).waitFor();
+    expect(await shownTodaySteps(page)).toBe(before);
+    // The signal coming back sends whatever waits: the server ends at what was walked, no more.
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await expect.poll(() => serverTodaySteps(page), { timeout: 20_000 }).toBe(before);
+    expect(await shownTodaySteps(page)).toBe(before);
+    await screenshot(page, "41-counting-paused-notice");
+    await page.getByRole("button", { name: "Dismiss" }).click();
+  });
+
+  it("goes black with the live count in a pocket, ignores a brush, and leaves on press and hold", async () => {
+    await page.getByRole("button", { name: "Pocket screen" }).click();
+    const pocket = page.getByRole("dialog", { name: "Pocket screen" });
+    await pocket.waitFor();
+    const before = await shownTodaySteps(page);
+    await walk(page, 4);
+    await expect
+      .poll(async () =>
+        Number((await page.getByTestId("pocket-screen-steps").textContent())?.replaceAll(",", "")),
+      )
+      .toBeGreaterThan(before);
+    await screenshot(page, "42-pocket-screen", { fullPage: false });
+
+    // A pocket brushing the screen is a short press: the screen stays.
+    const box = await pocket.boundingBox();
+    if (!box) throw new Error("the pocket screen has no box");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await page.mouse.up();
+    expect(await pocket.isVisible()).toBe(true);
+
+    await page.mouse.down();
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    await page.mouse.up();
+    await pocket.waitFor({ state: "detached" });
+    expect(await wakeLocks()).toMatchObject({ held: 1 });
+  });
+
+  it("releases the screen on Disconnect", async () => {
+    await page.getByRole("button", { name: "Disconnect" }).click();
+    await expect.poll(wakeLocks).toMatchObject({ held: 0 });
+    expect(errors).toEqual([]);
+  });
+});
