@@ -42,6 +42,7 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
     onSuccess: async (created) => {
       setProblem(null);
       setShown(created);
+      setName(DEFAULT_DEVICE_NAME);
       onKeyCreated?.(created);
       await queryClient.invalidateQueries({ queryKey: STEP_IMPORT_KEYS_KEY });
     },
