@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { londonDay } from "@charity-steps/shared-types";
+import { APPLE_HEALTH_IMPORT_PATH, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
 import { groupsWalker } from "../groups/support.js";
@@ -10,6 +10,8 @@ import { manualForm, multipartBody, photo } from "../steps/support.js";
  * Every route × every kind of caller, with the status each must get.
  * The "owner" of what a route names (the group's admin, the photo's walker, the `userId` of a
  * sync-local) is the group admin; the group member and another walker are everyone else.
+ * The "step-import key" caller sends the group admin's step-import key (`Authorization: Bearer`)
+ * and no cookie: it opens the Apple Health import and nothing else, which no cookie opens.
  */
 const ACTORS = [
   "signed out",
@@ -19,6 +21,7 @@ const ACTORS = [
   "another walker",
   "group member",
   "group admin",
+  "step-import key",
 ] as const;
 type Actor = (typeof ACTORS)[number];
 
@@ -27,6 +30,8 @@ interface World {
   joinCode: string;
   adminId: string;
   photoUrl: string;
+  /** The group admin's step-import key's id. */
+  keyId: string;
 }
 
 interface Call {
@@ -37,7 +42,13 @@ interface Call {
   expected: Record<Actor, number>;
 }
 
-const SIGNED_OUT = { "signed out": 401, "expired session": 401, "forged cookie": 401, "altered cookie": 401 };
+const SIGNED_OUT = {
+  "signed out": 401,
+  "expired session": 401,
+  "forged cookie": 401,
+  "altered cookie": 401,
+  "step-import key": 401,
+};
 /** Routes about the caller's own data: every walker gets `status`, nobody else gets in. */
 const anyWalker = (status: number): Record<Actor, number> => ({
   ...SIGNED_OUT,
@@ -128,6 +139,25 @@ const MATRIX: Call[] = [
     url: (world) => `/api/groups/${world.groupId}`,
     expected: { ...SIGNED_OUT, "another walker": 403, "group member": 403, "group admin": 204 },
   },
+  { method: "GET", url: () => HEALTH_KEYS_PATH, expected: anyWalker(200) },
+  {
+    method: "POST",
+    url: () => HEALTH_KEYS_PATH,
+    body: () => ({ name: "Spare iPhone" }),
+    expected: anyWalker(201),
+  },
+  {
+    method: "DELETE",
+    url: (world) => `${HEALTH_KEYS_PATH}/${world.keyId}`,
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 204 },
+  },
+  // Only a key opens the import: the walker's own session cookie does not.
+  {
+    method: "POST",
+    url: () => APPLE_HEALTH_IMPORT_PATH,
+    body: () => ({ steps: 1234, date: today }),
+    expected: { ...everyone(401), "step-import key": 200 },
+  },
 ];
 
 const CASES = MATRIX.flatMap((call) =>
@@ -135,7 +165,7 @@ const CASES = MATRIX.flatMap((call) =>
     call,
     actor,
     status: call.expected[actor],
-    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id" })}`,
+    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id" })}`,
   })),
 );
 
@@ -155,7 +185,10 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     await testApp.close();
   });
 
-  /** A group with its admin and a member, the admin's proof photo, another walker, and each caller's cookie. */
+  /**
+   * A group with its admin and a member, the admin's proof photo and step-import key, another
+   * walker, and each caller's cookie (or key).
+   */
   const world = async () => {
     const { app } = testApp;
     const admin = await groupsWalker(app, "Admin");
@@ -165,6 +198,8 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     expect((await member.api.join(group.joinCode)).statusCode).toBe(201);
     const entry = await manualEntry(admin.cookie);
     expect(entry.statusCode).toBe(201);
+    const importKey = await app.repositories.stepImportKeys.create(admin.user.id, "Admin's iPhone");
+    if (!importKey) throw new Error("no step-import key made");
 
     const expired = await app.repositories.sessions.open(member.user.id, 60_000);
     await app.database.db
@@ -181,17 +216,20 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       "another walker": outsider.cookie,
       "group member": member.cookie,
       "group admin": admin.cookie,
+      "step-import key": null,
     };
+    const authorizations: Partial<Record<Actor, string>> = { "step-import key": `Bearer ${importKey.key}` };
     const facts: World = {
       groupId: group.id,
       joinCode: group.joinCode,
       adminId: admin.user.id,
       photoUrl: entry.json().entry.photoUrl,
+      keyId: importKey.row.id,
     };
-    return { facts, cookies };
+    return { facts, cookies, authorizations };
   };
 
-  const manualEntry = (cookie: string | null) => {
+  const manualEntry = (cookie: string | null, authorization?: string) => {
     const { body, contentType } = multipartBody(
       manualForm(
         { steps: "2500", date: today },
@@ -203,6 +241,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       url: "/api/steps/add-manual-verified",
       headers: {
         ...(cookie ? { cookie } : {}),
+        ...(authorization ? { authorization } : {}),
         "content-type": contentType,
         "idempotency-key": randomUUID(),
       },
@@ -211,16 +250,18 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   };
 
   it.each(CASES)("$label by $actor answers $status", async ({ call, actor, status }) => {
-    const { facts, cookies } = await world();
+    const { facts, cookies, authorizations } = await world();
     const cookie = cookies[actor];
+    const authorization = authorizations[actor];
     const before = await storedState();
     const response = call.multipart
-      ? await manualEntry(cookie)
+      ? await manualEntry(cookie, authorization)
       : await testApp.app.inject({
           method: call.method,
           url: call.url(facts),
           headers: {
             ...(cookie ? { cookie } : {}),
+            ...(authorization ? { authorization } : {}),
             ...(call.body ? { "content-type": "application/json" } : {}),
           },
           ...(call.body ? { payload: JSON.stringify(call.body(facts)) } : {}),
@@ -230,7 +271,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     tally.asExpected++;
     if (status === 401 || status === 403 || status === 404) {
       expect(response.json().message).toEqual(expect.any(String));
-      // A refused caller changes nothing of anybody's: steps, entries, photos, groups, members.
+      // A refused caller changes nothing of anybody's: steps, entries, photos, groups, members, keys.
       expect(await storedState()).toEqual(before);
     }
   });
@@ -238,7 +279,14 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   const storedState = async () => {
     const { db } = testApp.app.database;
     const count = async (
-      table: "step_counters" | "manual_step_entries" | "step_photos" | "groups" | "group_members" | "users",
+      table:
+        | "step_counters"
+        | "manual_step_entries"
+        | "step_photos"
+        | "groups"
+        | "group_members"
+        | "users"
+        | "step_import_keys",
     ) =>
       Number(
         (
@@ -261,6 +309,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       groups: await count("groups"),
       members: await count("group_members"),
       users: await count("users"),
+      importKeys: await count("step_import_keys"),
       charities,
     };
   };

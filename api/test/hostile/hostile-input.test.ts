@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { londonDay } from "@charity-steps/shared-types";
+import { APPLE_HEALTH_IMPORT_PATH, addDays, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +45,9 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let png: Buffer;
   /** A pending sign-in at the built-in provider: its id and the cookie that names it. */
   let interaction = { uid: "", cookie: "" };
+  /** The walker's step-import key (the import route takes no cookie), and a spare key's id to remove. */
+  let importKey = "";
+  let spareKeyId = "";
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -87,6 +90,10 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       payload: form.body,
     });
     expect(entry.statusCode).toBe(201);
+    const keys = app.repositories.stepImportKeys;
+    importKey = (await keys.create(walker.user.id, "Hostile iPhone"))?.key ?? "";
+    spareKeyId = (await keys.create(walker.user.id, "Spare iPhone"))?.row.id ?? "";
+    expect(importKey).not.toBe("");
   });
   afterAll(async () => {
     await app.close();
@@ -102,6 +109,8 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     const perRoute = new Map<string, number>();
     let serverErrors = 0;
     let changedOnRefusal = 0;
+    /** Imports that were recorded: the import route is tried for real, not only turned away. */
+    let recordedImports = 0;
     /** Requests to the sign-in pages that got past the interaction check to the page's own handler. */
     const reachedPages = new Map<string, number>();
     let before = await databaseSnapshot(app.database.db);
@@ -109,7 +118,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     const request = fc.constantFrom(...apiRoutes).chain((route) =>
       fc.tuple(
         fc.constant(route),
-        requestFor(route, () => ({ groupId, png, uid: interaction.uid })),
+        requestFor(route, () => ({ groupId, png, uid: interaction.uid, importKey, spareKeyId })),
       ),
     );
 
@@ -134,10 +143,11 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
               ...options.headers,
             },
           });
-          // The sign-in and sign-up throttles count refused attempts by design: their counts are
+          // The sign-in, sign-up and step-import throttles count refused attempts by design: their counts are
           // cleared after each request, so that they neither stop later ones nor count as a change.
           await app.database.db.deleteFrom("sign_in_failures").execute();
           await app.database.db.deleteFrom("sign_up_attempts" as never).execute();
+          await app.database.db.deleteFrom("step_import_calls").execute();
           const key = `${route.method} ${route.url}`;
           perRoute.set(key, (perRoute.get(key) ?? 0) + 1);
           if (
@@ -146,6 +156,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
           ) {
             reachedPages.set(key, (reachedPages.get(key) ?? 0) + 1);
           }
+          if (route.url === APPLE_HEALTH_IMPORT_PATH && response.statusCode === 200) recordedImports++;
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
           const after = await databaseSnapshot(app.database.db);
           if (response.statusCode >= 500) serverErrors++;
@@ -174,6 +185,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
         `hostile input: ${RUNS} requests over ${perRoute.size} of ${apiRoutes.length} routes`,
         `  answers by status: ${byStatus.join(", ")}`,
         `  5xx seen: ${serverErrors}`,
+        `  Apple Health imports recorded: ${recordedImports}`,
         `  refused requests that changed the database: ${changedOnRefusal}`,
         `  sign-in page requests that reached their handler: ${[...reachedPages].map(([route, count]) => `${route} ${count}`).join(", ")}`,
         `  left out: ${
@@ -184,6 +196,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       ].join("\n"),
     );
     expect(perRoute.size).toBe(apiRoutes.length);
+    expect(recordedImports, "imports recorded").toBeGreaterThan(0);
     // The forms are tried for real, not only turned away for want of a pending sign-in.
     for (const form of ["POST /auth/interaction/:uid/login", "POST /auth/interaction/:uid/signup"]) {
       expect(reachedPages.get(form) ?? 0, form).toBeGreaterThan(0);
@@ -197,7 +210,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
  */
 function requestFor(
   route: Route,
-  fixtures: () => { groupId: number; png: Buffer; uid: string },
+  fixtures: () => { groupId: number; png: Buffer; uid: string; importKey: string; spareKeyId: string },
 ): fc.Arbitrary<InjectOptions> {
   const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? "");
   const pathArb = fc
@@ -225,7 +238,12 @@ function requestFor(
     .map((values) => {
       let url = route.url;
       values.forEach((value, index) => {
-        const plausible = pathParams[index] === "uid" ? fixtures().uid : String(fixtures().groupId);
+        const plausible =
+          pathParams[index] === "uid"
+            ? fixtures().uid
+            : route.url.startsWith(HEALTH_KEYS_PATH)
+              ? fixtures().spareKeyId
+              : String(fixtures().groupId);
         url = url.replace(`:${pathParams[index]}`, value ?? plausible);
       });
       return url;
@@ -259,20 +277,43 @@ function requestFor(
     },
     { requiredKeys: [] },
   );
+  // The import route opens with a step-import key only: mostly the walker's, sometimes anything.
+  const authorizationArb =
+    route.url === APPLE_HEALTH_IMPORT_PATH
+      ? fc.oneof(
+          { weight: 6, arbitrary: fc.constant({ authorization: `Bearer ${fixtures().importKey}` }) },
+          { weight: 1, arbitrary: hostileString.map((value) => ({ authorization: `Bearer ${value}` })) },
+          { weight: 1, arbitrary: hostileString.map((value) => ({ authorization: value })) },
+          { weight: 1, arbitrary: fc.constant({}) },
+        )
+      : fc.constant({});
   const isMultipart = route.url === "/api/steps/add-manual-verified";
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; headers: Record<string, string> }> = isMultipart
     ? multipartArb(fixtures)
     : route.method === "GET" || route.method === "DELETE"
       ? fc.constant({ headers: {} })
-      : jsonBodyArb(route.schema.body);
-  return fc.record({ path: pathArb, query: queryArb, headers: headerArb, body: bodyArb }).map(
-    ({ path, query, headers, body }): InjectOptions => ({
-      method: route.method as InjectOptions["method"],
-      url: `${path}${query}`,
-      headers: { ...headers, ...body.headers },
-      ...(body.payload === undefined ? {} : { payload: body.payload }),
-    }),
-  );
+      : route.url === APPLE_HEALTH_IMPORT_PATH
+        ? fc.oneof(
+            { weight: 1, arbitrary: jsonBodyArb(route.schema.body) },
+            { weight: 3, arbitrary: importBodyArb() },
+          )
+        : jsonBodyArb(route.schema.body);
+  return fc
+    .record({
+      path: pathArb,
+      query: queryArb,
+      headers: headerArb,
+      body: bodyArb,
+      authorization: authorizationArb,
+    })
+    .map(
+      ({ path, query, headers, body, authorization }): InjectOptions => ({
+        method: route.method as InjectOptions["method"],
+        url: `${path}${query}`,
+        headers: { ...headers, ...authorization, ...body.headers },
+        ...(body.payload === undefined ? {} : { payload: body.payload }),
+      }),
+    );
 }
 
 /** A JSON object for `schema` with some fields missing, extra or hostile, or another value altogether. */
@@ -346,6 +387,31 @@ function jsonBodyArb(schema: Schema | undefined) {
       ),
     },
   );
+}
+
+/**
+ * An import as a Shortcut would send it, or nearly: one day or several, counts as numbers or text,
+ * dates in and around the window, sometimes repeated (the schema's generator makes no arrays).
+ */
+function importBodyArb() {
+  const today = londonDay();
+  const date = fc.integer({ min: -32, max: 1 }).map((back) => addDays(today, back));
+  const steps = fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 50_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 60_000 }).map(String) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 50_000 }).map((count) => `${count}.0`) },
+    { weight: 1, arbitrary: fc.constantFrom(-1, 50_001, 1.5, "abc", "", null) },
+  );
+  const oneDay = fc.record({ date, steps }, { requiredKeys: ["steps"] });
+  const days = fc.record({
+    days: fc.oneof(
+      { weight: 4, arbitrary: fc.array(fc.record({ date, steps }), { minLength: 1, maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.array(fc.record({ date, steps }), { minLength: 0, maxLength: 33 }) },
+    ),
+  });
+  return fc
+    .oneof({ weight: 3, arbitrary: oneDay }, { weight: 1, arbitrary: days })
+    .map((body) => ({ payload: JSON.stringify(body), headers: { "content-type": "application/json" } }));
 }
 
 function multipartArb(fixtures: () => { png: Buffer }) {
