@@ -120,8 +120,9 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
           </p>
           <p>
             Tap <Name>Add Filter</Name> and set the new line to <Name>Start Date</Name> <Name>is today</Name>.
-            Leave <Name>Sort by</Name> and <Name>Limit</Name> as they are, so every sample of the day is
-            found.
+            Set <Name>Group By</Name> to <Name>Day</Name>: Health then gives the day's total the way its own
+            app counts it, so steps that an Apple Watch and the iPhone both counted are counted once. Leave{" "}
+            <Name>Sort by</Name> and <Name>Limit</Name> as they are.
           </p>
         </Step>
 
@@ -236,9 +237,9 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
             version, so a label may read a little differently on yours.
           </li>
           <li>
-            Compare the first number sent with the Health app's own total. With an Apple Watch, Health leaves
-            out steps that the watch and the iPhone both counted; a plain sum of the samples may not, and then
-            sends more than Health shows.
+            Compare the first number sent with the Health app's own total for today. If it is higher (it can
+            be, with an Apple Watch, when <Name>Group By</Name> was left at None and every sample of both
+            devices was added up), set <Name>Group By</Name> to <Name>Day</Name>.
           </li>
           <li>Lost the phone? Remove its key above: the Shortcut on it stops working at once.</li>
         </ul>

@@ -323,16 +323,17 @@ export function NewShortcutPicture({ shortcutName }: { shortcutName: string }) {
   );
 }
 
-/** Step 2: Find Health Samples, Type is Steps, Start Date is today. */
+/** Step 2: Find Health Samples, Type is Steps, Start Date is today, grouped by day. */
 export function FindHealthSamplesPicture() {
   return (
     <ActionPicture
-      label="The Find Health Samples action: Find Health Samples where Type is Steps and Start Date is today; Sort by None; Limit off"
+      label="The Find Health Samples action: Find Health Samples where Type is Steps and Start Date is today; Group By Day; Sort by None; Limit off"
       tile={{ icon: Heart, fill: "white", color: "#ff2d55" }}
       parts={["Find", { param: "Health Samples" }, "where"]}
       rows={[
         { parts: [{ param: "Type" }, "is", { param: "Steps" }] },
         { parts: [{ param: "Start Date" }, "is", { param: "today" }] },
+        { parts: [{ label: "Group By" }, { param: "Day" }] },
         { parts: [{ label: "Sort by" }, { param: "None" }] },
         { parts: [{ label: "Limit" }, { param: "off" }] },
       ]}
