@@ -227,6 +227,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
       stepsToNextEntry: 4_500,
       charityName: null,
       prizePool: 17.97,
+      appleHealthLastImportAt: null,
     });
     await db.deleteFrom("subscription_payments").execute();
   });
