@@ -1,4 +1,4 @@
-import { APPLE_HEALTH_IMPORT_PATH } from "@charity-steps/shared-types";
+import { APPLE_HEALTH_IMPORT_PATH, type CreatedStepImportKey } from "@charity-steps/shared-types";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
@@ -13,7 +13,8 @@ import { StepImportKeys } from "./step-import-keys";
  * steps with it, and a one-off import of the history in a Health export.
  */
 export function AppleHealthPage() {
-  const [stepKey, setStepKey] = useState<string | undefined>();
+  // The key just made, for the guide to show: forgotten when it is removed, never stored.
+  const [created, setCreated] = useState<CreatedStepImportKey | null>(null);
   const importUrl = `${window.location.origin}${APPLE_HEALTH_IMPORT_PATH}`;
 
   return (
@@ -50,14 +51,17 @@ export function AppleHealthPage() {
             The key lets the Shortcut send steps to your account, and nothing else. You can remove it here or
             on the Account page at any time.
           </p>
-          <StepImportKeys onKeyCreated={(created) => setStepKey(created.key)} />
+          <StepImportKeys
+            onKeyCreated={setCreated}
+            onKeyRemoved={(removed) => setCreated((current) => (current?.id === removed.id ? null : current))}
+          />
         </section>
 
         <section className="card space-y-3 p-4" aria-labelledby="apple-health-shortcut">
           <h2 id="apple-health-shortcut" className="text-lg font-semibold">
             2. Build the Shortcut on your iPhone
           </h2>
-          <ShortcutGuide importUrl={importUrl} stepKey={stepKey} />
+          <ShortcutGuide importUrl={importUrl} stepKey={created?.key} />
         </section>
 
         {/* The history a Health export holds: an import of its own, with its own heading. */}

@@ -26,7 +26,13 @@ const DEFAULT_DEVICE_NAME = "My iPhone";
  * steps, and Remove revokes one after asking. It has no card or title of its own: the page that shows
  * it (the Apple Health page, the Account page) puts it in its card, under its own heading.
  */
-export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedStepImportKey) => void }) {
+export function StepImportKeys({
+  onKeyCreated,
+  onKeyRemoved,
+}: {
+  onKeyCreated?: (key: CreatedStepImportKey) => void;
+  onKeyRemoved?: (key: StepImportKey) => void;
+}) {
   const queryClient = useQueryClient();
   const online = useOnline();
   const keys = useQuery<StepImportKey[] | null>({ queryKey: STEP_IMPORT_KEYS_KEY });
@@ -63,6 +69,7 @@ export function StepImportKeys({ onKeyCreated }: { onKeyCreated?: (key: CreatedS
         list ? list.filter(({ id }) => id !== key.id) : list,
       );
       if (shown?.id === key.id) setShown(null);
+      onKeyRemoved?.(key);
       toast({ title: "Key removed", description: `${key.name} can no longer send steps.` });
       await queryClient.invalidateQueries({ queryKey: STEP_IMPORT_KEYS_KEY });
     },
