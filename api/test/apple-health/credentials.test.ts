@@ -97,11 +97,12 @@ describe.each(dialects)("the import route's credentials (%s)", (dialect) => {
     const walker = await healthWalker(testApp.app);
     const { key } = await walker.newKey();
     expect((await importCall(testApp.app, { steps: 700 }, { key })).statusCode).toBe(200);
-    for (const headers of [
+    const fromPages: Record<string, string>[] = [
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site" },
       { origin: "https://evil.example" },
-    ]) {
+    ];
+    for (const headers of fromPages) {
       const response = await importCall(testApp.app, { steps: 9_000 }, { key, headers });
       expect(response.statusCode, JSON.stringify(headers)).toBe(403);
       expect(response.json().message).toBe(CROSS_SITE_MESSAGE);
