@@ -131,7 +131,8 @@ function importedDays(body: AppleHealthImportRequest, now: number): { date: DayS
  */
 export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { stepImportKeys, steps: ledger } = app.repositories;
-  // The sign-in throttle's counters, on a one-minute window, under keys of their own.
+  // The sign-in throttle's counters on a one-minute window, under keys of their own (`step-import:`);
+  // its hourly housekeeping drops them with its own once their window has long ended.
   const badKeyThrottle = new SignInThrottleRepository(app.database.db, BAD_KEY_WINDOW_MS);
   app.decorateRequest("stepImportKey", null);
 
