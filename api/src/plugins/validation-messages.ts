@@ -25,6 +25,10 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
       return `${field} must not be empty.`;
     case "maxLength":
       return `${field} must be at most ${formatNumber(params.limit)} characters.`;
+    case "minItems":
+      return `${field} must hold at least ${formatNumber(params.limit)} ${plural(params.limit, "item")}.`;
+    case "maxItems":
+      return `${field} must hold at most ${formatNumber(params.limit)} ${plural(params.limit, "item")}.`;
     case "pattern":
       if (TEXT_PATTERNS.includes(String(params.pattern))) return `${field} ${CONTROL_CHARACTERS_MESSAGE}.`;
       return `${field} is not in the expected format.`;
@@ -47,6 +51,10 @@ function fieldName(error: FastifySchemaValidationError, context?: string): strin
 
 function join(parent: string, child: string): string {
   return parent.startsWith("The ") ? child : `${parent}.${child}`;
+}
+
+function plural(count: unknown, noun: string): string {
+  return count === 1 ? noun : `${noun}s`;
 }
 
 function formatNumber(value: unknown): string {

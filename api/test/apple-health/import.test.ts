@@ -166,8 +166,8 @@ describe.each(dialects)("importing Apple Health steps (%s)", (dialect) => {
       [{}, "steps is required (or days, to send several days at once)."],
       [{ date: "21/11/2026", steps: 10 }, "date is not in the expected format."],
       [{ date: "2026-02-30", steps: 10 }, "date 2026-02-30 is not a calendar date (YYYY-MM-DD)."],
-      [{ days: [] }, "days must NOT have fewer than 1 items."],
-      [{ days: days(MAX_IMPORT_DAYS + 1) }, "days must NOT have more than 31 items."],
+      [{ days: [] }, "days must hold at least 1 item."],
+      [{ days: days(MAX_IMPORT_DAYS + 1) }, "days must hold at most 31 items."],
       [
         {
           days: [
