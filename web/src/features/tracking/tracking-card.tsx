@@ -1,8 +1,9 @@
-import { DAILY_STEP_GOAL, londonDay, STEP_TIME_ZONE } from "@charity-steps/shared-types";
+import { DAILY_STEP_GOAL } from "@charity-steps/shared-types";
 import { Activity, HeartPulse, Moon, Smartphone, X } from "lucide-react";
 import { useCallback, useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../app/paths";
+import { isLondonToday, londonShortDay, londonTime } from "../../lib/london-time";
 import { dailyGoalPercent, formatSteps } from "../dashboard/step-numbers";
 import { PocketScreen } from "./pocket-screen";
 import type { ScreenState } from "./screen-wake-lock";
@@ -37,23 +38,9 @@ const SCREEN_MESSAGES: Record<ScreenState, string> = {
     "Counting while this screen is on. This browser cannot keep the screen on: keep it awake while you walk.",
 };
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STEP_TIME_ZONE,
-  hour: "2-digit",
-  minute: "2-digit",
-});
-const dayTimeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STEP_TIME_ZONE,
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-
 /** "18:02" today, "3 Nov, 18:02" before, in London time like every day in the app. */
 export function formatImportTime(iso: string, now: number = Date.now()): string {
-  const at = new Date(iso);
-  return londonDay(at) === londonDay(now) ? timeFormat.format(at) : dayTimeFormat.format(at);
+  return isLondonToday(iso, now) ? londonTime(iso) : `${londonShortDay(iso, now)}, ${londonTime(iso)}`;
 }
 
 /** "1 h 5 min" or "12 min": how long counting paused. */
