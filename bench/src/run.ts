@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { measureApi } from "./api/figures.js";
 import { measureDetector } from "./detector.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
+import { measureHealthExport } from "./health-export/figures.js";
 import { waitForQuietMachine } from "./quiet.js";
 import { HEADER as header, markdownTable, tableRows } from "./table.js";
 import { measureWeb } from "./web-figures.js";
@@ -17,6 +18,7 @@ const allGroups: [string, FigureGroup][] = [
   ["step detector", measureDetector],
   ["API", measureApi],
   ["web and offline replay", measureWeb],
+  ["Apple Health export", measureHealthExport],
 ];
 // `--only=API` (any part of a group's name) runs just that group, for profiling one thing.
 const only = process.argv
