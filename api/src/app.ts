@@ -8,6 +8,7 @@ import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
 import { sessionsPlugin } from "./auth/sessions.js";
 import { type AppConfig, isHttps } from "./config.js";
 import type { SpeedOptions } from "./db/database.js";
+import { mailPlugin } from "./mail/plugin.js";
 import { configPlugin } from "./plugins/config.js";
 import {
   CONNECTION_LIMITS,
@@ -47,6 +48,8 @@ export interface BuildOptions {
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/** How long a sent message's envelope is kept before housekeeping forgets it. */
+const SENT_MAIL_KEPT_MS = 30 * 24 * 3_600_000;
 
 /** Builds the whole API (and the PWA it serves) for one configuration; used by the server and tests. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -78,6 +81,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app.repositories.steps.deleteExpiredIdempotencyRecords(null),
       app.repositories.signInThrottle.deleteExpired(),
       app.repositories.stepImportKeys.deleteExpiredCalls(),
+      app.repositories.mailOutbox.deleteSentBefore(Date.now() - SENT_MAIL_KEPT_MS),
     ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
@@ -145,6 +149,7 @@ async function registerFoundation(
   await app.register(securityHeadersPlugin);
   await app.register(csrfPlugin);
   await app.register(databasePlugin, { speed });
+  await app.register(mailPlugin);
 }
 
 /** The OIDC client for the configured issuer; with none configured, starts the built-in provider. */

@@ -22,6 +22,10 @@ export interface AppConfig {
   logLevel: string;
   /** The built PWA (`web/dist`); null serves the API alone. */
   webDistDir: string | null;
+  /** `smtp://…` or `smtps://…`; null keeps mail as `.eml` files in DATA_DIR/mail. */
+  smtpUrl: string | null;
+  /** The From of every mail, e.g. `Charity Steps <no-reply@steps.example.org>`. */
+  mailFrom: string;
 }
 
 export interface ExternalIssuerConfig {
@@ -56,10 +60,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "is required in production with PostgreSQL, so that every API process shares it",
     );
   }
+  const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   return {
     port: vars.PORT,
     host: vars.HOST,
-    publicUrl: vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
+    publicUrl,
     dataDir,
     databaseUrl,
     sessionSecret,
@@ -68,7 +73,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: vars.LOG_LEVEL,
     webDistDir:
       vars.WEB_DIST_DIR === "none" ? null : vars.WEB_DIST_DIR ? resolve(vars.WEB_DIST_DIR) : defaultWebDist,
+    smtpUrl: vars.SMTP_URL ?? null,
+    mailFrom: vars.MAIL_FROM ?? `Charity Steps <no-reply@${mailDomain(publicUrl)}>`,
   };
+}
+
+/** PUBLIC_URL's host name, or `localhost` when it is an IP address (not a mail domain). */
+function mailDomain(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return /^[\d.]+$|^\[/.test(host) ? "localhost" : host;
 }
 
 /** A PostgreSQL URL as given; a SQLite file as an absolute path, by default in DATA_DIR. */

@@ -76,6 +76,38 @@ const TrustProxy = Type.Decode(
     isAddressList(value) ? proxyAddresses(value) : YES.includes(value.toLowerCase()),
 );
 
+/**
+ * Where mail goes: `smtp://user:pass@host:port` (STARTTLS when the server offers it) or `smtps://…`
+ * (TLS from the start). Unset, mail is kept as files instead.
+ */
+const SmtpUrl = Type.Refine(
+  Type.Refine(
+    Type.String(),
+    (value) => /^smtps?:\/\//i.test(value),
+    (value) => `must start with smtp:// or smtps://, got "${redactPassword(value)}"`,
+  ),
+  (value) => !/^smtps?:\/\//i.test(value) || isSmtpServerUrl(value),
+  (value) => `must name a host (smtp://user:pass@host:port), got "${redactPassword(value)}"`,
+);
+
+function isSmtpServerUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.hostname !== "" && (url.pathname === "" || url.pathname === "/");
+}
+
+/** The URL without its password, fit for an error message. */
+function redactPassword(value: string): string {
+  return value.replace(/^(smtps?:\/\/[^:@/]*:)[^@/]*@/i, "$1***@");
+}
+
+/** `Name <address>` or a bare address: the sender of every mail. */
+const MailFrom = Type.Refine(
+  Type.String(),
+  (value) => /^(?:[^<>@]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>,]+@[^\s@<>,]+)$/.test(value),
+  (value) => `must be an address such as "Charity Steps <no-reply@example.org>", got "${value}"`,
+);
+
 const LogLevel = Type.Decode(
   Type.Refine(
     Type.String({ default: "info" }),
@@ -118,6 +150,9 @@ export const EnvironmentSchema = Type.Object({
   OIDC_CLIENT_ID: Type.Optional(Type.String()),
   OIDC_CLIENT_SECRET: Type.Optional(Type.String()),
   TRUST_PROXY: TrustProxy,
+  SMTP_URL: Type.Optional(SmtpUrl),
+  /** Its default names PUBLIC_URL's host, so loadConfig fills it in. */
+  MAIL_FROM: Type.Optional(MailFrom),
   LOG_LEVEL: LogLevel,
   /** `none` serves the API alone; unset serves the PWA built in the repository. */
   WEB_DIST_DIR: Type.Optional(Type.String()),

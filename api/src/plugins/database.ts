@@ -3,6 +3,7 @@ import { Database, type SpeedOptions } from "../db/database.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { GroupsRepository } from "../repositories/groups.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
+import { MailOutboxRepository } from "../repositories/mail-outbox.js";
 import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
 import { RevenueRepository } from "../repositories/revenue.js";
 import { SessionsRepository } from "../repositories/sessions.js";
@@ -22,6 +23,7 @@ export interface Repositories {
   groups: GroupsRepository;
   signInThrottle: SignInThrottleRepository;
   stepImportKeys: StepImportKeysRepository;
+  mailOutbox: MailOutboxRepository;
 }
 
 declare module "fastify" {
@@ -62,6 +64,7 @@ export const databasePlugin = fp<{ speed?: SpeedOptions }>(
       groups: new GroupsRepository(database),
       signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),
       stepImportKeys: new StepImportKeysRepository(database),
+      mailOutbox: new MailOutboxRepository(database),
     } satisfies Repositories);
   },
   { name: "database", dependencies: ["config"] },

@@ -10,6 +10,7 @@ import * as ledgerFunctions from "./0008-ledger-functions.js";
 import * as ledgerFunctionPlans from "./0009-ledger-function-plans.js";
 import * as signUpThrottle from "./0010-sign-up-throttle.js";
 import * as stepImportKeys from "./0011-step-import-keys.js";
+import * as mailOutbox from "./0012-mail-outbox.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   "0009-ledger-function-plans": ledgerFunctionPlans,
   "0010-sign-up-throttle": signUpThrottle,
   "0011-step-import-keys": stepImportKeys,
+  "0012-mail-outbox": mailOutbox,
 };
 
 export const migrationProvider: MigrationProvider = {

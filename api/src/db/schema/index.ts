@@ -1,6 +1,7 @@
 import type { AppSecretsTable } from "./app-secrets.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
+import type { MailOutboxTable } from "./mail-outbox.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
@@ -34,4 +35,5 @@ export interface DatabaseSchema {
   sign_in_failures: SignInFailuresTable;
   step_import_keys: StepImportKeysTable;
   step_import_calls: StepImportCallsTable;
+  mail_outbox: MailOutboxTable;
 }
