@@ -75,7 +75,9 @@ export class MailOutboxRepository {
     const row = await this.db
       .updateTable("mail_outbox")
       .set((eb) => ({ claimed_until: now + leaseMs, attempts: eb("attempts", "+", 1) }))
-      .where("id", "in", candidate)
+      // `=`, not `in`: PostgreSQL evaluates a scalar subquery once, whereas it may run an `in (…)`
+      // subquery again per row and so claim more rows than the one returned.
+      .where("id", "=", candidate)
       .where("status", "=", "pending")
       .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
       .returningAll()
