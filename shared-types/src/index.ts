@@ -1,3 +1,4 @@
+export * from "./account.js";
 export * from "./apple-health.js";
 export * from "./auth.js";
 export * from "./charity.js";

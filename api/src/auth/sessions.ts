@@ -8,6 +8,11 @@ import type { UserRow } from "../repositories/users.js";
 export const SESSION_TTL_MS = SESSION_TTL_DAYS * 86_400_000;
 /** A rolling session is pushed forward at most this often, so reads don't all become writes. */
 const RENEW_AFTER_MS = 60 * 60_000;
+/**
+ * Between renewals, the session's last use is written at most this often: the device list stays
+ * accurate to a few minutes without a write on every request.
+ */
+const SEEN_AFTER_MS = 5 * 60_000;
 
 export const SESSION_EXPIRED_MESSAGE = "Your session has expired. Please sign in again.";
 
@@ -19,6 +24,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     user: UserRow | null;
+    /** The stored hash of the session `requireUser` found (which device list entry is "this device"). */
+    sessionIdHash: string | null;
   }
 }
 
@@ -48,7 +55,8 @@ export const sessionsPlugin = fp(
       async signIn(request, reply, userId) {
         const previous = sessionCookie.read(request);
         if (previous) await sessions.close(previous);
-        const { token, expiresAt } = await sessions.open(userId, SESSION_TTL_MS);
+        const userAgent = request.headers["user-agent"] ?? null;
+        const { token, expiresAt } = await sessions.open(userId, SESSION_TTL_MS, Date.now(), userAgent);
         setCookie(reply, token, expiresAt);
       },
       async signOut(request, reply) {
@@ -60,6 +68,7 @@ export const sessionsPlugin = fp(
 
     app.decorate("sessionCookie", sessionCookie);
     app.decorateRequest("user", null);
+    app.decorateRequest("sessionIdHash", null);
     app.decorate("requireUser", async (request: FastifyRequest, reply: FastifyReply) => {
       const token = sessionCookie.read(request);
       if (!token) throw new UnauthorizedError();
@@ -73,8 +82,11 @@ export const sessionsPlugin = fp(
         const expiresAt = now + SESSION_TTL_MS;
         await sessions.renew(session.idHash, expiresAt, now);
         setCookie(reply, token, expiresAt);
+      } else if (now - session.lastSeenAt >= SEEN_AFTER_MS) {
+        await sessions.markSeen(session.idHash, now);
       }
       request.user = session.user;
+      request.sessionIdHash = session.idHash;
     });
   },
   { name: "sessions", dependencies: ["config", "database", "@fastify/cookie"] },

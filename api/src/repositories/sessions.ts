@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { SESSION_USER_AGENT_MAX_CHARS } from "@charity-steps/shared-types";
 import DataLoader from "dataloader";
 import { type Kysely, sql } from "kysely";
 import type { DialectName, SpeedOptions } from "../db/database.js";
@@ -17,14 +18,30 @@ export interface ValidSession {
   idHash: string;
   expiresAt: number;
   renewedAt: number;
+  lastSeenAt: number;
   user: UserRow;
+}
+
+/** One of a walker's signed-in browsers, as their device list shows it. */
+export interface SessionDevice {
+  publicId: string;
+  idHash: string;
+  userAgent: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
 }
 
 export function hashSessionToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-type FoundSession = UserRow & { id_hash: string; session_expires_at: number; renewed_at: number };
+type FoundSession = UserRow & {
+  id_hash: string;
+  session_expires_at: number;
+  renewed_at: number;
+  last_seen_at: number | null;
+};
 
 /**
  * The valid sessions among a batch of hashes, each with its walker. A plan PostgreSQL keeps (a
@@ -37,7 +54,7 @@ type FoundSession = UserRow & { id_hash: string; session_expires_at: number; ren
 export function sessionLookup(db: Kysely<DatabaseSchema>, dialect: DialectName) {
   return namedQuery(db, (_db, param: Param<{ hashes: string; now: number }>) => {
     const hashes = jsonRows(dialect, param("hashes"), { id_hash: "text" });
-    const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at`;
+    const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at, s.last_seen_at`;
     if (dialect === "postgres") {
       return sql<FoundSession>`
         select found.* from ${hashes}
@@ -79,9 +96,15 @@ export class SessionsRepository {
           now: Date.now(),
         });
         const found = new Map(
-          rows.map(({ id_hash, session_expires_at, renewed_at, ...user }) => [
+          rows.map(({ id_hash, session_expires_at, renewed_at, last_seen_at, ...user }) => [
             id_hash,
-            { idHash: id_hash, expiresAt: Number(session_expires_at), renewedAt: Number(renewed_at), user },
+            {
+              idHash: id_hash,
+              expiresAt: Number(session_expires_at),
+              renewedAt: Number(renewed_at),
+              lastSeenAt: Number(last_seen_at ?? renewed_at),
+              user,
+            },
           ]),
         );
         return hashes.map((hash) => found.get(hash));
@@ -95,17 +118,26 @@ export class SessionsRepository {
     );
   }
 
-  async open(userId: string, ttlMs: number, now = Date.now()): Promise<OpenedSession> {
+  /** Opens a session; `userAgent` is the browser's, kept (shortened) so the walker can tell it apart. */
+  async open(
+    userId: string,
+    ttlMs: number,
+    now = Date.now(),
+    userAgent: string | null = null,
+  ): Promise<OpenedSession> {
     const token = randomBytes(32).toString("base64url");
     const expiresAt = now + ttlMs;
     await this.db
       .insertInto("sessions")
       .values({
         id_hash: hashSessionToken(token),
+        public_id: randomUUID(),
         user_id: userId,
         created_at: now,
         expires_at: expiresAt,
         renewed_at: now,
+        user_agent: userAgent ? userAgent.slice(0, SESSION_USER_AGENT_MAX_CHARS) : null,
+        last_seen_at: now,
       })
       .execute();
     return { token, expiresAt };
@@ -116,12 +148,66 @@ export class SessionsRepository {
     return this.lookups.load(hashSessionToken(token));
   }
 
+  /** Pushes the rolling expiry forward; the session was used now. */
   async renew(idHash: string, expiresAt: number, now = Date.now()): Promise<void> {
     await this.db
       .updateTable("sessions")
-      .set({ expires_at: expiresAt, renewed_at: now })
+      .set({ expires_at: expiresAt, renewed_at: now, last_seen_at: now })
       .where("id_hash", "=", idHash)
       .execute();
+  }
+
+  /** Records that the session was used now, between renewals. */
+  async markSeen(idHash: string, now = Date.now()): Promise<void> {
+    await this.db.updateTable("sessions").set({ last_seen_at: now }).where("id_hash", "=", idHash).execute();
+  }
+
+  /** The walker's unexpired sessions, the most recently used first. */
+  async listForUser(userId: string, now = Date.now()): Promise<SessionDevice[]> {
+    const rows = await this.db
+      .selectFrom("sessions")
+      .select([
+        "public_id",
+        "id_hash",
+        "user_agent",
+        "created_at",
+        "last_seen_at",
+        "renewed_at",
+        "expires_at",
+      ])
+      .where("user_id", "=", userId)
+      .where("expires_at", ">", now)
+      .orderBy("last_seen_at", "desc")
+      .orderBy("created_at", "desc")
+      .execute();
+    return rows.map((row) => ({
+      publicId: row.public_id,
+      idHash: row.id_hash,
+      userAgent: row.user_agent,
+      createdAt: Number(row.created_at),
+      lastSeenAt: Number(row.last_seen_at ?? row.renewed_at),
+      expiresAt: Number(row.expires_at),
+    }));
+  }
+
+  /** Ends one of the walker's sessions by its public id; false when they have no such session. */
+  async closeByPublicId(userId: string, publicId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("sessions")
+      .where("user_id", "=", userId)
+      .where("public_id", "=", publicId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Ends every session of the walker but the one whose hash is `keepIdHash`; how many ended. */
+  async closeOthers(userId: string, keepIdHash: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom("sessions")
+      .where("user_id", "=", userId)
+      .where("id_hash", "<>", keepIdHash)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async close(token: string): Promise<void> {

@@ -1,0 +1,68 @@
+import {
+  ACCOUNT_MESSAGES,
+  ACCOUNT_SESSIONS_PATH,
+  AccountSessionList,
+  AccountSessionParams,
+  END_OTHER_SESSIONS_PATH,
+  EndOtherSessionsResponse,
+  ErrorResponse,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { NotFoundError, UnauthorizedError } from "../../../errors.js";
+import { describeBrowser } from "./data.js";
+
+const NoContent = Type.Null({ description: "No content" });
+
+/** The walker's signed-in browsers: list them, sign one out, or sign out all but this one. */
+export const accountSessionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook("onRequest", app.requireUser);
+  const { sessions } = app.repositories;
+
+  /** The hash of the session this request came with (set by requireUser). */
+  const currentHash = (request: { sessionIdHash: string | null }) => {
+    if (!request.sessionIdHash) throw new UnauthorizedError();
+    return request.sessionIdHash;
+  };
+
+  app.get(
+    ACCOUNT_SESSIONS_PATH,
+    { schema: { response: { 200: AccountSessionList, 401: ErrorResponse } } },
+    async (request) => {
+      const current = currentHash(request);
+      const devices = await sessions.listForUser(signedInUser(request).id);
+      return devices.map((device) => ({
+        id: device.publicId,
+        browser: describeBrowser(device.userAgent),
+        createdAt: new Date(device.createdAt).toISOString(),
+        lastSeenAt: new Date(device.lastSeenAt).toISOString(),
+        current: device.idHash === current,
+      }));
+    },
+  );
+
+  app.delete(
+    `${ACCOUNT_SESSIONS_PATH}/:id`,
+    {
+      schema: {
+        params: AccountSessionParams,
+        response: { 204: NoContent, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const ended = await sessions.closeByPublicId(signedInUser(request).id, request.params.id);
+      if (!ended) throw new NotFoundError(ACCOUNT_MESSAGES.sessionNotFound);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    END_OTHER_SESSIONS_PATH,
+    { schema: { response: { 200: EndOtherSessionsResponse, 401: ErrorResponse } } },
+    async (request) => {
+      const ended = await sessions.closeOthers(signedInUser(request).id, currentHash(request));
+      return { ended };
+    },
+  );
+};

@@ -1,0 +1,189 @@
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_MESSAGES, londonMonth } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CONCURRENT_EXPORTS } from "../../src/routes/api/account/data.js";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { downloadExport, walkerWithData } from "./support.js";
+
+interface ExportedDay {
+  date: string;
+  totalSteps: number;
+  manualSteps: number;
+  counters: { kind: string; deviceId: string | null; source: string; steps: number }[];
+}
+
+describe.each(dialects)("Download my data (%s)", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+  });
+  afterAll(async () => testApp?.close());
+
+  it("answers a ZIP of the walker's profile, days, months, manual entries with their photos, groups, sessions and keys", async () => {
+    const { app } = testApp;
+    const ana = await walkerWithData(app);
+    const other = await walkerWithData(app);
+    const joined = await other.account.post("/api/groups/join", { joinCode: ana.joinCode });
+    expect(joined.statusCode, joined.body).toBe(201);
+
+    const download = await downloadExport(app, ana.cookie);
+    const { response } = download;
+    expect(response.headers["content-type"]).toBe("application/zip");
+    expect(response.headers["content-disposition"]).toMatch(
+      /^attachment; filename="charity-steps-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    expect(response.headers["cache-control"]).toBe("no-store");
+
+    const names = Object.keys(download.files).sort();
+    expect(names.filter((name) => !name.startsWith("photos/"))).toEqual([
+      "days.csv",
+      "days.json",
+      "groups.json",
+      "health-keys.json",
+      "manual-entries.json",
+      "months.json",
+      "profile.json",
+      "sessions.json",
+    ]);
+
+    expect(download.json("profile.json")).toEqual({
+      firstName: ana.firstName,
+      lastName: ana.lastName,
+      email: ana.email,
+      createdAt: new Date(ana.user.created_at).toISOString(),
+      charity: "British Heart Foundation",
+    });
+
+    const days = download.json<ExportedDay[]>("days.json");
+    expect(days).toHaveLength(1);
+    expect(days[0]).toMatchObject({ date: ana.today, totalSteps: 5000, manualSteps: 3000 });
+    expect(
+      days[0]?.counters.map(({ kind, deviceId, source, steps }) => ({ kind, deviceId, source, steps })),
+    ).toEqual(
+      [
+        { kind: "motion", deviceId: ana.phoneId, source: "device_motion", steps: 1200 },
+        { kind: "motion", deviceId: ana.watchId, source: "device_motion", steps: 800 },
+      ].sort((a, b) => (`device:${a.deviceId}` < `device:${b.deviceId}` ? -1 : 1)),
+    );
+    const csv = download.text("days.csv").trimEnd().split("\r\n");
+    expect(csv[0]).toBe(
+      "date,total_steps,motion_steps,health_steps,manual_steps,counter_kind,device_id,source,counter_steps",
+    );
+    expect(csv.slice(1).sort()).toEqual(
+      [
+        `${ana.today},5000,2000,0,3000,motion,${ana.phoneId},device_motion,1200`,
+        `${ana.today},5000,2000,0,3000,motion,${ana.watchId},device_motion,800`,
+      ].sort(),
+    );
+
+    expect(download.json("months.json")).toEqual([
+      { month: londonMonth(), totalSteps: 5000, updatedAt: expect.any(String) },
+    ]);
+
+    const entries =
+      download.json<{ date: string; steps: number; note: string; photo: string }[]>("manual-entries.json");
+    expect(entries).toEqual([
+      expect.objectContaining({ date: ana.today, steps: 3000, note: ana.note, photo: expect.any(String) }),
+    ]);
+    const photoName = entries[0]?.photo ?? "";
+    expect(photoName).toMatch(/^photos\/[0-9a-f-]+\.(jpg|png|webp)$/);
+    expect(Buffer.from(download.files[photoName] ?? [])).toEqual(ana.photoBytes);
+    expect(names.filter((name) => name.startsWith("photos/"))).toEqual([photoName]);
+
+    const groups = download.json<Record<string, unknown>[]>("groups.json");
+    expect(groups).toEqual([
+      expect.objectContaining({
+        name: ana.groupName,
+        role: "admin",
+        members: [
+          { firstName: ana.firstName, lastName: ana.lastName, joinedAt: expect.any(String), you: true },
+          { firstName: other.firstName, lastName: other.lastName, joinedAt: expect.any(String), you: false },
+        ],
+      }),
+    ]);
+
+    const sessions = download.json<Record<string, unknown>[]>("sessions.json");
+    expect(sessions).toEqual([
+      expect.objectContaining({
+        browser: expect.any(String),
+        createdAt: expect.any(String),
+        thisDevice: true,
+      }),
+    ]);
+    const keys = download.json("health-keys.json");
+    expect(keys).toEqual([{ name: ana.keyName, createdAt: expect.any(String), lastUsedAt: null }]);
+
+    // Nothing secret and nothing of another walker's (but the names the leaderboard shows).
+    const hashes = await app.database.db.selectFrom("sessions").select("id_hash").execute();
+    const keyHashes = await app.database.db.selectFrom("step_import_keys").select("key_hash").execute();
+    const everything = Object.entries(download.files)
+      .filter(([name]) => !name.startsWith("photos/"))
+      .map(([, bytes]) => Buffer.from(bytes).toString("utf8"))
+      .join("\n");
+    for (const secret of [
+      ana.token,
+      ana.keySecret,
+      ...hashes.map((row) => row.id_hash),
+      ...keyHashes.map((row) => row.key_hash),
+      other.email,
+      other.note,
+      other.keyName,
+      other.groupName,
+      other.phoneId,
+      other.watchId,
+    ]) {
+      expect(everything).not.toContain(secret);
+    }
+    for (const bytes of Object.values(download.files)) {
+      expect(Buffer.from(bytes).includes(other.photoBytes)).toBe(false);
+    }
+  });
+
+  it("writes a walker with nothing yet as empty lists", async () => {
+    const { app } = testApp;
+    const walker = await createSignedInWalker(app, "Newcomer");
+    const download = await downloadExport(app, walker.cookie);
+    for (const name of [
+      "days.json",
+      "months.json",
+      "manual-entries.json",
+      "groups.json",
+      "health-keys.json",
+    ]) {
+      expect(download.json(name), name).toEqual([]);
+    }
+    expect(download.text("days.csv").split("\r\n")[1]).toBe("");
+  });
+
+  it("prepares one export per walker at a time (429), and only a few at once on the process (503)", async () => {
+    const { app } = testApp;
+    const ana = await walkerWithData(app);
+    const exportOf = (cookie: string) =>
+      app.inject({ method: "GET", url: ACCOUNT_EXPORT_PATH, headers: { cookie } });
+
+    const [first, second] = await Promise.all([exportOf(ana.cookie), exportOf(ana.cookie)]);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toEqual({ message: ACCOUNT_MESSAGES.exportRunning });
+
+    const others = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_EXPORTS + 1 }, () => walkerWithData(app)),
+    );
+    const answers = await Promise.all(others.map((walker) => exportOf(walker.cookie)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([
+      ...Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => 200),
+      503,
+    ]);
+    const busy = answers.at(-1);
+    expect(busy?.headers["retry-after"]).toMatch(/^\d+$/);
+    expect(busy?.json()).toEqual({ message: ACCOUNT_MESSAGES.exportBusy });
+
+    // Once they are done, each can download again.
+    expect((await exportOf(ana.cookie)).statusCode).toBe(200);
+    expect((await exportOf(others.at(-1)?.cookie ?? "")).statusCode).toBe(200);
+  });
+
+  it("refuses a walker who is not signed in", async () => {
+    const response = await testApp.app.inject({ method: "GET", url: ACCOUNT_EXPORT_PATH });
+    expect(response.statusCode).toBe(401);
+  });
+});
