@@ -23,6 +23,8 @@ import { FORM_BODY_LIMIT, requestBodiesPlugin } from "./plugins/request-bodies.j
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
+import { accountDataRoutes } from "./routes/api/account/data.js";
+import { accountSessionsRoutes } from "./routes/api/account/sessions.js";
 import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
@@ -71,6 +73,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(revenueRoutes);
   await app.register(groupsRoutes);
   await app.register(appleHealthRoutes);
+  await app.register(accountDataRoutes);
+  await app.register(accountSessionsRoutes);
   await app.register(openApiRoutes);
   await app.register(webAppPlugin);
 
