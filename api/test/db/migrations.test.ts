@@ -11,6 +11,7 @@ const TABLES = [
   "groups",
   "idempotency_records",
   "local_accounts",
+  "mail_outbox",
   "manual_step_entries",
   "oidc_payloads",
   "sessions",
@@ -93,8 +94,9 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     const migrator = new Migrator({ db: database.db, provider: migrationProvider });
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
-    // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys).
-    const later = ["sign_up_attempts", "step_import_calls", "step_import_keys"];
+    // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
+    // 0012's mail queue).
+    const later = ["sign_up_attempts", "step_import_calls", "step_import_keys", "mail_outbox"];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });
 
