@@ -23,6 +23,7 @@ import { FORM_BODY_LIMIT, requestBodiesPlugin } from "./plugins/request-bodies.j
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
+import { credentialsRoutes } from "./routes/api/account/credentials.js";
 import { accountDataRoutes } from "./routes/api/account/data.js";
 import { accountSessionsRoutes } from "./routes/api/account/sessions.js";
 import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
@@ -73,6 +74,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(revenueRoutes);
   await app.register(groupsRoutes);
   await app.register(appleHealthRoutes);
+  await app.register(credentialsRoutes);
   await app.register(accountDataRoutes);
   await app.register(accountSessionsRoutes);
   await app.register(openApiRoutes);

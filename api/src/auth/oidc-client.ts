@@ -150,6 +150,7 @@ export class OidcClient {
       firstName: text("given_name"),
       lastName: text("family_name"),
       pictureUrl: text("picture"),
+      emailVerified: claims.email_verified === true,
     };
   }
 }

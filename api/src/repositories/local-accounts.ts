@@ -50,4 +50,37 @@ export class LocalAccountsRepository {
   async findById(id: string): Promise<LocalAccount | undefined> {
     return this.db.selectFrom("local_accounts").selectAll().where("id", "=", id).executeTakeFirst();
   }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable("local_accounts")
+      .set({ password_hash: passwordHash })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Confirms the account's email, when it is still `email` (a link to an old address confirms nothing). */
+  async markEmailVerified(id: string, email: string, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable("local_accounts")
+      .set({ email_verified_at: now })
+      .where("id", "=", id)
+      .where("email", "=", email.toLowerCase())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Moves the account to a confirmed new email; ConflictError when another account has it. */
+  async changeEmail(id: string, email: string, now = Date.now()): Promise<void> {
+    try {
+      await this.db
+        .updateTable("local_accounts")
+        .set({ email: email.toLowerCase(), email_verified_at: now })
+        .where("id", "=", id)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(EMAIL_TAKEN_MESSAGE);
+      throw error;
+    }
+  }
 }

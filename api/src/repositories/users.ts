@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AuthUser } from "@charity-steps/shared-types";
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UsersTable } from "../db/schema/users.js";
 
@@ -13,6 +13,8 @@ export interface VerifiedIdentity {
   firstName: string | null;
   lastName: string | null;
   pictureUrl: string | null;
+  /** The provider's `email_verified` claim; undefined leaves what is stored as it is. */
+  emailVerified?: boolean;
 }
 
 export class UsersRepository {
@@ -27,6 +29,16 @@ export class UsersRepository {
       profile_image_url: identity.pictureUrl,
       updated_at: now,
     };
+    // A confirmed email keeps the time it was first confirmed; one the provider no longer vouches
+    // for (an email changed there, say) is not confirmed any more.
+    const verified =
+      identity.emailVerified === undefined
+        ? {}
+        : {
+            email_verified_at: identity.emailVerified
+              ? sql<number | null>`coalesce(users.email_verified_at, ${now})`
+              : null,
+          };
     return this.db
       .insertInto("users")
       .values({
@@ -35,8 +47,11 @@ export class UsersRepository {
         subject: identity.subject,
         created_at: now,
         ...profile,
+        email_verified_at: identity.emailVerified ? now : null,
       })
-      .onConflict((conflict) => conflict.columns(["issuer", "subject"]).doUpdateSet(profile))
+      .onConflict((conflict) =>
+        conflict.columns(["issuer", "subject"]).doUpdateSet({ ...profile, ...verified }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -53,9 +68,23 @@ export class UsersRepository {
   async findById(id: string): Promise<UserRow | undefined> {
     return this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   }
+
+  /**
+   * The walker's email as the built-in account now has it (changed and confirmed, or just
+   * confirmed), without waiting for their next sign-in to bring it in the ID token.
+   */
+  async setConfirmedEmail(issuer: string, subject: string, email: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set({ email, email_verified_at: now, updated_at: now })
+      .where("issuer", "=", issuer)
+      .where("subject", "=", subject)
+      .execute();
+  }
 }
 
-export function toAuthUser(row: UserRow): AuthUser {
+/** `builtInIssuer`: the built-in provider's issuer when the app runs it, else null. */
+export function toAuthUser(row: UserRow, builtInIssuer: string | null = null): AuthUser {
   return {
     id: row.id,
     firstName: row.first_name,
@@ -63,5 +92,7 @@ export function toAuthUser(row: UserRow): AuthUser {
     email: row.email,
     profileImageUrl: row.profile_image_url,
     createdAt: new Date(row.created_at).toISOString(),
+    emailVerified: row.email_verified_at !== null,
+    accountKind: row.issuer === builtInIssuer ? "built-in" : "external",
   };
 }

@@ -24,6 +24,9 @@ describe.each(dialects)("sessions (%s)", (dialect) => {
       email: user.email,
       profileImageUrl: null,
       createdAt: new Date(user.created_at).toISOString(),
+      // Made directly with an issuer the app does not run, and no email_verified claim.
+      emailVerified: false,
+      accountKind: "external",
     });
   });
 

@@ -6,6 +6,7 @@ import { ConflictError } from "../../errors.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
 import { hashPassword, prepareDummyHash, verifyAccountPassword } from "../passwords.js";
 import { messagePage, type SignUpValues, signInPage, signUpPage } from "./pages.js";
+import { accountLinkPages, takeResetSignIn } from "./password-reset.js";
 import { type SignUpThrottle, tooManySignUpsMessage } from "./sign-up-throttle.js";
 import { signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
 import {
@@ -45,6 +46,7 @@ export async function interactionRoutes(
   const { localAccounts, signInThrottle } = app.repositories;
   prepareDummyHash();
   await app.register(formbody);
+  const links = await accountLinkPages(app, { issuer: oidc.issuer });
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The pending interaction named by the URL, or null (expired page shown) when there is none. */
@@ -79,6 +81,9 @@ export async function interactionRoutes(
   pages.get("/auth/interaction/:uid", { schema: { params: UidParams } }, async (request, reply) => {
     const details = await interactionOf(request, reply, request.params.uid);
     if (!details) return reply;
+    // A browser that has just chosen a new password through a mailed link is signed in by it.
+    const resetAccount = await takeResetSignIn(links.tokens, request, reply);
+    if (resetAccount) return finish(request, reply, resetAccount);
     // Only the login prompt reaches this page: loadExistingGrant consents for our own clients.
     return html(reply, 200, signInPage(details.uid));
   });
@@ -159,6 +164,10 @@ export async function interactionRoutes(
       }
       try {
         const account = await localAccounts.create({ ...values, passwordHash: await hashPassword(password) });
+        // The account works at once; its email is confirmed whenever the walker follows the link.
+        await links
+          .sendEmailConfirmation(account)
+          .catch((error) => request.log.error({ err: error }, "confirmation mail failed"));
         return finish(request, reply, account.id);
       } catch (error) {
         if (error instanceof ConflictError) {

@@ -17,7 +17,7 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => escapes[char] ?? char);
 }
 
-function layout(title: string, body: string, extraHead = ""): string {
+export function layout(title: string, body: string, extraHead = ""): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -38,11 +38,11 @@ ${body}
 </html>`;
 }
 
-function errorBox(error: string | undefined): string {
+export function errorBox(error: string | undefined): string {
   return error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "";
 }
 
-function field(id: string, label: string, type: string, value: string, autocomplete: string): string {
+export function field(id: string, label: string, type: string, value: string, autocomplete: string): string {
   return `<label for="${id}">${label}</label>
 <input id="${id}" name="${id}" type="${type}" value="${escapeHtml(value)}" autocomplete="${autocomplete}" required>`;
 }
@@ -58,6 +58,7 @@ ${field("email", "Email", "email", values.email ?? "", "email")}
 ${field("password", "Password", "password", "", "current-password")}
 <button type="submit">Sign in</button>
 </form>
+<p class="switch"><a href="/auth/forgot-password">Forgot your password?</a></p>
 <p class="switch">New to Charity Steps? <a href="/auth/interaction/${escapeHtml(uid)}/signup">Create an account</a></p>
 <p class="switch"><a href="/auth/interaction/${escapeHtml(uid)}/abort">Cancel and go back</a></p>`,
   );
@@ -123,6 +124,7 @@ input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px;
 input:focus{outline:2px solid #0d9488;outline-offset:1px;border-color:#0d9488}
 button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:#0f766e;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
 button:hover,.button:hover{background:#115e59}
+.notice{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#f0fdfa;border:1px solid #99f6e4;color:#115e59}
 .error{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#fef2f2;border:1px solid #fecaca;color:#b91c1c}
 .hint{margin:2px 0 0;font-size:.8rem;color:#64748b}
 .switch{margin:16px 0 0;text-align:center;color:#64748b}

@@ -55,7 +55,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
         claims: async () => ({
           sub: accountId,
           email: account.email,
-          email_verified: false,
+          email_verified: account.email_verified_at !== null,
           given_name: account.first_name,
           family_name: account.last_name,
           name: `${account.first_name} ${account.last_name}`,

@@ -11,6 +11,7 @@ import * as ledgerFunctionPlans from "./0009-ledger-function-plans.js";
 import * as signUpThrottle from "./0010-sign-up-throttle.js";
 import * as stepImportKeys from "./0011-step-import-keys.js";
 import * as mailOutbox from "./0012-mail-outbox.js";
+import * as accountTokens from "./0013-account-tokens.js";
 import * as sessionDevices from "./0014-session-devices.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   "0009-ledger-function-plans": ledgerFunctionPlans,
   "0010-sign-up-throttle": signUpThrottle,
   "0011-step-import-keys": stepImportKeys,
+  "0013-account-tokens": accountTokens,
   "0012-mail-outbox": mailOutbox,
   "0014-session-devices": sessionDevices,
 };

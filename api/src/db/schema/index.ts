@@ -1,3 +1,4 @@
+import type { AccountTokensTable } from "./account-tokens.js";
 import type { AppSecretsTable } from "./app-secrets.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
@@ -18,6 +19,7 @@ import type {
 import type { UsersTable } from "./users.js";
 
 export interface DatabaseSchema {
+  account_tokens: AccountTokensTable;
   users: UsersTable;
   sessions: SessionsTable;
   local_accounts: LocalAccountsTable;

@@ -7,4 +7,6 @@ export interface LocalAccountsTable {
   first_name: string;
   last_name: string;
   created_at: number;
+  /** When the account's email was confirmed by its mailed link; null until then. */
+  email_verified_at: number | null;
 }

@@ -9,6 +9,8 @@ export interface UsersTable {
   profile_image_url: string | null;
   /** The charity the walker supports in the beta, one of CHARITY_NAMES; null until chosen. */
   charity_name: string | null;
+  /** When the walker's email was confirmed (by a mailed link, or by the provider's `email_verified`); null until then. */
+  email_verified_at: number | null;
   /** Epoch milliseconds, as every timestamp in this schema. */
   created_at: number;
   updated_at: number;

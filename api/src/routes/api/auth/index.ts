@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { OidcClient } from "../../../auth/oidc-client.js";
+import { builtInIssuerOf } from "../../../auth/provider/password-reset.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { isFromAnotherOrigin } from "../../../plugins/csrf.js";
 import { toAuthUser } from "../../../repositories/users.js";
@@ -81,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async
   app.get(
     "/api/auth/user",
     { preHandler: app.requireUser, schema: { response: { 200: AuthUser, 401: ErrorResponse } } },
-    async (request) => toAuthUser(signedInUser(request)),
+    async (request) => toAuthUser(signedInUser(request), builtInIssuerOf(app.config)),
   );
 };
 
