@@ -13,6 +13,8 @@ export const testWalker: AuthUser = {
   email: "ada@example.com",
   profileImageUrl: null,
   createdAt: "2025-03-14T09:30:00.000Z",
+  emailVerified: true,
+  accountKind: "built-in",
 };
 
 /** Stubs fetch so GET /api/auth/user answers as the server does: the walker, or 401 when signed out. */

@@ -6,6 +6,7 @@ import { migrationProvider, migrations } from "../../src/db/migrations/index.js"
 import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
 const TABLES = [
+  "account_tokens",
   "app_secrets",
   "group_members",
   "groups",
@@ -95,8 +96,14 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue).
-    const later = ["sign_up_attempts", "step_import_calls", "step_import_keys", "mail_outbox"];
+    // 0012's mail queue, 0013's account tokens).
+    const later = [
+      "sign_up_attempts",
+      "step_import_calls",
+      "step_import_keys",
+      "mail_outbox",
+      "account_tokens",
+    ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });
 

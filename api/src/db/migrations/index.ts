@@ -27,8 +27,8 @@ export const migrations: Record<string, Migration> = {
   "0009-ledger-function-plans": ledgerFunctionPlans,
   "0010-sign-up-throttle": signUpThrottle,
   "0011-step-import-keys": stepImportKeys,
-  "0013-account-tokens": accountTokens,
   "0012-mail-outbox": mailOutbox,
+  "0013-account-tokens": accountTokens,
   "0014-session-devices": sessionDevices,
 };
 
