@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
+import type { MailOutboxRepository } from "./mail-outbox.js";
 
 /** Rows one export query reads at a time, so a long history never sits in memory whole. */
 export const EXPORT_PAGE_ROWS = 200;
@@ -91,7 +92,10 @@ export interface ErasedAccount {
  * walker's id, so that charity, month and group totals do not change when someone leaves.
  */
 export class AccountDataRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly mailOutbox: MailOutboxRepository,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -373,8 +377,14 @@ export class AccountDataRepository {
       const groups = await this.handOverGroups(trx, userId);
       await trx.deleteFrom("group_members").where("user_id", "=", userId).execute();
 
+      // Mail queued for them (sent or not) holds their address and what it said.
+      await this.mailOutbox.deleteForUser(userId, trx);
       if (before.email) {
         const email = before.email.toLowerCase();
+        await trx
+          .deleteFrom("mail_outbox")
+          .where(sql`lower(${sql.ref("to")})`, "=", email)
+          .execute();
         const walkerHere = `email+ip:${email}|`;
         await trx
           .deleteFrom("sign_in_failures")

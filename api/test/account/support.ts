@@ -2,7 +2,9 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { ACCOUNT_EXPORT_PATH, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { strFromU8, unzipSync } from "fflate";
+import { type Kysely, sql } from "kysely";
 import { expect } from "vitest";
+import type { Database } from "../../src/db/database.js";
 import { createSignedInWalker } from "../helper.js";
 import { manualForm, photo, stepsClient } from "../steps/support.js";
 
@@ -46,14 +48,25 @@ export function accountClient(app: FastifyInstance, cookie: string): AccountClie
  * and a note, a charity, a group they run, a step-import key.
  */
 export async function walkerWithData(app: FastifyInstance): Promise<WalkerWithData> {
-  const firstName = uniqueWord("Firstname");
-  const walker = await createSignedInWalker(app, firstName);
-  const lastName = uniqueWord("Lastname");
+  const walker = await createSignedInWalker(app, uniqueWord("Firstname"));
   await app.database.db
     .updateTable("users")
-    .set({ last_name: lastName })
+    .set({ last_name: uniqueWord("Lastname") })
     .where("id", "=", walker.user.id)
     .execute();
+  return seedEveryFeature(app, walker);
+}
+
+/** Gives a signed-in walker data in every feature (see walkerWithData). */
+export async function seedEveryFeature(
+  app: FastifyInstance,
+  walker: SignedInWalker,
+): Promise<WalkerWithData> {
+  const user = await app.database.db
+    .selectFrom("users")
+    .selectAll()
+    .where("id", "=", walker.user.id)
+    .executeTakeFirstOrThrow();
   const steps = stepsClient(app, walker.cookie);
   const account = accountClient(app, walker.cookie);
   const today = londonDay();
@@ -91,11 +104,12 @@ export async function walkerWithData(app: FastifyInstance): Promise<WalkerWithDa
     .executeTakeFirstOrThrow();
   return {
     ...walker,
+    user,
     steps,
     account,
-    firstName,
-    lastName,
-    email: walker.user.email ?? "",
+    firstName: user.first_name ?? "",
+    lastName: user.last_name ?? "",
+    email: user.email ?? "",
     today,
     phoneId,
     watchId,
@@ -109,7 +123,12 @@ export async function walkerWithData(app: FastifyInstance): Promise<WalkerWithDa
   };
 }
 
-export interface WalkerWithData extends Awaited<ReturnType<typeof createSignedInWalker>> {
+export type SignedInWalker = Pick<
+  Awaited<ReturnType<typeof createSignedInWalker>>,
+  "user" | "cookie" | "token"
+>;
+
+export interface WalkerWithData extends SignedInWalker {
   steps: ReturnType<typeof stepsClient>;
   account: AccountClient;
   firstName: string;
@@ -132,6 +151,57 @@ export interface DownloadedExport {
   files: Record<string, Uint8Array>;
   text(name: string): string;
   json<T = unknown>(name: string): T;
+}
+
+/** Where a table's column holds one of the needles: "table.column: needle". */
+export async function findEverywhere(
+  database: Database,
+  needles: { text: string[]; bytes: Buffer[] },
+): Promise<string[]> {
+  const db = database.db.withoutPlugins() as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const columns: { table: string; column: string }[] =
+    database.dialect === "postgres"
+      ? (
+          await sql<{ table_name: string; column_name: string }>`
+            select table_name, column_name from information_schema.columns
+            where table_schema = current_schema() order by table_name, ordinal_position`.execute(db)
+        ).rows.map((row) => ({ table: row.table_name, column: row.column_name }))
+      : (
+          await Promise.all(
+            (
+              await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
+            ).rows.map(async ({ name }) =>
+              (
+                await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(db)
+              ).rows.map((column) => ({ table: name, column: column.name })),
+            ),
+          )
+        ).flat();
+  if (columns.length === 0) throw new Error("no columns found");
+  const lowered = needles.text.filter(Boolean).map((needle) => needle.toLowerCase());
+  const found: string[] = [];
+  for (const { table, column } of columns) {
+    const { rows } = await sql<{
+      value: unknown;
+    }>`select ${sql.ref(column)} as value from ${sql.table(table)}`.execute(db);
+    for (const { value } of rows) {
+      if (value === null || value === undefined || typeof value === "number" || typeof value === "bigint")
+        continue;
+      if (value instanceof Uint8Array) {
+        const bytes = Buffer.from(value);
+        for (const needle of needles.bytes) {
+          if (needle.length > 0 && bytes.includes(needle))
+            found.push(`${table}.${column}: ${needle.length} photo bytes`);
+        }
+        const text = bytes.toString("latin1").toLowerCase();
+        for (const needle of lowered) if (text.includes(needle)) found.push(`${table}.${column}: ${needle}`);
+        continue;
+      }
+      const text = (typeof value === "string" ? value : JSON.stringify(value)).toLowerCase();
+      for (const needle of lowered) if (text.includes(needle)) found.push(`${table}.${column}: ${needle}`);
+    }
+  }
+  return found;
 }
 
 /** Every file of the walker's export, by name. */

@@ -144,7 +144,7 @@ async function* onePage<T>(items: T[]): AsyncGenerator<T[]> {
 /** Download my data (a streamed ZIP) and Delete my account. */
 export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
-  const accountData = new AccountDataRepository(app.database);
+  const accountData = new AccountDataRepository(app.database, app.repositories.mailOutbox);
   const builtInIssuer = app.config.oidc.kind === "external" ? null : `${app.config.publicUrl}/oidc`;
 
   /** Walkers whose export is being prepared by this process. */
