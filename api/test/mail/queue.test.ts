@@ -194,33 +194,48 @@ describe.each(dialects)("mail queue (%s)", (dialect) => {
 
   it("erases a walker's mail, and housekeeping forgets sent mail after 30 days but keeps failures", async () => {
     const users = new UsersRepository(db.db);
-    const [ada, bo] = await Promise.all(
-      ["ada", "bo"].map(async (name) => {
-        const user = await users.upsertFromIdentity({
-          issuer: "https://issuer.test",
-          subject: `${name}-${dialect}`,
-          email: `${name}@example.org`,
-          firstName: name,
-          lastName: null,
-          pictureUrl: null,
-        });
-        return user.id;
-      }),
-    );
-    const smtp = await server();
+    const walker = async (name: string) => {
+      const user = await users.upsertFromIdentity({
+        issuer: "https://issuer.test",
+        subject: `${name}-${dialect}`,
+        email: `${name}@example.org`,
+        firstName: name,
+        lastName: null,
+        pictureUrl: null,
+      });
+      return user.id;
+    };
+    const ada = await walker("ada");
+    const bo = await walker("bo");
+    const smtp = await server({
+      refuseRecipient: (address) => (address.startsWith("gone") ? 550 : undefined),
+    });
     const { queue } = queueFor(smtp.url);
     await queue.send({ to: "ada@example.org", subject: "One", text: "x", userId: ada });
     await queue.send({ to: "ada@example.org", subject: "Two", text: "x", userId: ada });
     await queue.send({ to: "bo@example.org", subject: "Three", text: "x", userId: bo });
+    await queue.send({ to: "gone@example.org", subject: "Four", text: "x" });
     await queue.deleteForUser(ada);
-    const left = await db.db.selectFrom("mail_outbox").select(["subject", "user_id"]).execute();
-    expect(left).toEqual([{ subject: "Three", user_id: bo }]);
+    const left = await db.db
+      .selectFrom("mail_outbox")
+      .select(["subject", "user_id"])
+      .orderBy("subject")
+      .execute();
+    expect(left).toEqual([
+      { subject: "Four", user_id: null },
+      { subject: "Three", user_id: bo },
+    ]);
 
-    expect(await queue.runOnce()).toBe(1);
-    const sent = await onlyRow();
-    expect(sent).toMatchObject({ status: "sent", text: "", html: null });
+    expect(await queue.runOnce()).toBe(2);
+    const rows = await db.db.selectFrom("mail_outbox").selectAll().orderBy("subject").execute();
+    expect(rows).toMatchObject([
+      { subject: "Four", status: "failed", text: "x" },
+      { subject: "Three", status: "sent", text: "", html: null },
+    ]);
     expect(await outbox.deleteSentBefore(now - 1)).toBe(0);
     expect(await outbox.deleteSentBefore(now + 1)).toBe(1);
+    const kept = await db.db.selectFrom("mail_outbox").select(["subject", "status"]).execute();
+    expect(kept).toEqual([{ subject: "Four", status: "failed" }]);
   });
 });
 
