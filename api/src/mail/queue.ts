@@ -136,7 +136,10 @@ export class MailQueue implements Mailer {
       // A full batch suggests more are due: look again instead of waiting for the interval.
       if (handled === this.options.perTick) this.again = true;
     } catch (error) {
-      this.log.warn({ err: error }, "mail worker: could not read the queue");
+      this.log.warn(
+        { err: error },
+        "mail worker: the queue could not be read or updated; the next look tries again",
+      );
     }
   }
 
