@@ -11,8 +11,9 @@ export { API_CACHE_NAME } from "@charity-steps/client-store/api-cache";
 // Never cached: who is signed in (the page keeps that itself) and the sign-in/out redirects.
 const NOT_CACHED = new Set(["/api/auth/user", "/api/login", "/api/logout", "/api/callback", "/api/health"]);
 
-// Proof photos are private and large: kept by no cache at all, this one included.
-const NOT_CACHED_PREFIXES = ["/api/steps/photos/"];
+// Proof photos are private and large: kept by no cache at all, this one included. The same goes
+// for the walker's data export, a ZIP of everything with all their photos.
+const NOT_CACHED_PREFIXES = ["/api/steps/photos/", "/api/account/export"];
 
 /** True for the API reads worth keeping for offline: same-origin GETs under /api/ with data. */
 export function isCachedApiRead(url: URL, origin: string, method: string): boolean {

@@ -20,6 +20,7 @@ describe("which API answers the worker keeps for offline", () => {
 
   it("never keeps writes, sign-in, who is signed in, proof photos, or other sites", () => {
     expect(read("/api/steps/photos/0b6f9a52-7d0e-4c53-9d42-1c2f0e4b8a11")).toBe(false);
+    expect(read("/api/account/export")).toBe(false);
     expect(read("/api/steps/sync", "POST")).toBe(false);
     expect(read("/api/auth/user")).toBe(false);
     expect(read("/api/login")).toBe(false);
