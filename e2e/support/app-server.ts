@@ -29,14 +29,22 @@ export async function freePort(): Promise<number> {
  * Runs the README's start command (`pnpm start`, i.e. scripts/start.mjs) on a free port with a
  * fresh data folder: the same SQLite file, built-in sign-in and built PWA a new walker gets.
  */
-export async function startAppServer(): Promise<AppServer> {
+export async function startAppServer(options: { env?: Record<string, string> } = {}): Promise<AppServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "charity-steps-e2e-"));
   let output = "";
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "scripts/start.mjs")], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: origin, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      // What a test adds, e.g. SMTP_URL for a mail server it runs.
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => {

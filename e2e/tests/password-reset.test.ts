@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { type ParsedMail, simpleParser } from "mailparser";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+
+/** A real SMTP server in the test process: the app's mail arrives here, parsed. */
+async function startMailServer() {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.server.address();
+      resolve(typeof address === "object" && address ? address.port : 0);
+    });
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    /** The first mail to `address` whose subject is `subject`, once it has arrived. */
+    async mail(address: string, subject: string): Promise<ParsedMail> {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const found = received.find(
+          (mail) =>
+            mail.subject === subject &&
+            [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),
+        );
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${address}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let mailServer: Awaited<ReturnType<typeof startMailServer>>;
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+const walker = {
+  firstName: "Grace",
+  lastName: "Hopper",
+  email: `grace.${randomBytes(4).toString("hex")}@example.org`,
+  password: "many-steps-for-charity",
+};
+const newPassword = "a-new-phrase-for-walking";
+
+beforeAll(async () => {
+  mailServer = await startMailServer();
+  [server, browser] = await Promise.all([
+    startAppServer({ env: { SMTP_URL: mailServer.url } }),
+    launchChromium(),
+  ]);
+  context = await phoneContext(browser);
+  page = await context.newPage();
+  errors = watchForErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mailServer?.close();
+});
+
+// One walker, in order: signs up, forgets the password, resets it from the mail, is signed in.
+describe("a walker who forgot their password", () => {
+  it("signs up and signs out", async () => {
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).click();
+    await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByLabel("First name").fill(walker.firstName);
+    await page.getByLabel("Last name").fill(walker.lastName);
+    await page.getByLabel("Email").fill(walker.email);
+    await page.getByLabel("Password").fill(walker.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(`${server.origin}/`);
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    // The sign-up's confirmation mail has gone out.
+    await mailServer.mail(walker.email, "Confirm your email for Charity Steps");
+
+    await page.getByRole("link", { name: "Logout" }).click();
+    await page.waitForURL(`${server.origin}/`, { timeout: 15_000 });
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+  });
+
+  it("asks for a link from the sign-in page and is told the same as for any email", async () => {
+    await page.getByRole("link", { name: "Welcome Back - Log In", exact: true }).click();
+    await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
+    await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await page.getByRole("heading", { level: 1, name: "Forgot your password?" }).waitFor();
+    await screenshot(page, "40-forgot-password");
+    await page.getByLabel("Email").fill(walker.email);
+    await page.getByRole("button", { name: "Send me a link" }).click();
+    const status = page.getByRole("status");
+    await status.waitFor();
+    expect(await status.textContent()).toContain("If an account uses this email, we've sent a link");
+    await screenshot(page, "41-forgot-password-sent");
+  });
+
+  it("follows the mailed link, chooses a new password and lands signed in", async () => {
+    const mail = await mailServer.mail(walker.email, "Choose a new Charity Steps password");
+    const link = /https?:\/\/\S+\/auth\/password-reset\/[A-Za-z0-9_-]+/.exec(mail.text ?? "")?.[0];
+    expect(link?.startsWith(`${server.origin}/auth/password-reset/`)).toBe(true);
+
+    await page.goto(link as string);
+    await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
+    await page.getByLabel("New password").fill("password1");
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "too easy to guess" }).waitFor();
+    await screenshot(page, "42-new-password");
+
+    await page.getByLabel("New password").fill(newPassword);
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await page.waitForURL(`${server.origin}/`, { timeout: 15_000 });
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    const me = await page.evaluate(async () => (await (await fetch("/api/auth/user")).json()) as unknown);
+    expect(me).toMatchObject({ email: walker.email, accountKind: "built-in", emailVerified: true });
+
+    // The link works once.
+    const again = await context.newPage();
+    await again.goto(link as string);
+    await again.getByText("This link has been used or has expired: ask for a new one.").waitFor();
+    await again.close();
+    expect(errors).toEqual([]);
+  });
+});
