@@ -151,6 +151,25 @@ const MATRIX: Call[] = [
     url: (world) => `${HEALTH_KEYS_PATH}/${world.keyId}`,
     expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 204 },
   },
+  // Password and email are changed here for built-in accounts only: these walkers come from
+  // another issuer, so every one of them is refused (their provider manages them).
+  {
+    method: "POST",
+    url: () => "/api/account/password",
+    body: () => ({ currentPassword: "long-walks-2026", newPassword: "a-fresh-walking-phrase" }),
+    expected: anyWalker(403),
+  },
+  {
+    method: "POST",
+    url: () => "/api/account/email",
+    body: () => ({ newEmail: "moved@example.org", currentPassword: "long-walks-2026" }),
+    expected: anyWalker(403),
+  },
+  { method: "POST", url: () => "/api/account/email-confirmation", expected: anyWalker(403) },
+  // The pages mailed links open: public, and a made-up token opens nothing.
+  { method: "GET", url: () => "/auth/forgot-password", expected: everyone(200) },
+  { method: "GET", url: () => "/auth/password-reset/made-up-token", expected: everyone(400) },
+  { method: "GET", url: () => "/auth/confirm-email/made-up-token", expected: everyone(400) },
   // Only a key opens the import: the walker's own session cookie does not.
   {
     method: "POST",
