@@ -67,7 +67,8 @@ export function SignedInDevices() {
     onError: failed("Your other devices could not be signed out. Please try again."),
   });
 
-  const list = sessions.data ?? [];
+  // This device first, then the others as the server orders them (the most recently used first).
+  const list = [...(sessions.data ?? [])].sort((a, b) => Number(b.current) - Number(a.current));
   const others = list.filter((session) => !session.current).length;
 
   return (

@@ -84,8 +84,9 @@ afterEach(() => {
 const rows = () => screen.getAllByRole("listitem").map((item) => item.textContent);
 
 describe("Signed-in devices", () => {
-  it("lists each device with when it was last used, this one marked and without an End button", async () => {
-    stubServer([thisLaptop, phone, oldTablet]);
+  it("lists each device with when it was last used, this one first, marked and without an End button", async () => {
+    // The server lists the most recently used first; this device is still shown at the top.
+    stubServer([phone, thisLaptop, oldTablet]);
     renderDevices();
     await screen.findByText("Safari on iOS");
     expect(rows()).toEqual([
