@@ -77,7 +77,10 @@ describe.each(dialects)("forgotten password (%s)", (dialect) => {
     };
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let round = 0; round < PASSWORD_RESET_THROTTLE.perEmail; round++) {
+    const rounds = 7;
+    for (let round = 0; round < rounds; round++) {
+      // Counts cleared, so that only the answers' timing is compared (no 429 among them).
+      await clearThrottles(env.server);
       unknown.push(await timed(`nobody.${round}.${Date.now()}@example.org`));
       known.push(await timed(walker.email));
     }
@@ -85,7 +88,7 @@ describe.each(dialects)("forgotten password (%s)", (dialect) => {
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     // Neither path hashes or sends anything before answering: they differ by noise only.
     expect(Math.abs(median(known) - median(unknown))).toBeLessThan(100);
-    await nthMailTo(env.smtp, walker.email, 1 + PASSWORD_RESET_THROTTLE.perEmail);
+    await nthMailTo(env.smtp, walker.email, 1 + rounds);
   });
 
   it("sets the new password with the mailed link, ends every session, signs the walker in, and works once", async () => {
