@@ -189,6 +189,39 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     expect(mailsTo(env.smtp, walker.email)).toHaveLength(1);
   });
 
+  it("refuses another site's request, control characters and oversized fields, changing nothing", async () => {
+    const { walker, browser } = await signedUp();
+    const crossSite = await browser.visit(`${origin}${ACCOUNT_PASSWORD_PATH}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: "https://evil.example",
+        "sec-fetch-site": "cross-site",
+      },
+      body: JSON.stringify({ currentPassword: walker.password, newPassword: "a-fresh-walking-phrase" }),
+    });
+    expect(crossSite.response.status).toBe(403);
+    for (const body of [
+      { newEmail: "new\u0000@example.org", currentPassword: walker.password },
+      { newEmail: `${"a".repeat(1001)}@example.org`, currentPassword: walker.password },
+      { newEmail: "new@example.org" },
+      { newEmail: ["new@example.org"], currentPassword: walker.password },
+    ]) {
+      const refused = await postJson(browser, origin, ACCOUNT_EMAIL_PATH, body);
+      expect(refused.response.status, JSON.stringify(body)).toBe(400);
+    }
+    const tooLong = await postJson(browser, origin, ACCOUNT_PASSWORD_PATH, {
+      currentPassword: walker.password,
+      newPassword: "x".repeat(1001),
+    });
+    expect(tooLong.response.status).toBe(400);
+    // The old password still signs in: nothing above changed the account.
+    expect((await signIn(new TestBrowser(), origin, walker.email, walker.password)).trail.at(-1)).toBe(
+      `${origin}/`,
+    );
+    expect(mailsTo(env.smtp, walker.email)).toHaveLength(1);
+  });
+
   it("asks for a session on every route", async () => {
     for (const path of [ACCOUNT_PASSWORD_PATH, ACCOUNT_EMAIL_PATH]) {
       const answer = await postJson(new TestBrowser(), origin, path, {
