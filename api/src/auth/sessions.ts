@@ -26,6 +26,8 @@ declare module "fastify" {
     user: UserRow | null;
     /** The stored hash of the session `requireUser` found (which device list entry is "this device"). */
     sessionIdHash: string | null;
+    /** When the session's last use is due to be written (set by `requireUser`), else null. */
+    sessionSeenAt: number | null;
   }
 }
 
@@ -69,6 +71,16 @@ export const sessionsPlugin = fp(
     app.decorate("sessionCookie", sessionCookie);
     app.decorateRequest("user", null);
     app.decorateRequest("sessionIdHash", null);
+    app.decorateRequest("sessionSeenAt", null);
+    // Written once the answer is known: a refused request changes nothing stored, its session's
+    // last use included. Before the answer leaves, so the next request already sees it.
+    app.addHook("onSend", async (request, reply, payload) => {
+      const { sessionIdHash, sessionSeenAt } = request;
+      if (sessionIdHash && sessionSeenAt !== null && reply.statusCode < 400) {
+        await sessions.markSeen(sessionIdHash, sessionSeenAt);
+      }
+      return payload;
+    });
     app.decorate("requireUser", async (request: FastifyRequest, reply: FastifyReply) => {
       const token = sessionCookie.read(request);
       if (!token) throw new UnauthorizedError();
@@ -83,7 +95,7 @@ export const sessionsPlugin = fp(
         await sessions.renew(session.idHash, expiresAt, now);
         setCookie(reply, token, expiresAt);
       } else if (now - session.lastSeenAt >= SEEN_AFTER_MS) {
-        await sessions.markSeen(session.idHash, now);
+        request.sessionSeenAt = now;
       }
       request.user = session.user;
       request.sessionIdHash = session.idHash;

@@ -131,7 +131,7 @@ describe.each(dialects)("signed-in devices (%s)", (dialect) => {
     expect((await walker.api.post(END_OTHER_SESSIONS_PATH)).json()).toEqual({ ended: 0 });
   });
 
-  it("records the last use at most every few minutes, with no write in between", async () => {
+  it("records the last use at most every few minutes, with no write in between and none on a refusal", async () => {
     const { app } = testApp;
     const walker = await createSignedInWalker(app, "Seen");
     const lastSeen = async () =>
@@ -159,6 +159,15 @@ describe.each(dialects)("signed-in devices (%s)", (dialect) => {
 
     const tenMinutesAgo = Date.now() - 10 * 60_000;
     await setLastSeen(tenMinutesAgo);
+    // A refused request changes nothing stored, the last use included.
+    const refused = await app.inject({
+      method: "POST",
+      url: "/api/groups",
+      headers: { cookie: walker.cookie, "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      payload: JSON.stringify({ name: "" }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await lastSeen()).toBe(tenMinutesAgo);
     const before = Date.now();
     expect((await me()).statusCode).toBe(200);
     expect(await lastSeen()).toBeGreaterThanOrEqual(before);
