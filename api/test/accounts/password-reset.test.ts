@@ -158,6 +158,23 @@ describe.each(dialects)("forgotten password (%s)", (dialect) => {
     expect(withNew.trail.at(-1)).toBe(`${origin}/`);
   });
 
+  it("signs in the account whose link it was, even in a browser signed in as someone else", async () => {
+    const { walker } = await walkerWithAccount();
+    const { walker: other } = await walkerWithAccount();
+    const shared = new TestBrowser();
+    await signIn(shared, origin, other.email, other.password);
+    expect((await whoIs(shared, origin)).user?.email).toBe(other.email);
+
+    await askForReset(shared, walker.email);
+    const link = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
+    const page = await shared.visit(link);
+    const landed = await shared.submit(page, link.slice(origin.length), {
+      password: "a-brand-new-walking-phrase",
+    });
+    expect(landed.trail.at(-1)).toBe(`${origin}/`);
+    expect((await whoIs(shared, origin)).user?.email).toBe(walker.email);
+  });
+
   it("refuses a link an hour old", async () => {
     const { walker } = await walkerWithAccount();
     await askForReset(new TestBrowser(), walker.email);

@@ -20,6 +20,8 @@ const RESET_SIGN_IN_TTL_MS = 10 * 60_000;
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 export const RESET_SIGN_IN_COOKIE = "cs_reset_sign_in";
 const RESET_SIGN_IN_COOKIE_PATH = "/auth/interaction";
+/** oidc-provider's own cookie naming the walker's session at the provider (its default name). */
+const PROVIDER_SESSION_COOKIE = "_session";
 
 /**
  * Reset links asked for, per 15 minutes (the sign-in throttle's window and table, under keys of
@@ -351,6 +353,10 @@ export async function accountLinkPages(app: FastifyInstance, options: { issuer: 
       await links.setPassword(account, password);
       // The link reached the account's mailbox: that confirms its email as well.
       await localAccounts.markEmailVerified(account.id, row.email);
+      // A provider session this browser still holds (another account's, say) would answer the
+      // sign-in below without asking: it ends, so that the ticket is what signs this browser in.
+      const providerSession = request.cookies[PROVIDER_SESSION_COOKIE];
+      if (providerSession) await app.repositories.oidcPayloads.destroy("Session", providerSession);
       const ticket = await links.tokens.issue(
         "reset-sign-in",
         account.id,
