@@ -8,6 +8,7 @@ import {
   ACCOUNT_EMAIL_PATH,
   ACCOUNT_PASSWORD_PATH,
   CREDENTIALS_MESSAGES,
+  EMAIL_CHANGES_PER_WINDOW,
 } from "../../src/routes/api/account/credentials.js";
 import {
   createTestDatabase,
@@ -172,6 +173,25 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     expect(mail.subject).toBe("This email already has a Charity Steps account");
     expect(mail.text).not.toContain(CONFIRM_EMAIL_PATH);
     expect((await whoIs(browser, origin)).user?.email).toBe(walker.email);
+  });
+
+  it("mails at most 3 email changes per 15 minutes for one walker, then answers 429", async () => {
+    const { walker, browser } = await signedUp();
+    for (let n = 1; n <= EMAIL_CHANGES_PER_WINDOW; n++) {
+      const asked = await postJson(browser, origin, ACCOUNT_EMAIL_PATH, {
+        newEmail: `change.${n}.${walker.email}`,
+        currentPassword: walker.password,
+      });
+      expect(asked.response.status, `request ${n}`).toBe(202);
+    }
+    const refused = await postJson(browser, origin, ACCOUNT_EMAIL_PATH, {
+      newEmail: `change.more.${walker.email}`,
+      currentPassword: walker.password,
+    });
+    expect(refused.response.status).toBe(429);
+    expect(messageOf(refused.body)).toBe(CREDENTIALS_MESSAGES.tooManyEmailChanges(15));
+    await nthMailTo(env.smtp, `change.${EMAIL_CHANGES_PER_WINDOW}.${walker.email}`);
+    expect(mailsTo(env.smtp, `change.more.${walker.email}`)).toHaveLength(0);
   });
 
   it("keeps the account's email when the new address is taken between the request and the link", async () => {

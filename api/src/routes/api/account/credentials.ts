@@ -19,6 +19,8 @@ export const ACCOUNT_EMAIL_CONFIRMATION_PATH = "/api/account/email-confirmation"
 
 /** Confirmation mails a walker may ask to be sent again, per 15 minutes (the sign-in throttle's window). */
 export const CONFIRMATION_RESENDS_PER_WINDOW = 3;
+/** Email changes a walker may ask for per 15 minutes: each mails an address of their choosing. */
+export const EMAIL_CHANGES_PER_WINDOW = 3;
 
 export const CREDENTIALS_MESSAGES = {
   external: "Your password and email are managed by the service you sign in with: change them there.",
@@ -30,6 +32,8 @@ export const CREDENTIALS_MESSAGES = {
     `We've sent a link to ${email}. Your email changes once you follow it (it works for 7 days).`,
   confirmationSent: (email: string) => `We've sent a new confirmation link to ${email}.`,
   alreadyConfirmed: "Your email is already confirmed.",
+  tooManyEmailChanges: (minutes: number) =>
+    `You've asked to change your email several times already. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
   tooManyConfirmations: (minutes: number) =>
     `You've asked for several confirmation mails already. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
   noAccount: "Your account could not be found. Please sign in again.",
@@ -129,13 +133,20 @@ export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { account, links } = await builtInAccount(request);
+      const { user, account, links } = await builtInAccount(request);
       const newEmail = request.body.newEmail.trim().toLowerCase();
       if (!EMAIL_PATTERN.test(newEmail) || newEmail.length > EMAIL_MAX) {
         throw new BadRequestError(CREDENTIALS_MESSAGES.invalidEmail);
       }
       await checkCurrentPassword(request, reply, account, request.body.currentPassword);
       if (newEmail === account.email) throw new BadRequestError(CREDENTIALS_MESSAGES.sameEmail);
+      const wait = await signInThrottle.attempt([
+        { key: `email-change:${user.id}`, limit: EMAIL_CHANGES_PER_WINDOW },
+      ]);
+      if (wait > 0) {
+        const minutes = Math.max(1, Math.ceil(wait / 60_000));
+        throw tooManyRequests(reply, wait, CREDENTIALS_MESSAGES.tooManyEmailChanges(minutes));
+      }
       // Whether another account uses the address is told only to that address, by mail.
       await links.sendEmailChange(account, newEmail);
       return reply.code(202).send({ message: CREDENTIALS_MESSAGES.emailChangeSent(newEmail) });
