@@ -3,6 +3,8 @@ import type { CDPSession } from "playwright-core";
 interface HeapUsage {
   usedSize: number;
   totalSize: number;
+  /** ArrayBuffers' bytes (the file's chunks, the inflater's window), outside the JS heap. */
+  backingStorageSize?: number;
 }
 
 /**
@@ -20,6 +22,9 @@ export class WorkerHeapSampler {
   /** The largest used heap seen, and the largest heap V8 reserved (it grows to hold every peak). */
   peakUsed = 0;
   peakTotal = 0;
+  peakBacking = 0;
+  /** The largest heap and ArrayBuffers together, in one sample. */
+  peakMemory = 0;
   samples = 0;
 
   constructor(
@@ -63,6 +68,8 @@ export class WorkerHeapSampler {
           this.samples++;
           this.peakUsed = Math.max(this.peakUsed, usage.usedSize);
           this.peakTotal = Math.max(this.peakTotal, usage.totalSize);
+          this.peakBacking = Math.max(this.peakBacking, usage.backingStorageSize ?? 0);
+          this.peakMemory = Math.max(this.peakMemory, usage.totalSize + (usage.backingStorageSize ?? 0));
         }
         await new Promise((resolve) => setTimeout(resolve, everyMs));
       }

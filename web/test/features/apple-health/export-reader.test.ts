@@ -58,18 +58,32 @@ async function* chunked(bytes: Uint8Array, size = 1 << 16): AsyncIterable<Uint8A
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
+type Inflater = "native" | "fflate";
+
+/** The days read from `bytes`, the same whichever inflater reads the zip (the engine's or fflate's). */
 async function daysOf(bytes: Uint8Array, today = "2026-04-15", size?: number) {
-  const summary = await readHealthExport(chunked(bytes, size), { today });
-  return Object.fromEntries(summary.days.map(({ day, steps }) => [day, steps]));
+  const read = async (inflate: Inflater) => {
+    const summary = await readHealthExport(chunked(bytes, size), { today, inflate });
+    return Object.fromEntries(summary.days.map(({ day, steps }) => [day, steps]));
+  };
+  const [native, fflate] = await Promise.all([read("native"), read("fflate")]);
+  expect(fflate).toEqual(native);
+  return native;
 }
 
+/** Why `bytes` are refused, the same whichever inflater reads the zip. */
 async function failure(bytes: Uint8Array, today = "2026-04-15"): Promise<HealthExportErrorCode> {
-  try {
-    await readHealthExport(chunked(bytes), { today });
-  } catch (error) {
-    return (error as { code: HealthExportErrorCode }).code;
-  }
-  throw new Error("the export was read");
+  const refusal = async (inflate: Inflater): Promise<HealthExportErrorCode> => {
+    try {
+      await readHealthExport(chunked(bytes), { today, inflate });
+    } catch (error) {
+      return (error as { code: HealthExportErrorCode }).code;
+    }
+    throw new Error(`the export was read (${inflate})`);
+  };
+  const [native, fflate] = await Promise.all([refusal("native"), refusal("fflate")]);
+  expect(fflate).toBe(native);
+  return native;
 }
 
 describe("readHealthExport: which steps count", () => {
@@ -272,6 +286,17 @@ describe("readHealthExport: files", () => {
     expect(await failure(zip.subarray(0, Math.floor(zip.length / 2)))).toBe("incomplete");
     expect(await failure(zip.subarray(0, zip.length - 10))).toBe("incomplete");
     expect(await failure(zip.subarray(0, 40))).toBe("incomplete");
+  });
+
+  it("refuses a zip whose export.xml is damaged", async () => {
+    const many = Array.from({ length: 400 }, (_, index) => ({
+      start: `2026-04-14 10:${String(index % 60).padStart(2, "0")}:00 +0100`,
+      value: index,
+    }));
+    const damaged = exportZip(many).slice();
+    const middle = Math.floor(damaged.length * 0.6);
+    damaged.fill(0xff, middle, middle + 64);
+    expect(await failure(damaged)).toBe("incomplete");
   });
 
   it("refuses an XML file that is not Health data, zipped or not", async () => {

@@ -7,6 +7,7 @@
 import type { DayString } from "@charity-steps/shared-types";
 import { Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { canInflateNatively, NativeInflater } from "./native-inflate";
 import { type ImportedDay, StepBuckets } from "./step-buckets";
 
 export const STEP_COUNT_TYPE = "HKQuantityTypeIdentifierStepCount";
@@ -155,6 +156,8 @@ export interface ReadOptions {
   /** Called after each chunk of the file with the bytes read so far. */
   onProgress?: (bytesRead: number) => void;
   signal?: AbortSignal;
+  /** Who inflates export.xml: the engine where it can (the default), or fflate. */
+  inflate?: "native" | "fflate";
 }
 
 /**
@@ -164,7 +167,26 @@ export interface ReadOptions {
  */
 export async function readHealthExport(
   chunks: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
-  { today, onProgress, signal }: ReadOptions,
+  { today, onProgress, signal, inflate = canInflateNatively() ? "native" : "fflate" }: ReadOptions,
+): Promise<HealthExportSummary> {
+  const inflater = inflate === "native" ? new NativeInflater() : undefined;
+  try {
+    return await read(chunks, today, onProgress, signal, inflater);
+  } catch (error) {
+    if (error instanceof HealthExportError || signal?.aborted) throw error;
+    // The inflater's own complaints (data cut short, not deflate): the zip is damaged.
+    throw new HealthExportError("incomplete", error instanceof Error ? error.message : String(error));
+  } finally {
+    inflater?.abort();
+  }
+}
+
+async function read(
+  chunks: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
+  today: DayString,
+  onProgress: ReadOptions["onProgress"],
+  signal: AbortSignal | undefined,
+  inflater: NativeInflater | undefined,
 ): Promise<HealthExportSummary> {
   const xml = new HealthXmlReader(today);
   const decoder = new TextDecoder();
@@ -181,7 +203,7 @@ export async function readHealthExport(
   let unzip: Unzip | undefined;
   let foundXml = false;
   let xmlEnded = false;
-  let tail: Uint8Array = new Uint8Array(0);
+  const tail = new ZipTail();
 
   const startZip = () => {
     unzip = new Unzip((file) => {
@@ -198,7 +220,7 @@ export async function readHealthExport(
       };
       file.start();
     });
-    unzip.register(UnzipInflate);
+    unzip.register(inflater?.decoder ?? UnzipInflate);
     unzip.register(UnzipPassThrough);
   };
   const pushZip = (bytes: Uint8Array, final: boolean) => {
@@ -208,7 +230,7 @@ export async function readHealthExport(
       if (error instanceof HealthExportError) throw error;
       throw new HealthExportError("incomplete", error instanceof Error ? error.message : String(error));
     }
-    tail = keepTail(tail, bytes);
+    tail.add(bytes);
   };
 
   const consume = (bytes: Uint8Array) => {
@@ -228,6 +250,7 @@ export async function readHealthExport(
     signal?.throwIfAborted();
     bytesRead += chunk.length;
     consume(chunk);
+    await inflater?.settled();
     onProgress?.(bytesRead);
   }
   signal?.throwIfAborted();
@@ -239,11 +262,12 @@ export async function readHealthExport(
   }
   if (kind === "zip") {
     pushZip(new Uint8Array(0), true);
+    if (foundXml) await inflater?.finished();
     if (!foundXml) {
       // A zip that ends before any export.xml may just be cut short: only its end record says whole.
-      throw new HealthExportError(hasEndRecord(tail) ? "no-export-xml" : "incomplete");
+      throw new HealthExportError(tail.hasEndRecord() ? "no-export-xml" : "incomplete");
     }
-    if (!xmlEnded || !hasEndRecord(tail)) throw new HealthExportError("incomplete");
+    if (!xmlEnded || !tail.hasEndRecord()) throw new HealthExportError("incomplete");
   }
   xml.write(decoder.decode());
   const days = xml.close();
@@ -291,16 +315,29 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return joined;
 }
 
-function keepTail(tail: Uint8Array, bytes: Uint8Array): Uint8Array {
-  if (bytes.length >= ZIP_TAIL_BYTES) return bytes.slice(bytes.length - ZIP_TAIL_BYTES);
-  const joined = concat(tail, bytes);
-  return joined.length > ZIP_TAIL_BYTES ? joined.slice(joined.length - ZIP_TAIL_BYTES) : joined;
-}
+/**
+ * The file's last bytes, enough to hold the zip's end record: the chunks themselves are kept (no
+ * copies), only as many as cover those bytes.
+ */
+class ZipTail {
+  private readonly chunks: Uint8Array[] = [];
+  private bytes = 0;
 
-function hasEndRecord(tail: Uint8Array): boolean {
-  const [p, k, five, six] = END_OF_CENTRAL_DIRECTORY as [number, number, number, number];
-  for (let at = tail.length - 22; at >= 0; at--) {
-    if (tail[at] === p && tail[at + 1] === k && tail[at + 2] === five && tail[at + 3] === six) return true;
+  add(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    while (this.chunks.length > 1 && this.bytes - (this.chunks[0]?.length ?? 0) >= ZIP_TAIL_BYTES) {
+      this.bytes -= this.chunks.shift()?.length ?? 0;
+    }
   }
-  return false;
+
+  hasEndRecord(): boolean {
+    const tail = this.chunks.reduce(concat, new Uint8Array(0));
+    const [p, k, five, six] = END_OF_CENTRAL_DIRECTORY as [number, number, number, number];
+    for (let at = tail.length - 22; at >= 0; at--) {
+      if (tail[at] === p && tail[at + 1] === k && tail[at + 2] === five && tail[at + 3] === six) return true;
+    }
+    return false;
+  }
 }
