@@ -1,5 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { APPLE_HEALTH_IMPORT_PATH, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
+import {
+  ACCOUNT_EXPORT_PATH,
+  ACCOUNT_PATH,
+  ACCOUNT_SESSIONS_PATH,
+  APPLE_HEALTH_IMPORT_PATH,
+  END_OTHER_SESSIONS_PATH,
+  HEALTH_KEYS_PATH,
+  londonDay,
+} from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
 import { groupsWalker } from "../groups/support.js";
@@ -32,6 +40,8 @@ interface World {
   photoUrl: string;
   /** The group admin's step-import key's id. */
   keyId: string;
+  /** The public id of a second session of the group admin's (another of their devices). */
+  sessionId: string;
 }
 
 interface Call {
@@ -170,6 +180,21 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => "/auth/forgot-password", expected: everyone(200) },
   { method: "GET", url: () => "/auth/password-reset/made-up-token", expected: everyone(400) },
   { method: "GET", url: () => "/auth/confirm-email/made-up-token", expected: everyone(400) },
+  { method: "GET", url: () => ACCOUNT_EXPORT_PATH, expected: anyWalker(200) },
+  { method: "GET", url: () => ACCOUNT_SESSIONS_PATH, expected: anyWalker(200) },
+  {
+    method: "DELETE",
+    url: (world) => `${ACCOUNT_SESSIONS_PATH}/${world.sessionId}`,
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 204 },
+  },
+  { method: "POST", url: () => END_OTHER_SESSIONS_PATH, expected: anyWalker(200) },
+  // Deleting an account takes its own email typed: these walkers all have one, so DELETE is refused.
+  {
+    method: "DELETE",
+    url: () => ACCOUNT_PATH,
+    body: () => ({ confirmEmail: "DELETE" }),
+    expected: anyWalker(400),
+  },
   // Only a key opens the import: the walker's own session cookie does not.
   {
     method: "POST",
@@ -184,7 +209,7 @@ const CASES = MATRIX.flatMap((call) =>
     call,
     actor,
     status: call.expected[actor],
-    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id" })}`,
+    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id" })}`,
   })),
 );
 
@@ -220,6 +245,12 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     const importKey = await app.repositories.stepImportKeys.create(admin.user.id, "Admin's iPhone");
     if (!importKey) throw new Error("no step-import key made");
 
+    const adminElsewhere = await app.repositories.sessions.open(admin.user.id, 60 * 60_000);
+    const { public_id: sessionId } = await app.database.db
+      .selectFrom("sessions")
+      .select("public_id")
+      .where("id_hash", "=", hashSessionToken(adminElsewhere.token))
+      .executeTakeFirstOrThrow();
     const expired = await app.repositories.sessions.open(member.user.id, 60_000);
     await app.database.db
       .updateTable("sessions")
@@ -244,6 +275,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       adminId: admin.user.id,
       photoUrl: entry.json().entry.photoUrl,
       keyId: importKey.row.id,
+      sessionId,
     };
     return { facts, cookies, authorizations };
   };

@@ -1,10 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { APPLE_HEALTH_IMPORT_PATH, addDays, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
+import {
+  ACCOUNT_SESSIONS_PATH,
+  APPLE_HEALTH_IMPORT_PATH,
+  addDays,
+  HEALTH_KEYS_PATH,
+  londonDay,
+} from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { EXPIRED_INTERACTION_MESSAGE } from "../../src/auth/provider/interactions.js";
+import { hashSessionToken } from "../../src/repositories/sessions.js";
 import {
   createSignedInWalker,
   createTestDatabase,
@@ -48,6 +55,8 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   /** The walker's step-import key (the import route takes no cookie), and a spare key's id to remove. */
   let importKey = "";
   let spareKeyId = "";
+  /** The public id of a second session of the walker's, for the device list's End. */
+  let spareSessionId = "";
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -94,6 +103,12 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     importKey = (await keys.create(walker.user.id, "Hostile iPhone"))?.key ?? "";
     spareKeyId = (await keys.create(walker.user.id, "Spare iPhone"))?.row.id ?? "";
     expect(importKey).not.toBe("");
+    const spare = await app.repositories.sessions.open(walker.user.id, 60 * 60_000);
+    spareSessionId =
+      (await app.repositories.sessions.listForUser(walker.user.id)).find(
+        (session) => session.idHash === hashSessionToken(spare.token),
+      )?.publicId ?? "";
+    expect(spareSessionId).not.toBe("");
   });
   afterAll(async () => {
     await app.close();
@@ -118,7 +133,14 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     const request = fc.constantFrom(...apiRoutes).chain((route) =>
       fc.tuple(
         fc.constant(route),
-        requestFor(route, () => ({ groupId, png, uid: interaction.uid, importKey, spareKeyId })),
+        requestFor(route, () => ({
+          groupId,
+          png,
+          uid: interaction.uid,
+          importKey,
+          spareKeyId,
+          spareSessionId,
+        })),
       ),
     );
 
@@ -210,7 +232,14 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
  */
 function requestFor(
   route: Route,
-  fixtures: () => { groupId: number; png: Buffer; uid: string; importKey: string; spareKeyId: string },
+  fixtures: () => {
+    groupId: number;
+    png: Buffer;
+    uid: string;
+    importKey: string;
+    spareKeyId: string;
+    spareSessionId: string;
+  },
 ): fc.Arbitrary<InjectOptions> {
   const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? "");
   const pathArb = fc
@@ -243,7 +272,9 @@ function requestFor(
             ? fixtures().uid
             : route.url.startsWith(HEALTH_KEYS_PATH)
               ? fixtures().spareKeyId
-              : String(fixtures().groupId);
+              : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
+                ? fixtures().spareSessionId
+                : String(fixtures().groupId);
         url = url.replace(`:${pathParams[index]}`, value ?? plausible);
       });
       return url;
@@ -290,7 +321,7 @@ function requestFor(
   const isMultipart = route.url === "/api/steps/add-manual-verified";
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; headers: Record<string, string> }> = isMultipart
     ? multipartArb(fixtures)
-    : route.method === "GET" || route.method === "DELETE"
+    : route.method === "GET" || (route.method === "DELETE" && !route.schema.body)
       ? fc.constant({ headers: {} })
       : route.url === APPLE_HEALTH_IMPORT_PATH
         ? fc.oneof(
