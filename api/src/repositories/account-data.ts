@@ -16,6 +16,8 @@ export interface ExportProfile {
   email: string | null;
   createdAt: number;
   charityName: string | null;
+  /** When the email was confirmed (a mailed link, or the provider's word), or null. */
+  emailVerifiedAt: number | null;
 }
 
 export interface ExportCounter {
@@ -104,7 +106,7 @@ export class AccountDataRepository {
   async profile(userId: string): Promise<ExportProfile | undefined> {
     const row = await this.db
       .selectFrom("users")
-      .select(["first_name", "last_name", "email", "created_at", "charity_name"])
+      .select(["first_name", "last_name", "email", "created_at", "charity_name", "email_verified_at"])
       .where("id", "=", userId)
       .executeTakeFirst();
     return (
@@ -114,6 +116,7 @@ export class AccountDataRepository {
         email: row.email,
         createdAt: Number(row.created_at),
         charityName: row.charity_name,
+        emailVerifiedAt: row.email_verified_at === null ? null : Number(row.email_verified_at),
       }
     );
   }
@@ -354,6 +357,7 @@ export class AccountDataRepository {
           first_name: null,
           last_name: null,
           profile_image_url: null,
+          email_verified_at: null,
           // No total is counted by charity, so the choice goes with the rest of the profile.
           charity_name: null,
         })
@@ -405,6 +409,8 @@ export class AccountDataRepository {
           .deleteFrom("oidc_payloads")
           .where(sql`${position}(payload, ${`"accountId":${JSON.stringify(accountId)}`})`, ">", 0)
           .execute();
+        // Its mailed links (reset, confirmation, change of email) go with it (also by cascade).
+        await trx.deleteFrom("account_tokens").where("account_id", "=", accountId).execute();
         await trx.deleteFrom("local_accounts").where("id", "=", accountId).execute();
       }
       return groups;

@@ -27,6 +27,16 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
 
     const download = await downloadExport(app, ana.cookie);
     const { response } = download;
+    const confirmed = Date.UTC(2026, 10, 2, 9, 0);
+    await app.database.db
+      .updateTable("users")
+      .set({ email_verified_at: confirmed })
+      .where("id", "=", other.user.id)
+      .execute();
+    expect((await downloadExport(app, other.cookie)).json("profile.json")).toMatchObject({
+      emailConfirmed: true,
+      emailConfirmedAt: new Date(confirmed).toISOString(),
+    });
     expect(response.headers["content-type"]).toBe("application/zip");
     expect(response.headers["content-disposition"]).toMatch(
       /^attachment; filename="charity-steps-data-\d{4}-\d{2}-\d{2}\.zip"$/,
@@ -51,6 +61,8 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       email: ana.email,
       createdAt: new Date(ana.user.created_at).toISOString(),
       charity: "British Heart Foundation",
+      emailConfirmed: false,
+      emailConfirmedAt: null,
     });
 
     const days = download.json<ExportedDay[]>("days.json");

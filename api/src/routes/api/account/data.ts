@@ -185,6 +185,8 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 email: profile?.email ?? null,
                 createdAt: profile ? iso(profile.createdAt) : null,
                 charity: profile?.charityName ?? null,
+                emailConfirmed: (profile?.emailVerifiedAt ?? null) !== null,
+                emailConfirmedAt: isoOrNull(profile?.emailVerifiedAt ?? null),
               },
               null,
               2,
