@@ -11,6 +11,9 @@ import { Page } from "../../components/page";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { StepImportKeys } from "../apple-health/step-import-keys";
 import { useAuth } from "../auth/use-auth";
+import { AccountSecurity } from "./account-security";
+import { SignedInDevices } from "./signed-in-devices";
+import { YourData } from "./your-data";
 
 const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -51,6 +54,10 @@ export function AccountPage() {
           )}
         </div>
       </section>
+      <AccountSecurity />
+      <div className="mt-4">
+        <SignedInDevices />
+      </div>
       <section className="card mt-4 space-y-2 p-4" aria-labelledby="beta-status-title">
         <h2 id="beta-status-title" className="text-lg font-semibold">
           Beta Access Status
@@ -99,6 +106,9 @@ export function AccountPage() {
         </p>
         <StepImportKeys />
       </section>
+      <div className="mt-4">
+        <YourData />
+      </div>
       <a href={LOGOUT_PATH} className="btn-secondary mt-6 w-full">
         <LogOut aria-hidden="true" className="size-4" />
         Sign Out
