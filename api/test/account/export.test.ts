@@ -1,7 +1,16 @@
-import { ACCOUNT_EXPORT_PATH, ACCOUNT_MESSAGES, londonMonth } from "@charity-steps/shared-types";
+import { randomUUID } from "node:crypto";
+import { ACCOUNT_EXPORT_PATH, ACCOUNT_MESSAGES, addDays, londonMonth } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_PAGE_ROWS } from "../../src/repositories/account-data.js";
 import { MAX_CONCURRENT_EXPORTS } from "../../src/routes/api/account/data.js";
-import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import {
+  buildTestApp,
+  createSignedInWalker,
+  dialects,
+  type RunningServer,
+  startTestServer,
+  type TestApp,
+} from "../helper.js";
 import { downloadExport, walkerWithData } from "./support.js";
 
 interface ExportedDay {
@@ -197,5 +206,127 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
   it("refuses a walker who is not signed in", async () => {
     const response = await testApp.app.inject({ method: "GET", url: ACCOUNT_EXPORT_PATH });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe.each(dialects)("Download my data, a long history (%s)", (dialect) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(async () => server?.close());
+
+  /** Years of days and hundreds of manual entries with photos, written straight to the tables. */
+  const walkerWithHistory = async (days: number, entries: number, photoBytes: number) => {
+    const { app } = server;
+    const walker = await createSignedInWalker(app, "Longtime");
+    const { db } = app.database;
+    const dayRows = Array.from({ length: days }, (_, index) => {
+      const day = addDays("2024-01-01", index);
+      return { day, month: day.slice(0, 7), steps: 1000 + index };
+    });
+    for (let start = 0; start < dayRows.length; start += 100) {
+      const page = dayRows.slice(start, start + 100);
+      await db
+        .insertInto("step_days")
+        .values(
+          page.map(({ day, month, steps }) => ({
+            user_id: walker.user.id,
+            day,
+            month,
+            motion_steps: steps,
+            health_steps: 0,
+            manual_steps: 0,
+            total_steps: steps,
+            updated_at: 1,
+          })),
+        )
+        .execute();
+      await db
+        .insertInto("step_counters")
+        .values(
+          page.map(({ day, steps }) => ({
+            user_id: walker.user.id,
+            day,
+            counter_id: "device:phone",
+            kind: "motion" as const,
+            source: "device_motion",
+            steps,
+            updated_at: 1,
+          })),
+        )
+        .execute();
+    }
+    for (let index = 0; index < entries; index++) {
+      const photoId = randomUUID();
+      await db
+        .insertInto("step_photos")
+        .values({
+          id: photoId,
+          user_id: walker.user.id,
+          content_type: "image/webp",
+          width: 1,
+          height: 1,
+          byte_size: photoBytes,
+          data: Buffer.alloc(photoBytes, index % 251),
+          created_at: 1_000 + index,
+        })
+        .execute();
+      await db
+        .insertInto("manual_step_entries")
+        .values({
+          id: randomUUID(),
+          user_id: walker.user.id,
+          day: "2024-06-01",
+          steps: 1,
+          note: `entry ${index}`,
+          idempotency_key: randomUUID(),
+          photo_id: photoId,
+          created_at: 1_000 + index,
+        })
+        .execute();
+    }
+    return { ...walker, dayRows };
+  };
+
+  it("reads every day and entry across many pages, each photo whole", async () => {
+    const walker = await walkerWithHistory(EXPORT_PAGE_ROWS * 2 + 50, EXPORT_PAGE_ROWS + 5, 2_000);
+    const download = await downloadExport(server.app, walker.cookie);
+    const days = download.json<{ date: string; totalSteps: number }[]>("days.json");
+    expect(days.map(({ date, totalSteps }) => [date, totalSteps])).toEqual(
+      walker.dayRows.map(({ day, steps }) => [day, steps]),
+    );
+    expect(download.text("days.csv").trimEnd().split("\r\n")).toHaveLength(walker.dayRows.length + 1);
+    const entries = download.json<{ note: string; photo: string }[]>("manual-entries.json");
+    expect(entries.map((entry) => entry.note)).toEqual(
+      Array.from({ length: EXPORT_PAGE_ROWS + 5 }, (_, index) => `entry ${index}`),
+    );
+    entries.forEach((entry, index) => {
+      expect(Buffer.from(download.files[entry.photo] ?? []).equals(Buffer.alloc(2_000, index % 251))).toBe(
+        true,
+      );
+    });
+  });
+
+  it("lets the walker download again as soon as a download they abandoned is closed", async () => {
+    // More than the sockets hold, so the server is still writing when the walker gives up.
+    const walker = await walkerWithHistory(10, 40, 1_000_000);
+    const url = `${server.origin}${ACCOUNT_EXPORT_PATH}`;
+    const abandoned = new AbortController();
+    const first = await fetch(url, { headers: { cookie: walker.cookie }, signal: abandoned.signal });
+    expect(first.status).toBe(200);
+    const reader = first.body?.getReader();
+    await reader?.read();
+    const whileRunning = await fetch(url, { headers: { cookie: walker.cookie } });
+    expect(whileRunning.status).toBe(429);
+    await whileRunning.arrayBuffer();
+    abandoned.abort();
+    await expect
+      .poll(async () => {
+        const again = await fetch(url, { headers: { cookie: walker.cookie } });
+        await again.arrayBuffer();
+        return again.status;
+      })
+      .toBe(200);
   });
 });
