@@ -177,6 +177,8 @@ export class SessionsRepository {
       ])
       .where("user_id", "=", userId)
       .where("expires_at", ">", now)
+      // SQLite's column has no default: only a session written by hand (never by open) lacks an id.
+      .where("public_id", "is not", null)
       .orderBy("last_seen_at", "desc")
       .orderBy("created_at", "desc")
       .execute();
