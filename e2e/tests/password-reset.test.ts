@@ -139,6 +139,27 @@ describe("a walker who forgot their password", () => {
     await again.goto(link as string);
     await again.getByText("This link has been used or has expired: ask for a new one.").waitFor();
     await again.close();
+  });
+
+  it("shows the account's sign-in details, its email confirmed by the reset", async () => {
+    await page.goto(`${server.origin}/account`);
+    const section = page.getByRole("region", { name: "Sign-in and security" });
+    await section.getByText("Email confirmed").waitFor();
+    // Its heading just below the app's sticky top bar.
+    await section.evaluate((element) =>
+      window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 90),
+    );
+    await screenshot(page, "43-account-security", { fullPage: false });
+    // The new password changes again from here; a wrong current one is refused with the reason.
+    const form = section.getByRole("form", { name: "Change password" });
+    await form.getByLabel("Current password").fill(walker.password);
+    await form.getByLabel("New password").fill("yet-another-walking-phrase");
+    await form.getByRole("button", { name: "Change password" }).click();
+    await form.getByRole("alert").filter({ hasText: "Your current password is not right." }).waitFor();
+    await form.getByLabel("Current password").fill(newPassword);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("Every other device you were signed in on is signed out.").first().waitFor();
+    expect(await page.evaluate(async () => (await fetch("/api/auth/user")).status)).toBe(200);
     expect(errors).toEqual([]);
   });
 });

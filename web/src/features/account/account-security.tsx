@@ -73,10 +73,13 @@ function EmailStatus({ email, confirmed }: { email: string | null; confirmed: bo
 
   if (confirmed) {
     return (
-      <p className="flex items-center gap-2 text-sm font-medium">
-        <MailCheck aria-hidden="true" className="size-5 text-brand-strong" />
-        Email confirmed{email && <span className="truncate font-normal text-muted">· {email}</span>}
-      </p>
+      <div className="text-sm">
+        <p className="flex items-center gap-2 font-medium">
+          <MailCheck aria-hidden="true" className="size-5 text-brand-strong" />
+          Email confirmed
+        </p>
+        {email && <p className="truncate pl-7 text-muted">{email}</p>}
+      </div>
     );
   }
   return (
