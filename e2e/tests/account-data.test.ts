@@ -68,7 +68,9 @@ describe("a walker's own data", () => {
     await devices.getByText("This device").waitFor();
     await expect.poll(() => devices.getByRole("listitem").count()).toBe(2);
     expect(await devices.getByRole("button", { name: /^End / }).count()).toBe(1);
-    await screenshot(page, "50-account-your-data");
+    const yourData = page.getByRole("region", { name: "Your data" });
+    await yourData.evaluate((section) => section.scrollIntoView({ block: "center" }));
+    await screenshot(page, "50-account-your-data", { fullPage: false });
     // In the middle of the screen, clear of the sticky header.
     await devices.evaluate((section) => section.scrollIntoView({ block: "center" }));
     await screenshot(page, "51-account-signed-in-devices", { fullPage: false });
