@@ -10,26 +10,18 @@ import {
   londonDay,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Bowser from "bowser";
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError } from "../../../errors.js";
 import { AccountDataRepository, type ExportDay } from "../../../repositories/account-data.js";
+import { describeBrowser } from "./sessions.js";
 
 /** Exports prepared at once by one process: each holds a database connection and a response open. */
 export const MAX_CONCURRENT_EXPORTS = 2;
 const BUSY_RETRY_AFTER_SECONDS = 30;
 
 const NoContent = Type.Null({ description: "No content" });
-
-/** "Chrome on Android", from a browser's User-Agent; "Unknown browser" when there is none to read. */
-export function describeBrowser(userAgent: string | null): string {
-  if (!userAgent?.trim()) return "Unknown browser";
-  const { browser, os } = Bowser.parse(userAgent);
-  if (browser.name && os.name) return `${browser.name} on ${os.name}`;
-  return browser.name ?? os.name ?? "Unknown browser";
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
