@@ -64,6 +64,10 @@ describe("a walker's own data", () => {
 
   it("sees both devices on the Account page, this one marked", async () => {
     await page.goto(`${server.origin}/account`);
+    // The screens visited so far have offline copies in the service worker's cache.
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open("charity-steps-api")).keys()).length))
+      .toBeGreaterThan(0);
     const devices = page.getByRole("region", { name: "Signed-in devices" });
     await devices.getByText("This device").waitFor();
     await expect.poll(() => devices.getByRole("listitem").count()).toBe(2);
@@ -120,6 +124,11 @@ describe("a walker's own data", () => {
     await page.waitForURL(`${server.origin}/`, { timeout: 15_000 });
     await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
     expect(await status(page, "/api/auth/user")).toBe(401);
+    // The service worker's offline copies of the walker's screens went with the account.
+    const cached = await page.evaluate(
+      async () => (await (await caches.open("charity-steps-api")).keys()).length,
+    );
+    expect(cached).toBe(0);
   });
 
   it("cannot sign in with the old password", async () => {
