@@ -10,6 +10,7 @@ import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { hashPassword } from "../../src/auth/passwords.js";
 import { EXPIRED_INTERACTION_MESSAGE } from "../../src/auth/provider/interactions.js";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
 import {
@@ -36,6 +37,9 @@ const SKIPPED: Record<string, string> = {};
 /** Routes that end the session they are sent with: each of their requests gets one of its own. */
 const SIGN_OUT_ROUTES = new Set(["/api/logout"]);
 
+/** Routes for built-in accounts only (others get 403): their requests come from such a walker. */
+const BUILT_IN_ACCOUNT_ROUTES = new Set(["/api/account/password", "/api/account/email"]);
+
 interface Route {
   method: string;
   url: string;
@@ -57,6 +61,8 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let spareKeyId = "";
   /** The public id of a second session of the walker's, for the device list's End. */
   let spareSessionId = "";
+  /** The session cookie of a walker with a built-in account, for BUILT_IN_ACCOUNT_ROUTES. */
+  let builtInCookie = "";
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -109,6 +115,21 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
         (session) => session.idHash === hashSessionToken(spare.token),
       )?.publicId ?? "";
     expect(spareSessionId).not.toBe("");
+    const account = await app.repositories.localAccounts.create({
+      email: "built.in@example.org",
+      passwordHash: await hashPassword("long-walks-2026"),
+      firstName: "Built",
+      lastName: "In",
+    });
+    const builtIn = await app.repositories.users.upsertFromIdentity({
+      issuer: `http://127.0.0.1:${port}/oidc`,
+      subject: account.id,
+      email: account.email,
+      firstName: "Built",
+      lastName: "In",
+      pictureUrl: null,
+    });
+    builtInCookie = `cs_session=${(await app.repositories.sessions.open(builtIn.id, 60 * 60_000)).token}`;
   });
   afterAll(async () => {
     await app.close();
@@ -149,7 +170,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
         request,
         fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
         async ([route, options], signedIn) => {
-          let sessionCookie = walker.cookie;
+          let sessionCookie = BUILT_IN_ACCOUNT_ROUTES.has(route.url) ? builtInCookie : walker.cookie;
           if (SIGN_OUT_ROUTES.has(route.url)) {
             // A sign-out would end the session every other request uses: it ends one of its own.
             const session = await app.repositories.sessions.open(walker.user.id, 60 * 60_000);
