@@ -16,6 +16,7 @@ let page: Page;
 let errors: string[];
 let folder: string;
 let healthExport: GeneratedHealthExport;
+let largeExport: GeneratedHealthExport;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "charity-steps-health-export-"));
@@ -26,6 +27,12 @@ beforeAll(async () => {
     // last 31 days' steps count.
     writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000 }),
   ]);
+  // Large enough that Cancel comes well before the end of the read.
+  largeExport = await writeHealthExport({
+    path: join(folder, "large-export.zip"),
+    xmlBytes: 400_000_000,
+    seed: 7,
+  });
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
@@ -68,11 +75,9 @@ describe("importing an Apple Health export", () => {
     const result = page.getByText(`Imported ${healthExport.expected.size} days of steps from Apple Health.`);
     await result.waitFor({ timeout: 60_000 });
     await page.getByText("They are on your Charity Steps total now.").waitFor();
-    await page
-      .getByRole("region", { name: "Import a Health export" })
-      .screenshot({
-        path: fileURLToPath(new URL("../screenshots/apple-health-export-imported.png", import.meta.url)),
-      });
+    await page.getByRole("region", { name: "Import a Health export" }).screenshot({
+      path: fileURLToPath(new URL("../screenshots/apple-health-export-imported.png", import.meta.url)),
+    });
 
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     const percents = seen.map(Number);
@@ -100,4 +105,59 @@ describe("importing an Apple Health export", () => {
     await page.getByRole("alert").filter({ hasText: "This file is not an Apple Health export." }).waitFor();
     expect(await serverHistory()).toEqual(before);
   });
+
+  it("Cancel stops the reading, and nothing is sent", async () => {
+    const syncs: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/steps/sync")) syncs.push(request.url());
+    });
+    await page.goto(`${server.origin}/apple-health`);
+    await page.getByLabel("Choose the Health export").setInputFiles(largeExport.path);
+    await page.getByRole("progressbar").waitFor();
+    const worker = page.workers().find((candidate) => candidate.url().includes("health-export.worker"));
+    expect(worker).toBeDefined();
+    const workerClosed = new Promise<void>((resolve) => worker?.once("close", () => resolve()));
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByText("Import cancelled: nothing was imported.").waitFor();
+    await workerClosed;
+    // Long enough for a read that had not been stopped to have finished and sent its days.
+    await page.waitForTimeout(8_000);
+    expect(await page.getByText(/Imported \d+ days/).count()).toBe(0);
+    expect(syncs).toEqual([]);
+  });
+
+  it("keeps an import made offline on the phone, and sends it once back online", async () => {
+    const phone = await phoneContext(browser);
+    try {
+      const offlinePage = await phone.newPage();
+      await signUpNewWalker(offlinePage, server.origin);
+      await offlinePage.goto(`${server.origin}/apple-health`);
+      // The page's code is all loaded before the connection goes.
+      await offlinePage.getByLabel("Choose the Health export").waitFor({ state: "attached" });
+      await phone.setOffline(true);
+      await offlinePage.getByLabel("Choose the Health export").setInputFiles(healthExport.path);
+      await offlinePage
+        .getByText("They are saved on this phone and will be sent when you are back online.")
+        .waitFor({ timeout: 30_000 });
+      await phone.setOffline(false);
+      await offlinePage.reload();
+      const history = async () => {
+        const days = await offlinePage.evaluate(async () => {
+          const response = await fetch("/api/steps/history");
+          return ((await response.json()) as { days: { date: string; steps: number }[] }).days;
+        });
+        return new Map(days.map(({ date, steps }) => [date, steps]));
+      };
+      await expect
+        .poll(async () => [...(await history()).values()].filter((steps) => steps > 0).length, {
+          timeout: 30_000,
+        })
+        .toBeGreaterThanOrEqual(healthExport.expected.size - 1);
+      for (const [date, steps] of await history()) {
+        expect({ date, steps }).toEqual({ date, steps: healthExport.expected.get(date) ?? 0 });
+      }
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
 });
