@@ -140,8 +140,9 @@ describe("signed in", () => {
 
   it("/account shows the walker's name and email and a real Sign Out link", async () => {
     renderApp("/account");
-    expect(await screen.findByText("Ada Walker")).toBeTruthy();
-    expect(screen.getByText("ada@example.com")).toBeTruthy();
+    const profile = await screen.findByRole("region", { name: "Profile" });
+    expect(within(profile).getByText("Ada Walker")).toBeTruthy();
+    expect(within(profile).getByText("ada@example.com")).toBeTruthy();
     expect(screen.getByText("Beta member since 14 March 2025")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Sign Out" }).getAttribute("href")).toBe(LOGOUT_PATH);
   });
@@ -209,7 +210,9 @@ describe("when the server cannot be reached", () => {
   it("still opens the dashboard offline for the walker last signed in on this device", async () => {
     stubAuthUser(testWalker);
     renderApp("/account");
-    expect(await screen.findByText(testWalker.email as string)).toBeTruthy();
+    expect(
+      within(await screen.findByRole("region", { name: "Profile" })).getByText(testWalker.email as string),
+    ).toBeTruthy();
     cleanup();
 
     vi.stubGlobal(
