@@ -43,7 +43,7 @@ describe("Apple Health through the Shortcuts app", () => {
     await page.getByText("You will not see this key again").first().waitFor();
     // The guide now carries the walker's own address and key, ready to copy into the Shortcut.
     expect(await page.getByText(`${server.origin}/api/health/apple-health`).count()).toBeGreaterThan(0);
-    await screenshot(page, "43-apple-health-setup");
+    await screenshot(page, "63-apple-health-setup");
   });
 
   it("takes the day's steps the Shortcut sends, and the dashboard shows them with the import time", async () => {
@@ -55,14 +55,14 @@ describe("Apple Health through the Shortcuts app", () => {
     await page.getByText(/^Apple Health: last import \d\d:\d\d$/).waitFor();
     await expect.poll(() => shownTodaySteps(page)).toBe(8234);
     expect(await serverTodaySteps(page)).toBe(8234);
-    await screenshot(page, "44-dashboard-apple-health-import");
+    await screenshot(page, "64-dashboard-apple-health-import");
   });
 
   it("lists the key on the Account page with its last use, and a removed key sends nothing more", async () => {
     await page.goto(`${server.origin}/account`);
     const list = page.getByRole("list").filter({ hasText: "Wendy's iPhone" });
     await list.getByText(/Last used/).waitFor();
-    await screenshot(page, "45-account-step-import-keys");
+    await screenshot(page, "65-account-step-import-keys");
 
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Remove Wendy's iPhone" }).click();

@@ -67,7 +67,7 @@ describe("walk mode", () => {
     expect(await wakeLocks()).toEqual({ requested: 1, held: 1 });
     await walk(page, 6);
     expect(await shownTodaySteps(page)).toBeGreaterThan(5);
-    await screenshot(page, "40-walk-mode-screen-on");
+    await screenshot(page, "60-walk-mode-screen-on");
   });
 
   it("lets the lock go when the page is hidden and takes it again on return", async () => {
@@ -107,7 +107,7 @@ describe("walk mode", () => {
     await context.setOffline(false);
     await expect.poll(() => serverTodaySteps(page), { timeout: 20_000 }).toBe(before);
     expect(await shownTodaySteps(page)).toBe(before);
-    await screenshot(page, "41-counting-paused-notice");
+    await screenshot(page, "61-counting-paused-notice");
     await page.getByRole("button", { name: "Dismiss" }).click();
   });
 
@@ -122,7 +122,7 @@ describe("walk mode", () => {
         Number((await page.getByTestId("pocket-screen-steps").textContent())?.replaceAll(",", "")),
       )
       .toBeGreaterThan(before);
-    await screenshot(page, "42-pocket-screen", { fullPage: false });
+    await screenshot(page, "62-pocket-screen", { fullPage: false });
 
     // A pocket brushing the screen is a short press: the screen stays.
     const box = await pocket.boundingBox();
