@@ -30,7 +30,7 @@ beforeAll(async () => {
   // Large enough that Cancel comes well before the end of the read.
   largeExport = await writeHealthExport({
     path: join(folder, "large-export.zip"),
-    xmlBytes: 400_000_000,
+    xmlBytes: 250_000_000,
     seed: 7,
   });
   context = await phoneContext(browser);
