@@ -1,55 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { type ParsedMail, simpleParser } from "mailparser";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { type MailServer, startMailServer } from "../support/mail-server.js";
 
-/** A real SMTP server in the test process: the app's mail arrives here, parsed. */
-async function startMailServer() {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    logger: false,
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch((error: Error) => callback(error));
-    },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.server.address();
-      resolve(typeof address === "object" && address ? address.port : 0);
-    });
-  });
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    /** The first mail to `address` whose subject is `subject`, once it has arrived. */
-    async mail(address: string, subject: string): Promise<ParsedMail> {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const found = received.find(
-          (mail) =>
-            mail.subject === subject &&
-            [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),
-        );
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${address}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-let mailServer: Awaited<ReturnType<typeof startMailServer>>;
+let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let context: BrowserContext;
