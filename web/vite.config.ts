@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defaultClientConditions, defineConfig, type ProxyOptions } from "vite";
+import { defaultClientConditions, defaultServerConditions, defineConfig, type ProxyOptions } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 
 // The API (port 3000) answers these paths itself; keeping the browser's Host lets its cookies and
@@ -14,6 +14,8 @@ export default defineConfig({
     // Use shared-types' TypeScript source directly, so there is no build step to forget.
     conditions: ["source", ...defaultClientConditions],
   },
+  // The same for code run in Node (the export reader's tests run there, with no DOM).
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
   plugins: [
     react(),
     tailwindcss(),
