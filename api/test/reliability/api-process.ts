@@ -26,6 +26,8 @@ export async function startApiProcess(options: {
   port: number;
   publicUrl?: string;
   sessionSecret: string;
+  /** Where the process keeps its files (mail written as .eml when there is no SMTP server). */
+  dataDir?: string;
 }): Promise<ApiProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
   let output = "";
@@ -40,7 +42,7 @@ export async function startApiProcess(options: {
         PORT: String(options.port),
         HOST: "127.0.0.1",
         PUBLIC_URL: options.publicUrl ?? origin,
-        DATA_DIR: tmpdir(),
+        DATA_DIR: options.dataDir ?? tmpdir(),
         WEB_DIST_DIR: "none",
         LOG_LEVEL: "warn",
         SESSION_SECRET: options.sessionSecret,

@@ -1,6 +1,10 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { addDays, londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
+import { MailOutboxRepository } from "../../src/repositories/mail-outbox.js";
 import {
   createTestDatabase,
   dialects,
@@ -30,16 +34,24 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
   let processes: ApiProcess[];
   let proxy: ReturnType<typeof roundRobinProxy>;
   let origin: string;
+  let dataDirs: string[];
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
     const [proxyPort, ...ports] = [await freePort(), await freePort(), await freePort()];
     origin = `http://127.0.0.1:${proxyPort}`;
     const sessionSecret = newSessionSecret();
+    dataDirs = await Promise.all(ports.map(() => mkdtemp(join(tmpdir(), "charity-steps-api-"))));
     // Started together: both migrate the same database and create the same secrets at once.
     processes = await Promise.all(
-      ports.map((port) =>
-        startApiProcess({ databaseUrl: database.url, port, publicUrl: origin, sessionSecret }),
+      ports.map((port, index) =>
+        startApiProcess({
+          databaseUrl: database.url,
+          port,
+          publicUrl: origin,
+          sessionSecret,
+          dataDir: dataDirs[index],
+        }),
       ),
     );
     proxy = roundRobinProxy(ports);
@@ -50,6 +62,7 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
     await new Promise((resolve) => proxy.server.close(resolve));
     await Promise.all(processes.map((api) => api.kill("SIGTERM")));
     await database.drop();
+    await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
   it("opens a session through one process that the other honours", async () => {
@@ -158,4 +171,54 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
       await db.close();
     }
   }, 120_000);
+
+  it("sends each queued mail once between the two processes", async () => {
+    // Queued as any process's app.mail.send queues it; both workers find the rows on their next look.
+    const queue = Database.connect(database.url);
+    const ids: string[] = [];
+    try {
+      const outbox = new MailOutboxRepository(queue);
+      for (let index = 0; index < 40; index += 1) {
+        const subject = `Queued ${index}`;
+        ids.push(
+          await outbox.enqueue({
+            to: `w${index}@example.org`,
+            subject,
+            text: subject,
+            html: null,
+            userId: null,
+          }),
+        );
+      }
+      // With no SMTP server each process writes what it sends into its own DATA_DIR/mail: a message
+      // sent twice would be in both folders.
+      const written = async () =>
+        (
+          await Promise.all(dataDirs.map((dir) => readdir(join(dir, "mail")).catch((): string[] => [])))
+        ).flat();
+      // Only this test's messages: the sign-ups above queued their own confirmation mail.
+      const ours = async () =>
+        (await written())
+          .map((file) => /-([0-9a-f-]{36})\.eml$/.exec(file)?.[1])
+          .filter((id) => ids.includes(id ?? ""));
+      const deadline = Date.now() + 60_000;
+      while ((await ours()).length < ids.length && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // Time for a second send of anything, were there one.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const sent = await ours();
+      expect(sent).toHaveLength(ids.length);
+      expect([...sent].sort()).toEqual([...ids].sort());
+      const rows = await queue.db
+        .selectFrom("mail_outbox")
+        .select(["status", "attempts"])
+        .where("id", "in", ids)
+        .execute();
+      expect(rows).toHaveLength(ids.length);
+      expect(rows.every((row) => row.status === "sent" && Number(row.attempts) === 1)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  }, 90_000);
 });
