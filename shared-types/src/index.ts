@@ -5,6 +5,7 @@ export * from "./charity.js";
 export * from "./charity-api.js";
 export * from "./constants.js";
 export * from "./dates.js";
+export * from "./draws.js";
 export * from "./errors.js";
 export * from "./groups.js";
 export * from "./health.js";
