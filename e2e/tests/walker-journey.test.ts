@@ -101,8 +101,9 @@ describe("a new walker's first visit", () => {
 
   it("shows the walker's own name and email on the account screen", async () => {
     await tabBar().getByRole("link", { name: "Account" }).click();
-    await page.getByText(walker.email).waitFor();
-    await page.getByText(`${walker.firstName} ${walker.lastName}`).first().waitFor();
+    const profile = page.getByRole("region", { name: "Profile" });
+    await profile.getByText(walker.email).waitFor();
+    await profile.getByText(`${walker.firstName} ${walker.lastName}`).first().waitFor();
   });
 
   it("keeps the Groups tab lit on a group's page", async () => {
