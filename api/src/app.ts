@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from "fastify";
 import type { ClientMetadata } from "oidc-provider";
 import { OidcClient } from "./auth/oidc-client.js";
+import { operatorsPlugin } from "./auth/operators.js";
 import { identityProviderPlugin } from "./auth/provider/plugin.js";
 import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
 import { sessionsPlugin } from "./auth/sessions.js";
@@ -33,6 +34,7 @@ import { dashboardRoutes } from "./routes/api/dashboard/index.js";
 import { groupsRoutes } from "./routes/api/groups/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
 import { openApiPlugin, openApiRoutes } from "./routes/api/openapi/index.js";
+import { operatorRoutes } from "./routes/api/operator/index.js";
 import { resetRoutes } from "./routes/api/resets/index.js";
 import { revenueRoutes } from "./routes/api/revenue/index.js";
 import { stepsRoutes } from "./routes/api/steps/index.js";
@@ -63,6 +65,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await registerFoundation(app, config, options.speed);
   await app.register(openApiPlugin);
   await app.register(sessionsPlugin);
+  await app.register(operatorsPlugin);
 
   const oidc = await createOidcClient(app, config);
   await app.register(healthRoutes);
@@ -77,6 +80,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(credentialsRoutes);
   await app.register(accountDataRoutes);
   await app.register(accountSessionsRoutes);
+  await app.register(operatorRoutes);
   await app.register(openApiRoutes);
   await app.register(webAppPlugin);
 

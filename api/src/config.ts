@@ -26,7 +26,15 @@ export interface AppConfig {
   smtpUrl: string | null;
   /** The From of every mail, e.g. `Charity Steps <no-reply@steps.example.org>`. */
   mailFrom: string;
+  /** Lower-cased: an account is an operator when its confirmed email is one of these. */
+  operatorEmails: string[];
+  /** The free-entry postal address, one line per line; null when none is set (outside development). */
+  postalEntryAddress: string | null;
 }
+
+/** What development shows for the postal address when none is set: plainly not a real one. */
+export const PLACEHOLDER_POSTAL_ADDRESS =
+  "PLACEHOLDER: set POSTAL_ENTRY_ADDRESS\nCharity Steps Prize Draw\nNo real address";
 
 export interface ExternalIssuerConfig {
   kind: "external";
@@ -75,6 +83,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       vars.WEB_DIST_DIR === "none" ? null : vars.WEB_DIST_DIR ? resolve(vars.WEB_DIST_DIR) : defaultWebDist,
     smtpUrl: vars.SMTP_URL ?? null,
     mailFrom: vars.MAIL_FROM ?? `Charity Steps <no-reply@${mailDomain(publicUrl)}>`,
+    operatorEmails: vars.OPERATOR_EMAILS ?? [],
+    postalEntryAddress:
+      vars.POSTAL_ENTRY_ADDRESS ?? (vars.NODE_ENV === "production" ? null : PLACEHOLDER_POSTAL_ADDRESS),
   };
 }
 

@@ -12,6 +12,9 @@ export const AuthUser = Type.Object({
   emailVerified: Type.Boolean({
     description: "The walker's email is confirmed: by its mailed link, or by the provider's email_verified",
   }),
+  isOperator: Type.Boolean({
+    description: "The walker runs the prize draw: their confirmed email is one of OPERATOR_EMAILS",
+  }),
   accountKind: Type.Union([Type.Literal("built-in"), Type.Literal("external")], {
     description: "built-in: an account of this app's own sign-in (its password and email are changed here)",
   }),

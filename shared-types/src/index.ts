@@ -9,6 +9,7 @@ export * from "./draws.js";
 export * from "./errors.js";
 export * from "./groups.js";
 export * from "./health.js";
+export * from "./operators.js";
 export * from "./pricing.js";
 export * from "./prizes.js";
 export * from "./server-paths.js";

@@ -14,6 +14,7 @@ export const testWalker: AuthUser = {
   profileImageUrl: null,
   createdAt: "2025-03-14T09:30:00.000Z",
   emailVerified: true,
+  isOperator: false,
   accountKind: "built-in",
 };
 

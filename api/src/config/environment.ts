@@ -108,6 +108,36 @@ const MailFrom = Type.Refine(
   (value) => `must be an address such as "Charity Steps <no-reply@example.org>", got "${value}"`,
 );
 
+const EMAIL = /^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,]+$/;
+const emailList = (value: string) =>
+  value
+    .split(",")
+    .map((email) => email.trim())
+    .filter((email) => email !== "");
+const badEmail = (value: string) => emailList(value).find((email) => !EMAIL.test(email));
+
+/**
+ * The operators' emails, comma-separated, compared without regard to case. An operator's email
+ * must also be confirmed on their account: the list alone grants nothing.
+ */
+const OperatorEmails = Type.Decode(
+  Type.Refine(
+    Type.String(),
+    (value) => badEmail(value) === undefined,
+    (value) => `must be email addresses separated by commas, got "${badEmail(value)}"`,
+  ),
+  (value) => [...new Set(emailList(value).map((email) => email.toLowerCase()))],
+);
+
+/** Where postal entries are sent; `\n` in the value starts a new line of the address. */
+const PostalEntryAddress = Type.Decode(Type.String({ maxLength: 500 }), (value) =>
+  value
+    .split(/\\n|\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join("\n"),
+);
+
 const LogLevel = Type.Decode(
   Type.Refine(
     Type.String({ default: "info" }),
@@ -154,6 +184,8 @@ export const EnvironmentSchema = Type.Object({
   /** Its default names PUBLIC_URL's host, so loadConfig fills it in. */
   MAIL_FROM: Type.Optional(MailFrom),
   LOG_LEVEL: LogLevel,
+  OPERATOR_EMAILS: Type.Optional(OperatorEmails),
+  POSTAL_ENTRY_ADDRESS: Type.Optional(PostalEntryAddress),
   /** `none` serves the API alone; unset serves the PWA built in the repository. */
   WEB_DIST_DIR: Type.Optional(Type.String()),
   NODE_ENV: Type.Optional(Type.String()),

@@ -84,7 +84,7 @@ export class UsersRepository {
 }
 
 /** `builtInIssuer`: the built-in provider's issuer when the app runs it, else null. */
-export function toAuthUser(row: UserRow, builtInIssuer: string | null = null): AuthUser {
+export function toAuthUser(row: UserRow, builtInIssuer: string | null = null): Omit<AuthUser, "isOperator"> {
   return {
     id: row.id,
     firstName: row.first_name,

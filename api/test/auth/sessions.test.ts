@@ -26,6 +26,7 @@ describe.each(dialects)("sessions (%s)", (dialect) => {
       createdAt: new Date(user.created_at).toISOString(),
       // Made directly with an issuer the app does not run, and no email_verified claim.
       emailVerified: false,
+      isOperator: false,
       accountKind: "external",
     });
   });

@@ -8,6 +8,7 @@ import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 const TABLES = [
   "account_tokens",
   "app_secrets",
+  "audit_log",
   "group_members",
   "groups",
   "idempotency_records",
@@ -15,6 +16,7 @@ const TABLES = [
   "mail_outbox",
   "manual_step_entries",
   "oidc_payloads",
+  "postal_entries",
   "sessions",
   "sign_in_failures",
   "sign_up_attempts",
@@ -88,21 +90,24 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       `.execute(database.db);
       return rows.map((row) => row.proname);
     };
+    // With them, 0015's trigger function that keeps the audit log append-only.
     expect(await functions()).toEqual(
-      dialect === "postgres" ? ["record_step_counts", "recount_step_days"] : [],
+      dialect === "postgres" ? ["audit_log_append_only", "record_step_counts", "recount_step_days"] : [],
     );
 
     const migrator = new Migrator({ db: database.db, provider: migrationProvider });
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
       "step_import_keys",
       "mail_outbox",
       "account_tokens",
+      "audit_log",
+      "postal_entries",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });
@@ -127,6 +132,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     };
     const kept = ["plan_cache_mode=force_generic_plan", "enable_seqscan=off"];
     expect(await settings()).toEqual([
+      ["audit_log_append_only", null],
       ["record_step_counts", kept],
       ["recount_step_days", kept],
     ]);

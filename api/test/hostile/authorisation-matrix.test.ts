@@ -7,11 +7,15 @@ import {
   END_OTHER_SESSIONS_PATH,
   HEALTH_KEYS_PATH,
   londonDay,
+  londonMonth,
+  OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_POSTAL_ENTRIES_PATH,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
 import { groupsWalker } from "../groups/support.js";
 import { dialects, startTestServer, type TestApp } from "../helper.js";
+import { walkerWithEmail } from "../operators/support.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
 
 /**
@@ -20,6 +24,9 @@ import { manualForm, multipartBody, photo } from "../steps/support.js";
  * sync-local) is the group admin; the group member and another walker are everyone else.
  * The "step-import key" caller sends the group admin's step-import key (`Authorization: Bearer`)
  * and no cookie: it opens the Apple Health import and nothing else, which no cookie opens.
+ * The "operator" is a walker whose confirmed email is in OPERATOR_EMAILS: outside the operator
+ * routes they are one more walker with nothing of anyone else's, so unless a route says otherwise
+ * they get what "another walker" gets.
  */
 const ACTORS = [
   "signed out",
@@ -30,8 +37,11 @@ const ACTORS = [
   "group member",
   "group admin",
   "step-import key",
+  "operator",
 ] as const;
 type Actor = (typeof ACTORS)[number];
+type Expected = Record<Exclude<Actor, "operator">, number> & { operator?: number };
+const OPERATOR_EMAIL = "matrix.operator@example.org";
 
 interface World {
   groupId: number;
@@ -49,7 +59,7 @@ interface Call {
   url: (world: World) => string;
   body?: (world: World) => unknown;
   multipart?: true;
-  expected: Record<Actor, number>;
+  expected: Expected;
 }
 
 const SIGNED_OUT = {
@@ -65,7 +75,10 @@ const anyWalker = (status: number): Record<Actor, number> => ({
   "another walker": status,
   "group member": status,
   "group admin": status,
+  operator: status,
 });
+/** Operator routes: operators get `status`, walkers find nothing (404), nobody else gets in. */
+const operatorOnly = (status: number): Expected => ({ ...anyWalker(404), operator: status });
 /** Public routes: the same for everyone. */
 const everyone = (status: number): Record<Actor, number> =>
   Object.fromEntries(ACTORS.map((actor) => [actor, status])) as Record<Actor, number>;
@@ -202,13 +215,33 @@ const MATRIX: Call[] = [
     body: () => ({ steps: 1234, date: today }),
     expected: { ...everyone(401), "step-import key": 200 },
   },
+  {
+    method: "GET",
+    url: () => `${OPERATOR_POSTAL_ENTRIES_PATH}?month=${londonMonth()}`,
+    expected: operatorOnly(200),
+  },
+  {
+    method: "POST",
+    url: () => OPERATOR_POSTAL_ENTRIES_PATH,
+    body: () => ({
+      month: londonMonth(),
+      fullName: "Posted Entrant",
+      address: "1 Letterbox Lane",
+      receivedOn: today,
+    }),
+    expected: operatorOnly(201),
+  },
+  { method: "GET", url: () => OPERATOR_AUDIT_LOG_PATH, expected: operatorOnly(200) },
 ];
 
 const CASES = MATRIX.flatMap((call) =>
   ACTORS.map((actor) => ({
     call,
     actor,
-    status: call.expected[actor],
+    status:
+      actor === "operator"
+        ? (call.expected.operator ?? call.expected["another walker"])
+        : call.expected[actor],
     label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id" })}`,
   })),
 );
@@ -219,7 +252,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
   const tally = { cases: 0, asExpected: 0 };
   beforeAll(async () => {
     // Listening: /api/login asks the built-in provider (this same server) over HTTP.
-    testApp = await startTestServer(dialect);
+    testApp = await startTestServer(dialect, { OPERATOR_EMAILS: OPERATOR_EMAIL });
     png = await photo("png");
   });
   afterAll(async () => {
@@ -238,6 +271,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     const admin = await groupsWalker(app, "Admin");
     const member = await groupsWalker(app, "Member");
     const outsider = await groupsWalker(app, "Outsider");
+    const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
     const group = (await admin.api.createGroup("Lunch loop", "")).json();
     expect((await member.api.join(group.joinCode)).statusCode).toBe(201);
     const entry = await manualEntry(admin.cookie);
@@ -267,6 +301,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       "group member": member.cookie,
       "group admin": admin.cookie,
       "step-import key": null,
+      operator: operator.cookie,
     };
     const authorizations: Partial<Record<Actor, string>> = { "step-import key": `Bearer ${importKey.key}` };
     const facts: World = {
@@ -322,7 +357,8 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
     tally.asExpected++;
     if (status === 401 || status === 403 || status === 404) {
       expect(response.json().message).toEqual(expect.any(String));
-      // A refused caller changes nothing of anybody's: steps, entries, photos, groups, members, keys.
+      // A refused caller changes nothing of anybody's: steps, entries, photos, groups, members, keys,
+      // postal entries, the audit log.
       expect(await storedState()).toEqual(before);
     }
   });
@@ -337,7 +373,9 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
         | "groups"
         | "group_members"
         | "users"
-        | "step_import_keys",
+        | "step_import_keys"
+        | "postal_entries"
+        | "audit_log",
     ) =>
       Number(
         (
@@ -361,6 +399,8 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       members: await count("group_members"),
       users: await count("users"),
       importKeys: await count("step_import_keys"),
+      postalEntries: await count("postal_entries"),
+      auditLog: await count("audit_log"),
       charities,
     };
   };

@@ -21,6 +21,7 @@ import {
   type TestDatabase,
   testConfig,
 } from "../helper.js";
+import { walkerWithEmail } from "../operators/support.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Schema } from "./generators.js";
 
@@ -39,6 +40,10 @@ const SIGN_OUT_ROUTES = new Set(["/api/logout"]);
 
 /** Routes for built-in accounts only (others get 403): their requests come from such a walker. */
 const BUILT_IN_ACCOUNT_ROUTES = new Set(["/api/account/password", "/api/account/email"]);
+
+/** Operator routes (everyone else gets 404): their requests come from an operator. */
+const OPERATOR_ROUTE_PREFIX = "/api/operator/";
+const OPERATOR_EMAIL = "hostile.operator@example.org";
 
 interface Route {
   method: string;
@@ -63,20 +68,29 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let spareSessionId = "";
   /** The session cookie of a walker with a built-in account, for BUILT_IN_ACCOUNT_ROUTES. */
   let builtInCookie = "";
+  /** The session cookie of an operator (a confirmed email in OPERATOR_EMAILS), for the operator routes. */
+  let operatorCookie = "";
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     // Listening, so that the sign-in routes reach the built-in provider (this same server) over HTTP.
     const port = await freePort();
-    app = await buildApp(testConfig({ DATABASE_URL: database.url, PUBLIC_URL: `http://127.0.0.1:${port}` }), {
-      logger: false,
-      onRoute: (route: RouteOptions) => {
-        for (const method of [route.method].flat()) {
-          if (method === "HEAD" || `${method} ${route.url}` in SKIPPED) continue;
-          routes.push({ method, url: route.url, schema: (route.schema ?? {}) as Route["schema"] });
-        }
+    app = await buildApp(
+      testConfig({
+        DATABASE_URL: database.url,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        OPERATOR_EMAILS: OPERATOR_EMAIL,
+      }),
+      {
+        logger: false,
+        onRoute: (route: RouteOptions) => {
+          for (const method of [route.method].flat()) {
+            if (method === "HEAD" || `${method} ${route.url}` in SKIPPED) continue;
+            routes.push({ method, url: route.url, schema: (route.schema ?? {}) as Route["schema"] });
+          }
+        },
       },
-    });
+    );
     await app.listen({ port, host: "127.0.0.1" });
     walker = await createSignedInWalker(app, "Hostile");
     interaction = await pendingInteraction(`http://127.0.0.1:${port}`);
@@ -130,6 +144,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       pictureUrl: null,
     });
     builtInCookie = `cs_session=${(await app.repositories.sessions.open(builtIn.id, 60 * 60_000)).token}`;
+    operatorCookie = (await walkerWithEmail(app, OPERATOR_EMAIL, true)).cookie;
   });
   afterAll(async () => {
     await app.close();
@@ -170,7 +185,11 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
         request,
         fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
         async ([route, options], signedIn) => {
-          let sessionCookie = BUILT_IN_ACCOUNT_ROUTES.has(route.url) ? builtInCookie : walker.cookie;
+          let sessionCookie = BUILT_IN_ACCOUNT_ROUTES.has(route.url)
+            ? builtInCookie
+            : route.url.startsWith(OPERATOR_ROUTE_PREFIX)
+              ? operatorCookie
+              : walker.cookie;
           if (SIGN_OUT_ROUTES.has(route.url)) {
             // A sign-out would end the session every other request uses: it ends one of its own.
             const session = await app.repositories.sessions.open(walker.user.id, 60 * 60_000);

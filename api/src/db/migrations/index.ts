@@ -13,6 +13,7 @@ import * as stepImportKeys from "./0011-step-import-keys.js";
 import * as mailOutbox from "./0012-mail-outbox.js";
 import * as accountTokens from "./0013-account-tokens.js";
 import * as sessionDevices from "./0014-session-devices.js";
+import * as operators from "./0015-operators.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   "0012-mail-outbox": mailOutbox,
   "0013-account-tokens": accountTokens,
   "0014-session-devices": sessionDevices,
+  "0015-operators": operators,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@ import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { MailOutboxTable } from "./mail-outbox.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
+import type { AuditLogTable, PostalEntriesTable } from "./operators.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
 import type { SignInFailuresTable } from "./sign-in-failures.js";
@@ -38,4 +39,6 @@ export interface DatabaseSchema {
   step_import_keys: StepImportKeysTable;
   step_import_calls: StepImportCallsTable;
   mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
+  postal_entries: PostalEntriesTable;
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { OidcClient } from "../../../auth/oidc-client.js";
+import { isOperator } from "../../../auth/operators.js";
 import { builtInIssuerOf } from "../../../auth/provider/password-reset.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { isFromAnotherOrigin } from "../../../plugins/csrf.js";
@@ -82,7 +83,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async
   app.get(
     "/api/auth/user",
     { preHandler: app.requireUser, schema: { response: { 200: AuthUser, 401: ErrorResponse } } },
-    async (request) => toAuthUser(signedInUser(request), builtInIssuerOf(app.config)),
+    async (request) => {
+      const user = signedInUser(request);
+      return { ...toAuthUser(user, builtInIssuerOf(app.config)), isOperator: isOperator(app.config, user) };
+    },
   );
 };
 
