@@ -46,6 +46,10 @@ const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ d
 const AppleHealthPage = lazy(() =>
   signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
 );
+// Operators' console: the 404 page for everyone else.
+const OperatorRoute = lazy(() =>
+  import("../features/operator/operator-page").then((m) => ({ default: m.OperatorRoute })),
+);
 
 /**
  * As the app starts, asks who is signed in, and starts loading the screen it opened on, that
@@ -80,6 +84,7 @@ export function AppRoutes() {
         <Route path={paths.account} element={protect(<AccountPage />)} />
         <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
+        <Route path={paths.operator} element={<OperatorRoute />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -10,6 +10,7 @@ export const paths = {
   appleHealth: "/apple-health",
   terms: "/terms",
   subscribe: "/subscribe",
+  operator: "/operator",
 } as const;
 
 export function groupPath(id: number): string {

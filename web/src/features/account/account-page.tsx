@@ -109,6 +109,11 @@ export function AccountPage() {
       <div className="mt-4">
         <YourData />
       </div>
+      {user.isOperator && (
+        <Link to={paths.operator} className="btn-secondary mt-4 w-full">
+          Operator console
+        </Link>
+      )}
       <a href={LOGOUT_PATH} className="btn-secondary mt-6 w-full">
         <LogOut aria-hidden="true" className="size-4" />
         Sign Out

@@ -1,0 +1,30 @@
+import { londonMonth } from "@charity-steps/shared-types";
+import { useState } from "react";
+import { LoadingSpinner } from "../../components/loading-spinner";
+import { Page } from "../../components/page";
+import { useAuth } from "../auth/use-auth";
+import { NotFoundPage } from "../not-found/not-found-page";
+import { AuditLog } from "./audit-log";
+import { PostalEntriesList } from "./postal-entries-list";
+import { PostalEntryForm } from "./postal-entry-form";
+
+/**
+ * `/operator`: the console for operators; for anyone else the ordinary 404 page, so that the
+ * console's existence is not revealed (the server refuses its API to them too).
+ */
+export function OperatorRoute() {
+  const { isLoading, user } = useAuth();
+  if (isLoading) return <LoadingSpinner />;
+  return user?.isOperator ? <OperatorConsole /> : <NotFoundPage />;
+}
+
+export function OperatorConsole() {
+  const [month, setMonth] = useState(londonMonth);
+  return (
+    <Page title="Operator console">
+      <PostalEntryForm onRecorded={(entry) => setMonth(entry.month)} />
+      <PostalEntriesList month={month} onMonth={setMonth} />
+      <AuditLog />
+    </Page>
+  );
+}

@@ -1,0 +1,34 @@
+import {
+  AUDIT_LOG_PAGE_DEFAULT,
+  type AuditLogPage,
+  OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_POSTAL_ENTRIES_PATH,
+  type PostalEntryList,
+} from "@charity-steps/shared-types";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { apiRequest } from "../../lib/api-client";
+
+export const POSTAL_ENTRIES_KEY = [OPERATOR_POSTAL_ENTRIES_PATH] as const;
+export const AUDIT_LOG_KEY = [OPERATOR_AUDIT_LOG_PATH] as const;
+
+/** The month's postal entries, in the order they were recorded. */
+export const postalEntriesQuery = (month: string) =>
+  queryOptions({
+    queryKey: [...POSTAL_ENTRIES_KEY, month],
+    queryFn: async () =>
+      (await (
+        await apiRequest("GET", `${OPERATOR_POSTAL_ENTRIES_PATH}?month=${encodeURIComponent(month)}`)
+      ).json()) as PostalEntryList,
+  });
+
+/** The audit log, newest first, a page at a time ("Load older" asks for the next). */
+export const auditLogQuery = infiniteQueryOptions({
+  queryKey: AUDIT_LOG_KEY,
+  initialPageParam: null as number | null,
+  queryFn: async ({ pageParam }) => {
+    const before = pageParam === null ? "" : `&before=${pageParam}`;
+    const url = `${OPERATOR_AUDIT_LOG_PATH}?limit=${AUDIT_LOG_PAGE_DEFAULT}${before}`;
+    return (await (await apiRequest("GET", url)).json()) as AuditLogPage;
+  },
+  getNextPageParam: (page) => page.nextBefore,
+});

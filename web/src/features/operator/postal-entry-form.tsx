@@ -1,0 +1,169 @@
+import {
+  londonDay,
+  londonMonth,
+  OPERATOR_POSTAL_ENTRIES_PATH,
+  POSTAL_ENTRY_ADDRESS_MAX_CHARS,
+  POSTAL_ENTRY_NAME_MAX_CHARS,
+  type PostalEntry,
+  type PostalEntryRequest,
+  postalClosingDay,
+} from "@charity-steps/shared-types";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Mail } from "lucide-react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { apiRequest, serverMessage } from "../../lib/api-client";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../auth/unauthorized";
+import { AUDIT_LOG_KEY, POSTAL_ENTRIES_KEY } from "./operator-queries";
+
+const inputClass = "mt-1 w-full rounded-lg border border-line px-3 py-2";
+
+interface FormValues {
+  month: string;
+  fullName: string;
+  address: string;
+  email: string;
+  receivedOn: string;
+}
+
+/**
+ * Records one envelope of the free postal route. The server decides whether it goes to a draw:
+ * its refusal (received after the 25th, say) is shown as it says it.
+ */
+export function PostalEntryForm({ onRecorded }: { onRecorded: (entry: PostalEntry) => void }) {
+  const queryClient = useQueryClient();
+  const ids = {
+    title: useId(),
+    month: useId(),
+    name: useId(),
+    address: useId(),
+    email: useId(),
+    received: useId(),
+    problem: useId(),
+  };
+  const [problem, setProblem] = useState<string | null>(null);
+  const { register, handleSubmit, reset, watch } = useForm<FormValues>({
+    defaultValues: { month: londonMonth(), fullName: "", address: "", email: "", receivedOn: londonDay() },
+  });
+  const month = watch("month");
+
+  const record = useMutation({
+    mutationFn: async (body: PostalEntryRequest) =>
+      (await (await apiRequest("POST", OPERATOR_POSTAL_ENTRIES_PATH, body)).json()) as PostalEntry,
+    onSuccess: async (entry) => {
+      setProblem(null);
+      reset({ month: entry.month, fullName: "", address: "", email: "", receivedOn: entry.receivedOn });
+      toast({
+        title: entry.possibleDuplicate ? "Recorded: possible duplicate" : "Postal entry recorded",
+        description: entry.possibleDuplicate
+          ? `${entry.fullName} looks like an entry already recorded for the same day. Check the list.`
+          : `${entry.fullName}, for the ${entry.month} draw.`,
+        ...(entry.possibleDuplicate ? { variant: "destructive" as const } : {}),
+      });
+      onRecorded(entry);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: POSTAL_ENTRIES_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
+      ]);
+    },
+    onError: (error) => {
+      if (handleUnauthorizedError(error)) return;
+      setProblem(
+        serverMessage(error, "The entry could not be recorded. Check your connection and try again."),
+      );
+    },
+  });
+
+  const submit = handleSubmit((values) => {
+    if (!values.fullName.trim() || !values.address.trim() || !values.month || !values.receivedOn) {
+      return setProblem("Enter the month, the full name, the address and the date received.");
+    }
+    const email = values.email.trim();
+    record.mutate({
+      month: values.month,
+      fullName: values.fullName.trim(),
+      address: values.address.trim(),
+      receivedOn: values.receivedOn,
+      ...(email ? { email } : {}),
+    });
+  });
+
+  const describedBy = problem ? ids.problem : undefined;
+  return (
+    <form onSubmit={submit} noValidate className="card space-y-3 p-4" aria-labelledby={ids.title}>
+      <h2 id={ids.title} className="flex items-center gap-2 text-lg font-semibold">
+        <Mail aria-hidden="true" className="size-5 text-brand-strong" />
+        Record a postal entry
+      </h2>
+      <p className="text-sm text-muted">
+        One entry per envelope. It counts for its month's draw only if it arrived by{" "}
+        {/^\d{4}-\d{2}$/.test(month) ? postalClosingDay(month) : "the 25th"}.
+      </p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label htmlFor={ids.month} className="block text-sm font-medium">
+          Draw month
+          <input
+            id={ids.month}
+            type="month"
+            className={inputClass}
+            aria-describedby={describedBy}
+            {...register("month")}
+          />
+        </label>
+        <label htmlFor={ids.received} className="block text-sm font-medium">
+          Date received
+          <input
+            id={ids.received}
+            type="date"
+            max={londonDay()}
+            className={inputClass}
+            aria-describedby={describedBy}
+            {...register("receivedOn")}
+          />
+        </label>
+      </div>
+      <label htmlFor={ids.name} className="block text-sm font-medium">
+        Full name
+        <input
+          id={ids.name}
+          autoComplete="off"
+          maxLength={POSTAL_ENTRY_NAME_MAX_CHARS}
+          className={inputClass}
+          aria-describedby={describedBy}
+          {...register("fullName")}
+        />
+      </label>
+      <label htmlFor={ids.address} className="block text-sm font-medium">
+        Address
+        <textarea
+          id={ids.address}
+          rows={4}
+          maxLength={POSTAL_ENTRY_ADDRESS_MAX_CHARS}
+          className={inputClass}
+          aria-describedby={describedBy}
+          {...register("address")}
+        />
+      </label>
+      <label htmlFor={ids.email} className="block text-sm font-medium">
+        Email <span className="font-normal text-muted">(if given)</span>
+        <input
+          id={ids.email}
+          type="email"
+          autoComplete="off"
+          className={inputClass}
+          aria-describedby={describedBy}
+          {...register("email")}
+        />
+      </label>
+      {problem && (
+        <p id={ids.problem} role="alert" className="text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="btn-primary" disabled={record.isPending}>
+        {record.isPending ? "Recording…" : "Record entry"}
+      </button>
+    </form>
+  );
+}
