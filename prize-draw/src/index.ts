@@ -1,3 +1,4 @@
+export { type BeaconSignatureCheck, checkBeaconSignature, KNOWN_DRAND_CHAINS } from "./beacon.js";
 export {
   type DrawInput,
   type DrawOutcome,
@@ -20,4 +21,4 @@ export {
   TicketListError,
   ticketListSha256,
 } from "./tickets.js";
-export { BEACON_SIGNATURE_NOT_VERIFIED, type Finding, type Verification, verifyDraw } from "./verify.js";
+export { type Finding, type Verification, verifyDraw } from "./verify.js";

@@ -4,6 +4,7 @@
  */
 import { DrawResults, type DrawWinner } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
+import { checkBeaconSignature } from "./beacon.js";
 import { drawWinners, redraw, type Winner } from "./draw.js";
 import { fromHex, sha256Hex, utf8 } from "./sha256.js";
 import { compareTicketIds, parseTicketList, type Ticket, TicketListError } from "./tickets.js";
@@ -23,10 +24,6 @@ export interface Verification {
   summary: string;
 }
 
-/** Said of every beacon until the BLS signature itself is checked against the drand chain's key. */
-export const BEACON_SIGNATURE_NOT_VERIFIED =
-  "The beacon's BLS signature itself is not verified yet: check the round on drand's own site or client.";
-
 const describe = (w: Pick<DrawWinner, "ticket" | "pick">) => `ticket ${w.ticket} (pick ${w.pick})`;
 const same = (a: Winner, b: DrawWinner) =>
   a.tier === b.tier && a.ticket === b.ticket && a.holder === b.holder && a.pick === b.pick;
@@ -38,13 +35,13 @@ const same = (a: Winner, b: DrawWinner) =>
  * `results` is the parsed JSON of `GET /api/draws/{YYYY-MM}`, `ticketsText` the body of
  * `GET /api/draws/{YYYY-MM}/tickets`, exactly as served.
  */
-export function verifyDraw({
+export async function verifyDraw({
   results,
   ticketsText,
 }: {
   results: unknown;
   ticketsText: string;
-}): Verification {
+}): Promise<Verification> {
   const findings: Finding[] = [];
   const pass = (message: string) => findings.push({ ok: true, message });
   const fail = (message: string) => findings.push({ ok: false, message });
@@ -127,13 +124,24 @@ export function verifyDraw({
   if (beacon === null) pass("No drand beacon was used: the seed alone decided.");
   else {
     const randomness = sha256Hex(fromHex(beacon.signature, "the beacon signature"));
-    if (randomness === beacon.randomness) {
-      pass(
-        `The drand round ${beacon.round}'s randomness is SHA-256 of its signature. ${BEACON_SIGNATURE_NOT_VERIFIED}`,
-      );
-    } else {
+    if (randomness === beacon.randomness)
+      pass(`The drand round ${beacon.round}'s randomness is SHA-256 of its signature.`);
+    else
       fail(
         `The drand round ${beacon.round}'s randomness is not SHA-256 of its signature: the beacon is not genuine.`,
+      );
+    const signature = await checkBeaconSignature(beacon);
+    if (signature.status === "valid") {
+      pass(
+        `The drand round ${beacon.round}'s signature is drand ${signature.network}'s own (checked against its public key).`,
+      );
+    } else if (signature.status === "invalid") {
+      fail(
+        `The drand round ${beacon.round}'s signature is not drand ${signature.network}'s signature of round ${beacon.round}: the beacon is not genuine.`,
+      );
+    } else {
+      pass(
+        `The beacon names drand network ${beacon.chainHash}, whose key this verifier does not hold: its signature is NOT checked (check round ${beacon.round} on that network yourself).`,
       );
     }
   }

@@ -4,9 +4,11 @@ import { sha256Hex } from "../src/sha256.js";
 import { serializeTickets, type Ticket, ticketListSha256 } from "../src/tickets.js";
 
 export const SEED = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-export const BEACON_SIGNATURE = "a1b2".repeat(24);
+/** A real round of drand quicknet, whose signature drand's client checks against quicknet's key. */
+export const BEACON_SIGNATURE =
+  "a5d07c0071b4e386b3ae09206522253c68fefe8490ad59ecc44a7dd0d0745be91da5779e2247a82403fbc0cb9a34cb61";
 export const BEACON: DrawBeacon = {
-  round: 12_345_678,
+  round: 5_928_395,
   randomness: sha256Hex(Buffer.from(BEACON_SIGNATURE, "hex")),
   signature: BEACON_SIGNATURE,
   chainHash: "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",

@@ -21,7 +21,7 @@ describe("the draw's random stream", () => {
     expect(hex(stream.block(0))).toBe("2bf488fcf134e37264f731cbf462a4ea984eefbc05c05c99ad4028e9f2b673e5");
     expect(hex(stream.block(1))).toBe("203dfc782ca4733e06bf5c57226d9f15ecd225a198a4cb3300527ccecb10abee");
     expect(hex(new DrawStream(SEED, BEACON.randomness).block(0))).toBe(
-      "8b5b35f9ffdba584d13ae86ca3b42fd11ffa7cd95cc030f9276b50bf60581265",
+      "e24d008419ea13eca6b7652d7e9201de2d1313cbcff26696a1d699e2552bcc71",
     );
     const input = Buffer.concat([
       Buffer.from(SEED, "hex"),

@@ -99,7 +99,7 @@ async function main(): Promise<number> {
     console.error(`verify-draw: ${error.message}\n${USAGE}`);
     return 2;
   }
-  const verification = verifyDraw(input);
+  const verification = await verifyDraw(input);
   for (const finding of verification.findings)
     console.log(`${finding.ok ? "ok  " : "FAIL"}  ${finding.message}`);
   console.log(verification.summary);
