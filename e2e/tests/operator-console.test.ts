@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let mailServer: MailServer;
+let server: AppServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
+/** The London month of `at`, YYYY-MM. */
+const londonMonth = (at: number) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
+    .format(at)
+    .slice(0, 7);
+/** Last London month: still open to postal entries, and its 25th (the closing day) is past. */
+const month = londonMonth(Date.parse(`${londonMonth(Date.now())}-01T12:00:00Z`) - 5 * 86_400_000);
+
+beforeAll(async () => {
+  mailServer = await startMailServer();
+  [server, browser] = await Promise.all([
+    startAppServer({ env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail.toUpperCase() } }),
+    launchChromium(),
+  ]);
+  page = await (await phoneContext(browser)).newPage();
+  errors = watchForErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mailServer?.close();
+});
+
+/** Signs up through the built-in provider with `email` and waits for the dashboard. */
+async function signUp(target: Page, email: string): Promise<void> {
+  await target.goto(`${server.origin}/api/login`);
+  await target.getByRole("link", { name: "Create an account" }).click();
+  await target.getByLabel("First name").fill("Olive");
+  await target.getByLabel("Last name").fill("Operator");
+  await target.getByLabel("Email").fill(email);
+  await target.getByLabel("Password").fill("steps-for-charity-2026");
+  await target.getByRole("button", { name: "Create account" }).click();
+  await target.waitForURL(`${server.origin}/`);
+  await target.getByText("Goal: 100,000 steps").waitFor();
+}
+
+const form = () => page.getByRole("form", { name: "Record a postal entry" });
+
+async function record(entry: { fullName: string; address: string; receivedOn: string; email?: string }) {
+  await form().getByLabel("Draw month").fill(month);
+  await form().getByLabel("Date received").fill(entry.receivedOn);
+  await form().getByLabel("Full name").fill(entry.fullName);
+  await form().getByLabel("Address").fill(entry.address);
+  await form()
+    .getByLabel("Email")
+    .fill(entry.email ?? "");
+  await form().getByRole("button", { name: "Record entry" }).click();
+}
+
+describe("the operator console", () => {
+  it("is not open to the listed email until the walker confirms it", async () => {
+    await signUp(page, operatorEmail);
+    await page.goto(`${server.origin}/operator`);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+
+    const mail = await mailServer.mail(operatorEmail, "Confirm your email for Charity Steps");
+    await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+    await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
+    const me = await page.evaluate(async () => (await (await fetch("/api/auth/user")).json()) as unknown);
+    expect(me).toMatchObject({ emailVerified: true, isOperator: true });
+
+    await page.goto(`${server.origin}/account`);
+    await page.getByRole("link", { name: "Operator console" }).click();
+    await page.getByRole("heading", { name: "Operator console" }).waitFor();
+    await screenshot(page, "70-operator-console-empty");
+  });
+
+  it("refuses an entry received after the 25th with the server's reason", async () => {
+    await record({ fullName: "Late Letter", address: "2 Slow Road\nPostville", receivedOn: `${month}-26` });
+    await form()
+      .getByRole("alert")
+      .getByText("Received after the 25th: this entry is for no draw.")
+      .waitFor();
+    await form().evaluate((element) => element.scrollIntoView());
+    await screenshot(page, "70-operator-late-entry", { fullPage: false });
+  });
+
+  it("records entries, flags a likely duplicate, and logs each action", async () => {
+    await record({
+      fullName: "Mary O'Brien",
+      address: "1 High Street\nLittle Walking\nWK1 2AB",
+      email: "mary@example.org",
+      receivedOn: `${month}-10`,
+    });
+    const list = page.getByRole("list", { name: `Postal entries for ${month}` });
+    await list.getByText("Mary O'Brien").waitFor();
+    await record({ fullName: "mary obrien", address: "1 High Street", receivedOn: `${month}-10` });
+    await list.getByText("Possible duplicate of #1").waitFor();
+    expect(await list.getByRole("listitem").count()).toBe(2);
+
+    const log = page.getByRole("list", { name: "Operator actions, newest first" });
+    await log.getByRole("listitem").nth(1).waitFor();
+    expect(await log.getByRole("listitem").count()).toBe(2);
+    await log.getByRole("listitem").first().getByText(operatorEmail).waitFor();
+    await log.getByRole("listitem").first().getByText("Before and after").click();
+    await log.getByRole("listitem").first().getByText('"fullName": "mary obrien"').waitFor();
+    await screenshot(page, "70-operator-console");
+    expect(errors).toEqual([]);
+  });
+
+  it("is the 404 page for a walker who is not an operator", async () => {
+    const other = await (await phoneContext(browser)).newPage();
+    const otherErrors = watchForErrors(other);
+    await signUpNewWalker(other, server.origin);
+    await other.goto(`${server.origin}/operator`);
+    await other.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    expect(await other.getByText("Operator console").count()).toBe(0);
+    const answer = await other.evaluate(async () => {
+      const response = await fetch("/api/operator/audit-log");
+      return { status: response.status, body: (await response.json()) as unknown };
+    });
+    expect(answer).toEqual({ status: 404, body: { message: "Not found" } });
+    await screenshot(other, "70-operator-not-found");
+    expect(otherErrors).toEqual([]);
+  });
+});
