@@ -8,6 +8,7 @@ WORKDIR /src
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
 COPY shared-types/package.json shared-types/
 COPY step-detector/package.json step-detector/
+COPY prize-draw/package.json prize-draw/
 COPY client-store/package.json client-store/
 COPY api/package.json api/
 COPY web/package.json web/
