@@ -93,7 +93,11 @@ class Picker {
 }
 
 function checkTiers(tiers: readonly DrawTierInput[]): void {
+  const names = new Set<string>();
   for (const tier of tiers) {
+    // Winners are matched to their tier by name, so two tiers of one name could not be told apart.
+    if (names.has(tier.name)) throw new RangeError(`tier ${tier.name} appears more than once`);
+    names.add(tier.name);
     if (!Number.isInteger(tier.prizes) || tier.prizes < 0) {
       throw new RangeError(`tier ${tier.name} must have a whole number of prizes from 0, got ${tier.prizes}`);
     }

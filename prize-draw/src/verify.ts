@@ -5,7 +5,7 @@
 import { DrawResults, type DrawWinner } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
 import { checkBeaconSignature } from "./beacon.js";
-import { drawWinners, redraw, type Winner } from "./draw.js";
+import { type DrawOutcome, drawWinners, redraw, type Winner } from "./draw.js";
 import { fromHex, sha256Hex, utf8 } from "./sha256.js";
 import { compareTicketIds, parseTicketList, type Ticket, TicketListError } from "./tickets.js";
 
@@ -63,7 +63,13 @@ export async function verifyDraw({
     return done("this month");
   }
   const { month, commitment, seed, ticketCount, ticketListSha256: listHash, winners } = results;
-  if (results.status !== "drawn" || seed === undefined || winners === undefined || listHash === undefined) {
+  if (
+    results.status !== "drawn" ||
+    seed === undefined ||
+    winners === undefined ||
+    listHash === undefined ||
+    ticketCount === undefined
+  ) {
     fail(
       `The draw for ${month} has not been run yet (status "${results.status}"): there is nothing to check.`,
     );
@@ -147,7 +153,14 @@ export async function verifyDraw({
   }
 
   const input = { seed, beacon: beacon?.randomness ?? null, tickets };
-  const outcome = drawWinners({ ...input, tiers: results.tiers });
+  let outcome: DrawOutcome;
+  try {
+    outcome = drawWinners({ ...input, tiers: results.tiers });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    fail(`The draw cannot be recomputed: ${error.message}.`);
+    return done(month);
+  }
   const published = winners.filter((winner) => winner.replaces === undefined);
   let winnersMatch = true;
   for (const tier of results.tiers) {

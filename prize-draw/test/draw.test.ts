@@ -104,6 +104,16 @@ describe("drawing the winners", () => {
     expect(() =>
       drawWinners({ seed: SEED, tickets: makeTickets(5, 5), tiers: [{ name: "Gold", prizes: 1.5 }] }),
     ).toThrow(/Gold/);
+    expect(() =>
+      drawWinners({
+        seed: SEED,
+        tickets: makeTickets(5, 5),
+        tiers: [
+          { name: "Gold", prizes: 1 },
+          { name: "Gold", prizes: 2 },
+        ],
+      }),
+    ).toThrow("tier Gold appears more than once");
   });
 });
 

@@ -173,6 +173,14 @@ describe("verifying a published draw", () => {
     ]);
   });
 
+  it("says a draw whose tiers cannot be drawn cannot be recomputed", async () => {
+    const draw = publishedDraw();
+    const tiers = [...draw.results.tiers, { name: "Gold", prizes: 1, description: "Again" }];
+    expect(problems(await verifyDraw({ ...draw, results: { ...draw.results, tiers } }))).toEqual([
+      "The draw cannot be recomputed: tier Gold appears more than once.",
+    ]);
+  });
+
   it("checks a draw with fewer holders than prizes", async () => {
     const draw = publishedDraw({ tickets: makeTickets(9, 3), beacon: null });
     const verification = await verifyDraw(draw);
