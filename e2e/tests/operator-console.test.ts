@@ -108,6 +108,10 @@ describe("the operator console", () => {
     await log.getByRole("listitem").first().getByText(operatorEmail).waitFor();
     await log.getByRole("listitem").first().getByText("Before and after").click();
     await log.getByRole("listitem").first().getByText('"fullName": "mary obrien"').waitFor();
+    // The duplicate's toast, closed so that it does not cover the log in the picture.
+    await page.getByText("Recorded: possible duplicate").first().waitFor();
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Close" }).waitFor({ state: "hidden" });
     await screenshot(page, "70-operator-console");
     expect(errors).toEqual([]);
   });

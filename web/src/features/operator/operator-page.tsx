@@ -22,7 +22,7 @@ export function OperatorConsole() {
   const [month, setMonth] = useState(londonMonth);
   return (
     <Page title="Operator console">
-      <PostalEntryForm onRecorded={(entry) => setMonth(entry.month)} />
+      <PostalEntryForm onMonth={setMonth} onRecorded={(entry) => setMonth(entry.month)} />
       <PostalEntriesList month={month} onMonth={setMonth} />
       <AuditLog />
     </Page>

@@ -10,7 +10,7 @@ import {
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Mail } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
@@ -31,7 +31,14 @@ interface FormValues {
  * Records one envelope of the free postal route. The server decides whether it goes to a draw:
  * its refusal (received after the 25th, say) is shown as it says it.
  */
-export function PostalEntryForm({ onRecorded }: { onRecorded: (entry: PostalEntry) => void }) {
+export function PostalEntryForm({
+  onMonth,
+  onRecorded,
+}: {
+  /** Told of each month chosen, so that the month's entries can be shown beside the form. */
+  onMonth: (month: string) => void;
+  onRecorded: (entry: PostalEntry) => void;
+}) {
   const queryClient = useQueryClient();
   const ids = {
     title: useId(),
@@ -47,6 +54,9 @@ export function PostalEntryForm({ onRecorded }: { onRecorded: (entry: PostalEntr
     defaultValues: { month: londonMonth(), fullName: "", address: "", email: "", receivedOn: londonDay() },
   });
   const month = watch("month");
+  useEffect(() => {
+    if (/^\d{4}-\d{2}$/.test(month)) onMonth(month);
+  }, [month, onMonth]);
 
   const record = useMutation({
     mutationFn: async (body: PostalEntryRequest) =>

@@ -143,6 +143,16 @@ describe("the operator console", () => {
     await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Recorded: possible duplicate"));
   });
 
+  it("shows the entries of the month chosen in the form", async () => {
+    const { calls } = stubOperatorServer(operator);
+    renderApp("/operator");
+    const form = await screen.findByRole("form", { name: "Record a postal entry" });
+    await screen.findByText(`No postal entries recorded for ${month}.`);
+    fireEvent.change(within(form).getByLabelText("Draw month"), { target: { value: "2026-01" } });
+    await screen.findByText("No postal entries recorded for 2026-01.");
+    expect(calls.some((call) => call.url === `${OPERATOR_POSTAL_ENTRIES_PATH}?month=2026-01`)).toBe(true);
+  });
+
   it("shows the audit log newest first, with Load older for the earlier pages", async () => {
     const user = userEvent.setup();
     const log = [3, 2, 1].map((id) =>
