@@ -11,6 +11,7 @@ export {
   type Winner,
 } from "./draw.js";
 export { bitsFor, DRAW_DOMAIN, DrawStream, MAX_INDEX_RANGE } from "./random.js";
+export { newDrawSeed, seedCommitment } from "./seed.js";
 export { sha256Hex } from "./sha256.js";
 export {
   canonicalTickets,

@@ -6,6 +6,7 @@ import { DrawResults, type DrawWinner } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
 import { checkBeaconSignature } from "./beacon.js";
 import { type DrawOutcome, drawWinners, redraw, type Winner } from "./draw.js";
+import { seedCommitment } from "./seed.js";
 import { fromHex, sha256Hex, utf8 } from "./sha256.js";
 import { compareTicketIds, parseTicketList, type Ticket, TicketListError } from "./tickets.js";
 
@@ -76,7 +77,7 @@ export async function verifyDraw({
     return done(month);
   }
 
-  const seedHash = sha256Hex(fromHex(seed, "the seed"));
+  const seedHash = seedCommitment(seed);
   if (seedHash === commitment)
     pass(`SHA-256 of the revealed seed equals the commitment published before the draw (${commitment}).`);
   else
