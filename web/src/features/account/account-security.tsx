@@ -12,8 +12,6 @@ export const ACCOUNT_PASSWORD_PATH = "/api/account/password";
 export const ACCOUNT_EMAIL_PATH = "/api/account/email";
 export const ACCOUNT_EMAIL_CONFIRMATION_PATH = "/api/account/email-confirmation";
 
-const inputClass = "mt-1 w-full rounded-lg border border-line px-3 py-2";
-
 async function post(path: string, body?: unknown): Promise<AccountMessage> {
   return (await (await apiRequest("POST", path, body)).json()) as AccountMessage;
 }
@@ -148,7 +146,7 @@ function ChangePasswordForm() {
           id={ids.current}
           type="password"
           autoComplete="current-password"
-          className={inputClass}
+          className="field"
           aria-describedby={problem ? ids.problem : undefined}
           {...register("currentPassword")}
         />
@@ -159,7 +157,7 @@ function ChangePasswordForm() {
           id={ids.next}
           type="password"
           autoComplete="new-password"
-          className={inputClass}
+          className="field"
           aria-describedby={problem ? ids.problem : undefined}
           {...register("newPassword")}
         />
@@ -224,13 +222,7 @@ function ChangeEmailForm() {
       </h3>
       <label htmlFor={ids.email} className="block text-sm font-medium">
         New email
-        <input
-          id={ids.email}
-          type="email"
-          autoComplete="email"
-          className={inputClass}
-          {...register("newEmail")}
-        />
+        <input id={ids.email} type="email" autoComplete="email" className="field" {...register("newEmail")} />
       </label>
       <label htmlFor={ids.password} className="block text-sm font-medium">
         Current password
@@ -238,7 +230,7 @@ function ChangeEmailForm() {
           id={ids.password}
           type="password"
           autoComplete="current-password"
-          className={inputClass}
+          className="field"
           {...register("currentPassword")}
         />
         <span className="mt-1 block text-xs font-normal text-muted">

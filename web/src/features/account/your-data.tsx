@@ -17,8 +17,6 @@ import { useOnline } from "../../lib/use-online";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { useAuth } from "../auth/use-auth";
 
-const inputClass = "mt-1 w-full rounded-lg border border-line px-3 py-2";
-
 /**
  * The walker's own data: download all of it as a ZIP, or delete the account. Deleting erases who
  * they are and keeps their steps only as anonymous numbers, so the charity's and the groups'
@@ -135,7 +133,7 @@ function DeleteAccount() {
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
-          className={inputClass}
+          className="field"
           aria-invalid={problem !== null}
           aria-describedby={problem ? ids.problem : undefined}
           {...register("confirmEmail", { onChange: () => setProblem(null) })}

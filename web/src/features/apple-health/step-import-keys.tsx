@@ -132,7 +132,7 @@ export function StepImportKeys({
                 setName(event.target.value);
                 setProblem(null);
               }}
-              className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+              className="field"
             />
           </label>
           {problem && (

@@ -120,7 +120,7 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
           value={name}
           maxLength={GROUP_NAME_MAX_CHARS}
           onChange={(event) => setName(event.target.value)}
-          className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+          className="field"
         />
       </label>
       <label htmlFor={ids.description} className="block text-sm font-medium">
@@ -131,7 +131,7 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
           maxLength={GROUP_DESCRIPTION_MAX_CHARS}
           rows={2}
           onChange={(event) => setDescription(event.target.value)}
-          className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+          className="field"
         />
       </label>
       <button type="submit" className="btn-primary w-full" disabled={name.trim() === "" || create.isPending}>
@@ -168,7 +168,7 @@ function JoinGroupForm({ onDone }: { onDone: () => void }) {
           autoComplete="off"
           placeholder="Enter 8-character join code"
           onChange={(event) => setCode(event.target.value.toUpperCase())}
-          className="mt-1 w-full rounded-lg border border-line px-3 py-2 font-mono uppercase"
+          className="field font-mono uppercase"
         />
       </label>
       <button type="submit" className="btn-primary w-full" disabled={code.trim() === "" || join.isPending}>

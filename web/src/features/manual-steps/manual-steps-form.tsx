@@ -115,7 +115,7 @@ export function ManualStepsForm() {
             inputMode="numeric"
             autoComplete="off"
             placeholder="e.g. 5000"
-            className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+            className="field"
             {...register("steps")}
           />
         </label>
@@ -126,7 +126,7 @@ export function ManualStepsForm() {
             type="date"
             min={addDays(today, -STEP_HISTORY_DAYS)}
             max={today}
-            className="mt-1 w-full rounded-lg border border-line px-3 py-2"
+            className="field"
             {...register("date")}
           />
         </label>
@@ -134,12 +134,7 @@ export function ManualStepsForm() {
       <label htmlFor={ids.note} className="block text-sm font-medium">
         Note{" "}
         <span className="font-normal text-muted">(optional, up to {MANUAL_NOTE_MAX_CHARS} characters)</span>
-        <textarea
-          id={ids.note}
-          rows={2}
-          className="mt-1 w-full rounded-lg border border-line px-3 py-2"
-          {...register("note")}
-        />
+        <textarea id={ids.note} rows={2} className="field" {...register("note")} />
       </label>
       <PhotoDropZone photo={photo} onPick={pickPhoto} />
       {!online && (

@@ -3,8 +3,6 @@ import { AlertTriangle, Inbox } from "lucide-react";
 import { useId } from "react";
 import { postalEntriesQuery } from "./operator-queries";
 
-const inputClass = "mt-1 rounded-lg border border-line px-3 py-2";
-
 /** A month's postal entries, likely duplicates marked with the entry they resemble. */
 export function PostalEntriesList({ month, onMonth }: { month: string; onMonth: (month: string) => void }) {
   const ids = { title: useId(), month: useId() };
@@ -23,7 +21,7 @@ export function PostalEntriesList({ month, onMonth }: { month: string; onMonth: 
         <input
           id={ids.month}
           type="month"
-          className={`${inputClass} ml-2`}
+          className="field ml-2 w-auto"
           value={month}
           onChange={(event) => event.target.value && onMonth(event.target.value)}
         />

@@ -17,8 +17,6 @@ import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { AUDIT_LOG_KEY, POSTAL_ENTRIES_KEY } from "./operator-queries";
 
-const inputClass = "mt-1 w-full rounded-lg border border-line px-3 py-2";
-
 interface FormValues {
   month: string;
   fullName: string;
@@ -116,7 +114,7 @@ export function PostalEntryForm({
           <input
             id={ids.month}
             type="month"
-            className={inputClass}
+            className="field"
             aria-describedby={describedBy}
             {...register("month")}
           />
@@ -127,7 +125,7 @@ export function PostalEntryForm({
             id={ids.received}
             type="date"
             max={londonDay()}
-            className={inputClass}
+            className="field"
             aria-describedby={describedBy}
             {...register("receivedOn")}
           />
@@ -139,7 +137,7 @@ export function PostalEntryForm({
           id={ids.name}
           autoComplete="off"
           maxLength={POSTAL_ENTRY_NAME_MAX_CHARS}
-          className={inputClass}
+          className="field"
           aria-describedby={describedBy}
           {...register("fullName")}
         />
@@ -150,7 +148,7 @@ export function PostalEntryForm({
           id={ids.address}
           rows={4}
           maxLength={POSTAL_ENTRY_ADDRESS_MAX_CHARS}
-          className={inputClass}
+          className="field"
           aria-describedby={describedBy}
           {...register("address")}
         />
@@ -161,7 +159,7 @@ export function PostalEntryForm({
           id={ids.email}
           type="email"
           autoComplete="off"
-          className={inputClass}
+          className="field"
           aria-describedby={describedBy}
           {...register("email")}
         />

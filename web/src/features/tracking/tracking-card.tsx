@@ -126,7 +126,7 @@ export function TrackingCard({
               value={choice}
               aria-describedby={`${selectId}-hint`}
               onChange={(event) => setChoice(event.target.value as Choice)}
-              className="mt-1 w-full rounded-lg border border-line bg-white px-3 py-2"
+              className="field"
             >
               {CHOICES.map(({ value, label }) => (
                 <option key={value} value={value}>
