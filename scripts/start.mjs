@@ -43,9 +43,14 @@ const sharedSources = ["shared-types/src", "shared-types/package.json"];
 const builds = [
   { filter: "./shared-types", output: "shared-types/dist/index.js", sources: sharedSources },
   {
+    filter: "./prize-draw",
+    output: "prize-draw/dist/index.js",
+    sources: ["prize-draw/src", "prize-draw/package.json", ...sharedSources],
+  },
+  {
     filter: "./api",
     output: "api/dist/server.js",
-    sources: ["api/src", "api/package.json", ...sharedSources],
+    sources: ["api/src", "api/package.json", "prize-draw/src", ...sharedSources],
   },
   {
     filter: "./web",

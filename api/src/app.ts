@@ -31,6 +31,7 @@ import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
+import { drawsRoutes } from "./routes/api/draws/index.js";
 import { groupsRoutes } from "./routes/api/groups/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
 import { openApiPlugin, openApiRoutes } from "./routes/api/openapi/index.js";
@@ -81,6 +82,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(accountDataRoutes);
   await app.register(accountSessionsRoutes);
   await app.register(operatorRoutes);
+  await app.register(drawsRoutes);
   await app.register(openApiRoutes);
   await app.register(webAppPlugin);
 

@@ -91,3 +91,86 @@ export const DrawResults = Type.Object({
   winners: Type.Optional(Type.Array(DrawWinner)),
 });
 export type DrawResults = Static<typeof DrawResults>;
+
+/** The free postal route's details, as the prize and terms pages show them. */
+export const DRAW_RULES_PATH = "/api/draws/rules";
+export const DrawRulesResponse = Type.Object({
+  /** Where postal entries go; null when the server has not been given one. */
+  postalEntryAddress: Type.Union([Type.String(), Type.Null()]),
+});
+export type DrawRulesResponse = Static<typeof DrawRulesResponse>;
+
+export const DrawMonthParams = Type.Object({ month: Type.String({ maxLength: 20 }) });
+
+export const DRAW_MESSAGES = {
+  badMonth: "The month must be written YYYY-MM, e.g. 2026-03.",
+  monthOutOfRange:
+    "There is no draw for that month: draws exist for this month, the 12 before it and the next one.",
+} as const;
+
+/** The tiers a month is drawn with until operators configure its own. */
+export const DEFAULT_DRAW_TIERS: readonly DrawTier[] = [
+  { name: "Platinum", prizes: 1, description: "The month's top prize, drawn from every entry." },
+  { name: "Gold", prizes: 1, description: "Major prizes for a handful of entries each month." },
+  { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
+  { name: "Bronze", prizes: 5, description: "Vouchers and walking gear for many winners." },
+];
+
+// en-GB with a 24-hour clock, for reading London's wall clock at an instant.
+const londonClock = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/London",
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** London's offset from UTC in milliseconds at `instant` (0 in winter, one hour in summer). */
+function londonOffset(instant: number): number {
+  const parts = Object.fromEntries(londonClock.formatToParts(instant).map((part) => [part.type, part.value]));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - (instant - (instant % 1000));
+}
+
+/**
+ * The instant London's clocks read the given wall time. The times asked for here (12:00 and
+ * 23:59:59) are never inside the hour the clocks skip or repeat, so the answer is unique.
+ */
+function londonWallTime(
+  year: number,
+  monthIndex: number,
+  day: number,
+  h: number,
+  m: number,
+  s: number,
+): Date {
+  const asUtc = Date.UTC(year, monthIndex, day, h, m, s);
+  return new Date(asUtc - londonOffset(asUtc - londonOffset(asUtc)));
+}
+
+const monthParts = (month: string): [number, number] => {
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  return [year, monthNumber - 1];
+};
+
+/** When `month`'s step entries are counted: 12:00 London on the 3rd of the next month. */
+export function drawClosesAt(month: string): Date {
+  const [year, monthIndex] = monthParts(month);
+  return londonWallTime(year, monthIndex + 1, 3, 12, 0, 0);
+}
+
+/** The last moment a postal entry for `month` may arrive: 23:59:59 London on the 25th of the month. */
+export function drawPostalClosesAt(month: string): Date {
+  const [year, monthIndex] = monthParts(month);
+  return londonWallTime(year, monthIndex, 25, 23, 59, 59);
+}

@@ -9,6 +9,7 @@ const TABLES = [
   "account_tokens",
   "app_secrets",
   "audit_log",
+  "draws",
   "group_members",
   "groups",
   "idempotency_records",
@@ -99,7 +100,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -108,6 +109,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "account_tokens",
       "audit_log",
       "postal_entries",
+      "draws",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

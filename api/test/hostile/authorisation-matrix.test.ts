@@ -4,6 +4,8 @@ import {
   ACCOUNT_PATH,
   ACCOUNT_SESSIONS_PATH,
   APPLE_HEALTH_IMPORT_PATH,
+  DRAW_RULES_PATH,
+  drawResultsPath,
   END_OTHER_SESSIONS_PATH,
   HEALTH_KEYS_PATH,
   londonDay,
@@ -89,6 +91,8 @@ const sync = { steps: 1234, date: today, source: "device_motion" };
 const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/health", expected: everyone(200) },
   { method: "GET", url: () => "/api/openapi.json", expected: everyone(200) },
+  { method: "GET", url: () => drawResultsPath(londonMonth()), expected: everyone(200) },
+  { method: "GET", url: () => DRAW_RULES_PATH, expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },

@@ -5,6 +5,7 @@ import {
   addDays,
   HEALTH_KEYS_PATH,
   londonDay,
+  londonMonth,
 } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
@@ -310,11 +311,13 @@ function requestFor(
         const plausible =
           pathParams[index] === "uid"
             ? fixtures().uid
-            : route.url.startsWith(HEALTH_KEYS_PATH)
-              ? fixtures().spareKeyId
-              : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
-                ? fixtures().spareSessionId
-                : String(fixtures().groupId);
+            : pathParams[index] === "month"
+              ? londonMonth()
+              : route.url.startsWith(HEALTH_KEYS_PATH)
+                ? fixtures().spareKeyId
+                : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
+                  ? fixtures().spareSessionId
+                  : String(fixtures().groupId);
         url = url.replace(`:${pathParams[index]}`, value ?? plausible);
       });
       return url;

@@ -14,6 +14,7 @@ import * as mailOutbox from "./0012-mail-outbox.js";
 import * as accountTokens from "./0013-account-tokens.js";
 import * as sessionDevices from "./0014-session-devices.js";
 import * as operators from "./0015-operators.js";
+import * as draws from "./0016-draws.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   "0013-account-tokens": accountTokens,
   "0014-session-devices": sessionDevices,
   "0015-operators": operators,
+  "0016-draws": draws,
 };
 
 export const migrationProvider: MigrationProvider = {

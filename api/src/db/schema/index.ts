@@ -1,5 +1,6 @@
 import type { AccountTokensTable } from "./account-tokens.js";
 import type { AppSecretsTable } from "./app-secrets.js";
+import type { DrawsTable } from "./draws.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { MailOutboxTable } from "./mail-outbox.js";
@@ -41,4 +42,5 @@ export interface DatabaseSchema {
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
   postal_entries: PostalEntriesTable;
+  draws: DrawsTable;
 }
