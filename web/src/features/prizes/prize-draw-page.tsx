@@ -2,6 +2,7 @@ import {
   type DashboardStatsResponse,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatPounds,
+  londonMonth,
   prizeEntries,
   type RevenueResponse,
   splitRevenue,
@@ -15,6 +16,7 @@ import { Page } from "../../components/page";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { formatSteps } from "../dashboard/step-numbers";
+import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
 
 const TIERS = [
   { name: "Platinum", text: "The month's top prize, drawn from every entry." },
@@ -29,6 +31,7 @@ export function PrizeDrawPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
   const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
   const { monthSteps } = useLiveSteps(stats.data);
+  const draw = useDraw(londonMonth());
   if (stats.isLoading) return <LoadingSpinner />;
   const entries = prizeEntries(monthSteps);
 
@@ -46,6 +49,47 @@ export function PrizeDrawPage() {
             : `Walk ${formatSteps(stepsToNextEntry(monthSteps))} more steps this month to earn your first prize entry`}
         </p>
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
+      </section>
+      <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="draw-heading">
+        <h2 id="draw-heading" className="text-lg font-semibold text-ink">
+          This month's draw
+        </h2>
+        {draw.data ? (
+          <>
+            <p>
+              Free postal entries must arrive by {londonLongDate(draw.data.postalClosesAt)}. Steps are counted
+              as they stand at 12:00 (UK time) on {londonLongDate(draw.data.closesAt)}: steps synced after
+              that do not change this month's draw.
+            </p>
+            <p>
+              This month's draw commitment:{" "}
+              <code className="break-all text-sm text-ink" data-testid="draw-commitment">
+                {draw.data.commitment}
+              </code>
+            </p>
+            <p className="text-sm">
+              The winners will be picked by computer from a secret number fixed before the draw; this code is
+              that number's fingerprint. The number itself is revealed at the draw, so anyone can check that
+              it matches this code and that the winners were not chosen by hand.
+            </p>
+          </>
+        ) : draw.isLoading ? (
+          <p>Loading this month's draw…</p>
+        ) : (
+          <p>This month's draw details are not available right now; please try again later.</p>
+        )}
+      </section>
+      <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="postal-heading">
+        <h2 id="postal-heading" className="text-lg font-semibold text-ink">
+          Free entry by post
+        </h2>
+        <p>You never have to pay or walk to enter. To enter a month's draw for free, post a letter to:</p>
+        <PostalAddress />
+        <p>
+          Include your full name, your postal address and your email address if you have one. One entry per
+          envelope. A postal entry has exactly the same chance of winning as any other entry.
+        </p>
+        <p>Open to UK residents aged 18 or over.</p>
       </section>
       <div className="mt-4 space-y-3">
         <CollapsibleSection title="How Prize System Works">

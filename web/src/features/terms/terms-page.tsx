@@ -11,6 +11,7 @@ import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
+import { PostalAddress } from "../prizes/draw-details";
 
 const charityNames = CHARITIES.map((charity) => charity.name).join(", ");
 
@@ -43,7 +44,13 @@ export function TermsPage() {
           </p>
           <p>
             A postal entry must arrive by the {ordinal(POSTAL_ENTRY_DEADLINE_DAY)} of the month to count in
-            that month's draw.
+            that month's draw. Send it to:
+          </p>
+          <PostalAddress />
+          <p>
+            Include your full name, your postal address and your email address if you have one. One entry per
+            envelope. A postal entry has the same chance of winning as any other entry. Open to UK residents
+            aged 18 or over.
           </p>
         </TermsSection>
 

@@ -1,0 +1,63 @@
+import {
+  DEFAULT_DRAW_TIERS,
+  DRAW_RULES_PATH,
+  type DrawResults,
+  drawResultsPath,
+} from "@charity-steps/shared-types";
+import { screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderApp, testWalker } from "../../render-app";
+
+const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+const draw: DrawResults = {
+  month: "2026-11",
+  status: "open",
+  commitment,
+  closesAt: "2026-12-03T12:00:00.000Z",
+  postalClosesAt: "2026-11-25T23:59:59.000Z",
+  tiers: [...DEFAULT_DRAW_TIERS],
+};
+const address = "Charity Steps Prize Draw\nPO Box 123\nLondon AB1 2CD";
+
+function stubApi() {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === "/api/auth/user") return Response.json(testWalker);
+      if (url === drawResultsPath("2026-11")) return Response.json(draw);
+      if (url === DRAW_RULES_PATH) return Response.json({ postalEntryAddress: address });
+      return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
+    }),
+  );
+}
+
+describe("the prize draw's commitment and free postal route", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+    stubApi();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("the prize page shows this month's commitment, the closing dates and the postal address", async () => {
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("draw-commitment")).textContent).toBe(commitment);
+    expect(screen.getByText(/This month's draw commitment:/)).toBeTruthy();
+    expect(screen.getByText(/Free postal entries must arrive by 25 November 2026/)).toBeTruthy();
+    expect(screen.getByText(/at 12:00 \(UK time\) on 3 December 2026/)).toBeTruthy();
+    expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
+    expect(screen.getByText(/One entry per envelope/)).toBeTruthy();
+    expect(screen.getByText(/same chance of winning as any other entry/)).toBeTruthy();
+    expect(screen.getByText(/UK residents aged 18 or over/)).toBeTruthy();
+  });
+
+  it("the terms page's postal section shows the same address", async () => {
+    renderApp("/terms");
+    expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
+    expect(screen.getByText(/must arrive by the 25th of the month/)).toBeTruthy();
+  });
+});
