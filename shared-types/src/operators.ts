@@ -77,7 +77,8 @@ export type PostalEntryList = Static<typeof PostalEntryList>;
 
 export const AuditLogQuery = Type.Object(
   {
-    before: Type.Optional(Type.Integer({ minimum: 1 })),
+    // The audit log's ids are 32-bit integers in PostgreSQL: a larger `before` cannot be compared.
+    before: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_LOG_PAGE_MAX })),
   },
   { additionalProperties: false },
