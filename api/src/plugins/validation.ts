@@ -1,4 +1,4 @@
-import { Ajv } from "ajv";
+import { Ajv, type ErrorObject } from "ajv";
 import addFormats from "ajv-formats";
 import fp from "fastify-plugin";
 
@@ -14,9 +14,42 @@ export const validationPlugin = fp(
     const coercing = addFormats.default(
       new Ajv({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false }),
     );
-    app.setValidatorCompiler(({ schema, httpPart }) =>
-      (httpPart === "body" ? strict : coercing).compile(schema),
-    );
+    app.setValidatorCompiler(({ schema, httpPart }) => {
+      if (httpPart === "body") return strict.compile(schema);
+      const validate = coercing.compile(schema);
+      // Coercion reads "1e309" as Infinity, which then passes the schema's type and bounds: text
+      // that is too large to be a number is refused here as what it is, not a number.
+      const checked = (data: unknown) => {
+        if (!validate(data)) {
+          checked.errors = validate.errors;
+          return false;
+        }
+        const field = nonFiniteField(data);
+        checked.errors = field === undefined ? null : [notANumber(field)];
+        return field === undefined;
+      };
+      checked.errors = null as ErrorObject[] | null | undefined;
+      return checked;
+    });
   },
   { name: "validation" },
 );
+
+/** The first field of a coerced object that holds a number that is not finite. */
+function nonFiniteField(data: unknown): string | undefined {
+  if (data === null || typeof data !== "object") return undefined;
+  for (const [field, value] of Object.entries(data)) {
+    if (typeof value === "number" && !Number.isFinite(value)) return field;
+  }
+  return undefined;
+}
+
+function notANumber(field: string): ErrorObject {
+  return {
+    keyword: "type",
+    instancePath: `/${field}`,
+    schemaPath: "#/type",
+    params: { type: "number" },
+    message: "must be a number",
+  };
+}
