@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Mail, MailCheck, MailWarning, ShieldCheck } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
@@ -165,11 +166,7 @@ function ChangePasswordForm() {
           At least 8 characters, and not a common or leaked password. Your other devices are signed out.
         </span>
       </label>
-      {problem && (
-        <p id={ids.problem} role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <FormProblem id={ids.problem} problem={problem} />
       <button type="submit" className="btn-primary" disabled={change.isPending}>
         {change.isPending ? "Saving…" : "Change password"}
       </button>
@@ -237,11 +234,7 @@ function ChangeEmailForm() {
           We send a link to the new address: your email changes once you follow it.
         </span>
       </label>
-      {problem && (
-        <p id={ids.problem} role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <FormProblem id={ids.problem} problem={problem} />
       {sent && (
         <p role="status" className="text-sm text-brand-strong">
           {sent}

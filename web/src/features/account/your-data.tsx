@@ -10,6 +10,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Download, ShieldCheck, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
 import { toast } from "../../lib/toast-store";
@@ -139,11 +140,7 @@ function DeleteAccount() {
           {...register("confirmEmail", { onChange: () => setProblem(null) })}
         />
       </label>
-      {problem && (
-        <p id={ids.problem} role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <FormProblem id={ids.problem} problem={problem} />
       {!online && (
         <p className="text-sm text-muted" role="status">
           You're offline: deleting your account needs the connection.

@@ -9,6 +9,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
+import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { useOnline } from "../../lib/use-online";
@@ -135,11 +136,7 @@ export function StepImportKeys({
               className="field"
             />
           </label>
-          {problem && (
-            <p id={ids.problem} role="alert" className="text-sm text-destructive">
-              {problem}
-            </p>
-          )}
+          <FormProblem id={ids.problem} problem={problem} />
           {atLimit && !problem && (
             <p className="text-sm text-muted">
               You have {MAX_STEP_IMPORT_KEYS} keys, the most you can hold. Remove one you no longer use first.

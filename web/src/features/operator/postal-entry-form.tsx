@@ -12,6 +12,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Mail } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
@@ -164,11 +165,7 @@ export function PostalEntryForm({
           {...register("email")}
         />
       </label>
-      {problem && (
-        <p id={ids.problem} role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <FormProblem id={ids.problem} problem={problem} />
       <button type="submit" className="btn-primary" disabled={record.isPending}>
         {record.isPending ? "Recording…" : "Record entry"}
       </button>
