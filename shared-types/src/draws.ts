@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { MultiLineText, SingleLineText } from "./text.js";
 
 /**
  * The public record of a month's prize draw: `GET /api/draws/{YYYY-MM}` answers a `DrawResults`,
@@ -174,3 +175,167 @@ export function drawPostalClosesAt(month: string): Date {
   const [year, monthIndex] = monthParts(month);
   return londonWallTime(year, monthIndex, 25, 23, 59, 59);
 }
+
+// ---------------------------------------------------------------------------------------------
+// After the close: a walker's own tickets and prizes, claims, and what operators run.
+
+/** A signed-in walker's tickets and prizes for one month. */
+export const drawMinePath = (month: string) => `/api/draws/${month}/mine`;
+/** A signed-in walker's prizes of every month, newest first. */
+export const MY_PRIZES_PATH = "/api/prizes/mine";
+export const prizeClaimPath = (prizeId: string) => `/api/prizes/${prizeId}/claim`;
+/** Operators: a month's draw with its winners' details. */
+export const operatorDrawPath = (month: string) => `/api/operator/draws/${month}`;
+export const operatorDrawTiersPath = (month: string) => `/api/operator/draws/${month}/tiers`;
+export const operatorDrawRunPath = (month: string) => `/api/operator/draws/${month}/run`;
+export const operatorPrizeRedrawPath = (prizeId: string) => `/api/operator/prizes/${prizeId}/redraw`;
+/** The public results page of a month's draw in the app. */
+export const drawResultsPagePath = (month: string) => `/prize-draw/results/${month}`;
+
+/** A winner has this many days from the draw to claim; after it an operator may redraw the prize. */
+export const PRIZE_CLAIM_DAYS = 14;
+export const PRIZE_PUBLIC_NAME_MAX_CHARS = 80;
+export const PRIZE_COUNTY_MAX_CHARS = 60;
+export const PRIZE_DELIVERY_ADDRESS_MAX_CHARS = 500;
+/** A month has at most this many tiers, and at most this many prizes in all. */
+export const DRAW_TIERS_MAX = 10;
+export const DRAW_PRIZES_MAX = 1000;
+/** A walker's own ticket ids in one answer at most (the answer says how many there are in all). */
+export const MY_TICKETS_LIST_MAX = 500;
+
+/**
+ * `awaiting_claim`: drawn, within the days to claim; `claimed`: the winner claimed it; `expired`:
+ * the days to claim passed without a claim (an operator may redraw it); `redrawn`: given to the
+ * next pick of the sequence.
+ */
+export const PrizeStatus = Type.Union([
+  Type.Literal("awaiting_claim"),
+  Type.Literal("claimed"),
+  Type.Literal("expired"),
+  Type.Literal("redrawn"),
+]);
+export type PrizeStatus = Static<typeof PrizeStatus>;
+
+/** A prize as its winner sees it. */
+export const MyPrize = Type.Object({
+  id: Type.String(),
+  month: Type.String({ pattern: DRAW_MONTH_PATTERN }),
+  tier: Type.String(),
+  description: Type.String(),
+  /** The winning ticket's public id. */
+  ticket: Type.String(),
+  status: PrizeStatus,
+  claimBy: Type.String({ description: "ISO 8601: the last moment to claim" }),
+  claimedAt: Type.Union([Type.String(), Type.Null()]),
+  publicName: Type.Union([Type.String(), Type.Null()]),
+  county: Type.Union([Type.String(), Type.Null()]),
+});
+export type MyPrize = Static<typeof MyPrize>;
+
+export const MyDraw = Type.Object({
+  month: Type.String({ pattern: DRAW_MONTH_PATTERN }),
+  status: DrawStatus,
+  /** The walker's ticket ids in canonical order: empty until the close counts them. */
+  tickets: Type.Array(Type.String()),
+  /** How many tickets the walker holds in all (the list stops at `MY_TICKETS_LIST_MAX`). */
+  ticketCount: Type.Integer({ minimum: 0 }),
+  prizes: Type.Array(MyPrize),
+});
+export type MyDraw = Static<typeof MyDraw>;
+
+export const MyPrizes = Type.Object({ prizes: Type.Array(MyPrize) });
+export type MyPrizes = Static<typeof MyPrizes>;
+
+export const PrizeIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const PrizeClaimRequest = Type.Object(
+  {
+    over18: Type.Literal(true, { description: "The winner confirms they are 18 or over" }),
+    /** Published with the results: e.g. "J. Smith". */
+    publicName: SingleLineText({ minLength: 1, maxLength: PRIZE_PUBLIC_NAME_MAX_CHARS }),
+    county: SingleLineText({ minLength: 1, maxLength: PRIZE_COUNTY_MAX_CHARS }),
+    /** Never published: where to send the prize. */
+    deliveryAddress: MultiLineText({ minLength: 1, maxLength: PRIZE_DELIVERY_ADDRESS_MAX_CHARS }),
+  },
+  { additionalProperties: false },
+);
+export type PrizeClaimRequest = Static<typeof PrizeClaimRequest>;
+
+export const DrawTiersRequest = Type.Object(
+  { tiers: Type.Array(DrawTier, { minItems: 1, maxItems: DRAW_TIERS_MAX }) },
+  { additionalProperties: false },
+);
+export type DrawTiersRequest = Static<typeof DrawTiersRequest>;
+
+/** A prize as operators see it: who won it and where to send it. */
+export const OperatorPrize = Type.Object({
+  id: Type.String(),
+  tier: Type.String(),
+  ticket: Type.String(),
+  pick: Type.Integer({ minimum: 0 }),
+  replaces: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  status: PrizeStatus,
+  drawnAt: Type.String(),
+  claimBy: Type.String(),
+  /** A walker (by account) or a postal entrant (by the name on the envelope). */
+  winner: Type.Object({
+    kind: Type.Union([Type.Literal("walker"), Type.Literal("postal")]),
+    name: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    /** The postal entrant's address as received; null for a walker. */
+    address: Type.Union([Type.String(), Type.Null()]),
+  }),
+  claimedAt: Type.Union([Type.String(), Type.Null()]),
+  publicName: Type.Union([Type.String(), Type.Null()]),
+  county: Type.Union([Type.String(), Type.Null()]),
+  deliveryAddress: Type.Union([Type.String(), Type.Null()]),
+  /** True once the days to claim have passed with no claim, and it has not been redrawn. */
+  canRedraw: Type.Boolean(),
+});
+export type OperatorPrize = Static<typeof OperatorPrize>;
+
+export const OperatorDraw = Type.Object({
+  results: DrawResults,
+  /** Tickets of walkers and of postal entries, once the close has counted them. */
+  walkerTickets: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  postalTickets: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  /** True while the tiers may still be changed: before the close. */
+  tiersEditable: Type.Boolean(),
+  prizes: Type.Array(OperatorPrize),
+});
+export type OperatorDraw = Static<typeof OperatorDraw>;
+
+/** A redraw's answer: the draw as it now stands and the new prize (null: everyone has won). */
+export const RedrawResponse = Type.Object({
+  results: DrawResults,
+  prize: Type.Union([OperatorPrize, Type.Null()]),
+});
+export type RedrawResponse = Static<typeof RedrawResponse>;
+
+/** A run asked for when the draw has already been run: why, and the results of that one draw. */
+export const AlreadyDrawnResponse = Type.Object({ message: Type.String(), results: DrawResults });
+export type AlreadyDrawnResponse = Static<typeof AlreadyDrawnResponse>;
+
+export const DRAW_CLAIM_MESSAGES = {
+  notYours: "There is no such prize.",
+  alreadyClaimed: "You have already claimed this prize.",
+  expired: `The ${PRIZE_CLAIM_DAYS} days to claim this prize have passed.`,
+  redrawn: "This prize was given to another entry after it went unclaimed.",
+  blankField: (field: string) => `${field} must not be blank.`,
+} as const;
+
+export const DRAW_RUN_MESSAGES = {
+  beforeClose: (closesAt: string) =>
+    `The draw cannot be run before it closes, at ${closesAt}: steps synced until then still count.`,
+  alreadyDrawn: "This month's draw has already been run: these are its results. A draw is never run twice.",
+  tiersAfterClose: "The tiers cannot be changed once the draw has closed.",
+  tierNamesRepeat: "Each tier needs its own name.",
+  tooManyPrizes: `A month has at most ${DRAW_PRIZES_MAX} prizes in all.`,
+  beaconUnavailable:
+    "The drand beacon round after the close could not be fetched and checked yet. Nothing was drawn; please try again in a minute.",
+  redrawTooSoon: (claimBy: string) =>
+    `This prize can be redrawn only after its winner's days to claim end, at ${claimBy}.`,
+  redrawClaimed: "This prize has been claimed: it cannot be redrawn.",
+  redrawAgain: "This prize has already been redrawn.",
+  noSuchPrize: "There is no such prize.",
+} as const;
