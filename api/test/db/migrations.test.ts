@@ -9,6 +9,8 @@ const TABLES = [
   "account_tokens",
   "app_secrets",
   "audit_log",
+  "draw_prizes",
+  "draw_tickets",
   "draws",
   "group_members",
   "groups",
@@ -100,7 +102,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -110,6 +112,8 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "audit_log",
       "postal_entries",
       "draws",
+      "draw_tickets",
+      "draw_prizes",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -15,6 +15,7 @@ import * as accountTokens from "./0013-account-tokens.js";
 import * as sessionDevices from "./0014-session-devices.js";
 import * as operators from "./0015-operators.js";
 import * as draws from "./0016-draws.js";
+import * as drawResults from "./0017-draw-results.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   "0014-session-devices": sessionDevices,
   "0015-operators": operators,
   "0016-draws": draws,
+  "0017-draw-results": drawResults,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import type { AccountTokensTable } from "./account-tokens.js";
 import type { AppSecretsTable } from "./app-secrets.js";
-import type { DrawsTable } from "./draws.js";
+import type { DrawPrizesTable, DrawsTable, DrawTicketsTable } from "./draws.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { MailOutboxTable } from "./mail-outbox.js";
@@ -43,4 +43,6 @@ export interface DatabaseSchema {
   audit_log: AuditLogTable;
   postal_entries: PostalEntriesTable;
   draws: DrawsTable;
+  draw_tickets: DrawTicketsTable;
+  draw_prizes: DrawPrizesTable;
 }
