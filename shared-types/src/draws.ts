@@ -339,3 +339,28 @@ export const DRAW_RUN_MESSAGES = {
   redrawAgain: "This prize has already been redrawn.",
   noSuchPrize: "There is no such prize.",
 } as const;
+
+const monthNameFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
+const londonDateTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/London",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** "October 2026" for `2026-10`: how a draw's month is named in pages and mail. */
+export function drawMonthName(month: string): string {
+  const [year, monthIndex] = monthParts(month);
+  return monthNameFormat.format(Date.UTC(year, monthIndex, 15));
+}
+
+/** "3 December 2026 at 12:00", London's clock: how a draw's deadlines are written. */
+export function londonDateTime(at: Date | number | string): string {
+  const parts = Object.fromEntries(
+    londonDateTimeFormat.formatToParts(new Date(at)).map((part) => [part.type, part.value]),
+  );
+  return `${parts.day} ${parts.month} ${parts.year} at ${parts.hour}:${parts.minute}`;
+}
