@@ -46,6 +46,13 @@ const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ d
 const AppleHealthPage = lazy(() =>
   signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
 );
+// A month's draw results are public; a prize's claim form is for its signed-in winner.
+const DrawResultsPage = lazy(() =>
+  import("../features/prizes/draw-results-page").then((m) => ({ default: m.DrawResultsPage })),
+);
+const PrizeClaimPage = lazy(() =>
+  import("../features/prizes/prize-claim-page").then((m) => ({ default: m.PrizeClaimPage })),
+);
 // Operators' console: the 404 page for everyone else.
 const OperatorRoute = lazy(() =>
   import("../features/operator/operator-page").then((m) => ({ default: m.OperatorRoute })),
@@ -79,6 +86,8 @@ export function AppRoutes() {
         <Route path={paths.dashboard} element={protect(<DashboardPage />)} />
         <Route path={paths.charity} element={protect(<CharityPage />)} />
         <Route path={paths.prizeDraw} element={protect(<PrizeDrawPage />)} />
+        <Route path={paths.drawResults} element={<DrawResultsPage />} />
+        <Route path={paths.prizeClaim} element={protect(<PrizeClaimPage />)} />
         <Route path={paths.groups} element={protect(<GroupsPage />)} />
         <Route path={paths.groupDetail} element={<SignedInOnly page={<GroupDetailPage />} />} />
         <Route path={paths.account} element={protect(<AccountPage />)} />

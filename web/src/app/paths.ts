@@ -4,6 +4,8 @@ export const paths = {
   dashboard: "/dashboard",
   charity: "/charity",
   prizeDraw: "/prize-draw",
+  drawResults: "/prize-draw/results/:month",
+  prizeClaim: "/prizes/:id/claim",
   groups: "/groups",
   groupDetail: "/groups/:id",
   account: "/account",

@@ -17,6 +17,8 @@ import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { formatSteps } from "../dashboard/step-numbers";
 import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
+import { LastMonthTickets, PastResults, YourPrizes } from "./my-draw";
+import { monthsBefore } from "./prize-format";
 
 const TIERS = [
   { name: "Platinum", text: "The month's top prize, drawn from every entry." },
@@ -31,7 +33,8 @@ export function PrizeDrawPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
   const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
   const { monthSteps } = useLiveSteps(stats.data);
-  const draw = useDraw(londonMonth());
+  const month = londonMonth();
+  const draw = useDraw(month);
   if (stats.isLoading) return <LoadingSpinner />;
   const entries = prizeEntries(monthSteps);
 
@@ -50,6 +53,8 @@ export function PrizeDrawPage() {
         </p>
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
       </section>
+      <YourPrizes />
+      <LastMonthTickets month={monthsBefore(month, 1)} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="draw-heading">
         <h2 id="draw-heading" className="text-lg font-semibold text-ink">
           This month's draw
@@ -79,6 +84,7 @@ export function PrizeDrawPage() {
           <p>This month's draw details are not available right now; please try again later.</p>
         )}
       </section>
+      <PastResults month={month} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="postal-heading">
         <h2 id="postal-heading" className="text-lg font-semibold text-ink">
           Free entry by post

@@ -1,0 +1,117 @@
+import { DRAW_MESSAGES, drawResultsPath, drawTicketsPath } from "@charity-steps/shared-types";
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderApp } from "../../render-app";
+import {
+  chainHash,
+  commitment,
+  drawnOctober,
+  openDraw,
+  seed,
+  stubDrawServer,
+  ticketListSha256,
+} from "./draw-fixtures";
+
+describe("a month's public draw results", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("before the draw: when it closes (London time) and the commitment, no seed and no winners", async () => {
+    stubDrawServer({ [drawResultsPath("2026-11")]: [200, openDraw] });
+    renderApp("/prize-draw/results/2026-11");
+    expect(await screen.findByRole("heading", { level: 1, name: "November 2026 prize draw" })).toBeTruthy();
+    expect(screen.getByTestId("draw-status").textContent).toBe("Open: entries are still being counted");
+    expect(screen.getByTestId("draw-closes").textContent).toBe(
+      "This draw closes at 12:00 on 3 December 2026 (London time).",
+    );
+    expect(screen.getByTestId("draw-commitment").textContent).toBe(commitment);
+    expect(screen.queryByTestId("draw-seed")).toBeNull();
+    expect(screen.queryByRole("heading", { name: "Winners" })).toBeNull();
+    expect(screen.queryByRole("heading", { name: "How to check this draw yourself" })).toBeNull();
+  });
+
+  it("closed but not drawn: says it closed and that winners come with the draw", async () => {
+    stubDrawServer({
+      [drawResultsPath("2026-10")]: [
+        200,
+        { ...openDraw, month: "2026-10", status: "closed", closesAt: "2026-11-03T12:00:00.000Z" },
+      ],
+    });
+    renderApp("/prize-draw/results/2026-10");
+    expect((await screen.findByTestId("draw-closes")).textContent).toMatch(
+      /^This draw closed at 12:00 on 3 November 2026 \(London time\)\. The winners are published here once it has been drawn\.$/,
+    );
+    expect(screen.getByTestId("draw-status").textContent).toBe("Closed: waiting to be drawn");
+    expect(screen.queryByRole("heading", { name: "Winners" })).toBeNull();
+  });
+
+  it("once drawn: seed, beacon round with its link, ticket count and list hash, winners by tier, a redraw", async () => {
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, { signedIn: false });
+    renderApp("/prize-draw/results/2026-10");
+    expect(await screen.findByRole("heading", { level: 1, name: "October 2026 prize draw" })).toBeTruthy();
+    expect(screen.getByTestId("draw-status").textContent).toBe("Drawn");
+    expect(screen.getByTestId("draw-seed").textContent).toBe(seed);
+    expect(screen.getByTestId("draw-commitment").textContent).toBe(commitment);
+    const round = screen.getByRole("link", { name: "4242" });
+    expect(round.getAttribute("href")).toBe(`https://api.drand.sh/${chainHash}/public/4242`);
+    expect(screen.getByTestId("draw-ticket-count").textContent).toBe("1,234");
+    expect(screen.getByTestId("draw-ticket-list-sha256").textContent).toBe(ticketListSha256);
+    expect(screen.getByRole("link", { name: "Download the ticket list" }).getAttribute("href")).toBe(
+      drawTicketsPath("2026-10"),
+    );
+
+    const platinum = screen.getByRole("list", { name: "Platinum winners" });
+    expect(within(platinum).getByText("T-0007")).toBeTruthy();
+    expect(within(platinum).getByText("J. Smith, Kent")).toBeTruthy();
+    const gold = within(screen.getByRole("list", { name: "Gold winners" })).getAllByRole("listitem");
+    expect(gold).toHaveLength(2);
+    expect(gold[0]?.textContent).toContain("T-0042");
+    expect(gold[0]?.textContent).toContain("Unclaimed: this prize was redrawn");
+    expect(gold[1]?.textContent).toContain("T-0099");
+    expect(gold[1]?.textContent).toContain("Awaiting claim");
+    expect(gold[1]?.textContent).toContain(
+      "Redrawn: replaces pick 2 (ticket T-0042), whose prize went unclaimed.",
+    );
+  });
+
+  it("with no beacon: says the seed alone decided", async () => {
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, { ...drawnOctober, beacon: null }] });
+    renderApp("/prize-draw/results/2026-10");
+    expect((await screen.findByTestId("draw-beacon")).textContent).toBe(
+      "No drand beacon was used: the seed alone decided.",
+    );
+  });
+
+  it("gives the verify-draw command for this server and month, with a copy button", async () => {
+    const user = userEvent.setup();
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] });
+    renderApp("/prize-draw/results/2026-10");
+    expect(await screen.findByRole("heading", { name: "How to check this draw yourself" })).toBeTruthy();
+    const command = `pnpm verify-draw ${window.location.origin} 2026-10`;
+    expect(screen.getByTestId("verify-command").textContent).toBe(command);
+    expect(screen.getByText(/the seed matches the commitment/)).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Copy the command" }));
+    expect(await navigator.clipboard.readText()).toBe(command);
+  });
+
+  it("a malformed month shows the API's 400 message, an out-of-range one its 404 message", async () => {
+    stubDrawServer({
+      [drawResultsPath("2026-13")]: [400, { message: DRAW_MESSAGES.badMonth }],
+      [drawResultsPath("2019-01")]: [404, { message: DRAW_MESSAGES.monthOutOfRange }],
+    });
+    const first = renderApp("/prize-draw/results/2026-13");
+    expect((await screen.findByTestId("draw-results-problem")).textContent).toBe(DRAW_MESSAGES.badMonth);
+    expect(screen.getByRole("heading", { level: 1, name: "Prize draw results" })).toBeTruthy();
+    first.unmount();
+    renderApp("/prize-draw/results/2019-01");
+    expect((await screen.findByTestId("draw-results-problem")).textContent).toBe(
+      DRAW_MESSAGES.monthOutOfRange,
+    );
+  });
+});
