@@ -2,8 +2,10 @@ import {
   DRAW_MONTH_PATTERN,
   type DrawResults,
   type DrawWinner,
+  drawMonthName,
   drawResultsPath,
   drawTicketsPath,
+  londonDateTime,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -14,7 +16,7 @@ import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
 import { CopyableValue } from "../apple-health/copy-button";
 import { useAuth } from "../auth/use-auth";
-import { londonDateTime, monthLabel } from "./prize-format";
+
 import "./prizes.css";
 
 const STATUS_TEXT: Record<DrawResults["status"], string> = {
@@ -31,7 +33,7 @@ export function DrawResultsPage() {
   // The API says what is wrong with a month it does not know; the path stays one segment.
   const results = useQuery<DrawResults | null>({ queryKey: [drawResultsPath(encodeURIComponent(month))] });
   const { isAuthenticated } = useAuth();
-  const title = MONTH.test(month) ? `${monthLabel(month)} prize draw` : "Prize draw results";
+  const title = MONTH.test(month) ? `${drawMonthName(month)} prize draw` : "Prize draw results";
   const back = isAuthenticated ? (
     <Link to={paths.prizeDraw} className="link text-sm">
       Back to the prize draw
@@ -50,7 +52,7 @@ export function DrawResultsPage() {
   }
   const draw = results.data;
   return (
-    <Page title={`${monthLabel(draw.month)} prize draw`} back={back}>
+    <Page title={`${drawMonthName(draw.month)} prize draw`} back={back}>
       <section className="card space-y-3 p-4" aria-labelledby="draw-status-heading">
         <h2 id="draw-status-heading" className="text-lg font-semibold">
           The draw
@@ -59,11 +61,11 @@ export function DrawResultsPage() {
           Status: <strong data-testid="draw-status">{STATUS_TEXT[draw.status]}</strong>
         </p>
         {draw.status === "open" && (
-          <p data-testid="draw-closes">This draw closes at {londonDateTime(draw.closesAt)} (London time).</p>
+          <p data-testid="draw-closes">This draw closes on {londonDateTime(draw.closesAt)} (London time).</p>
         )}
         {draw.status === "closed" && (
           <p data-testid="draw-closes">
-            This draw closed at {londonDateTime(draw.closesAt)} (London time). The winners are published here
+            This draw closed on {londonDateTime(draw.closesAt)} (London time). The winners are published here
             once it has been drawn.
           </p>
         )}

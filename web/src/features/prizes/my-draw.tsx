@@ -1,21 +1,16 @@
 import {
   type DrawResults,
+  drawMonthName,
   drawResultsPagePath,
   drawResultsPath,
+  londonDateTime,
   type MyPrize,
   PRIZE_CLAIM_DAYS,
 } from "@charity-steps/shared-types";
 import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { londonLongDate } from "./draw-details";
-import {
-  daysLeftText,
-  londonDateTime,
-  monthLabel,
-  monthsBefore,
-  PRIZE_STATUS_LABEL,
-  prizeClaimPagePath,
-} from "./prize-format";
+import { daysLeftText, monthsBefore, PRIZE_STATUS_LABEL, prizeClaimPagePath } from "./prize-format";
 import { useMyDraw, useMyPrizes } from "./prize-queries";
 import "./prizes.css";
 
@@ -38,7 +33,7 @@ export function YourPrizes() {
         {list.map((prize) => (
           <li key={prize.id} className="rounded border border-line p-3" data-testid="my-prize">
             <p className="font-semibold">
-              {prize.tier} prize, {monthLabel(prize.month)} draw{" "}
+              {prize.tier} prize, {drawMonthName(prize.month)} draw{" "}
               <span className="prize-status" data-testid="my-prize-status">
                 {PRIZE_STATUS_LABEL[prize.status]}
               </span>
@@ -86,7 +81,7 @@ export function LastMonthTickets({ month }: { month: string }) {
   const mine = useMyDraw(month);
   const draw = mine.data;
   if (!draw) return null;
-  const label = monthLabel(month);
+  const label = drawMonthName(month);
   if (draw.status === "open") {
     return (
       <section className="card mt-4 space-y-2 p-4" aria-labelledby="my-tickets-heading">
@@ -164,7 +159,7 @@ export function PastResults({ month }: { month: string }) {
         {drawn.map((past) => (
           <li key={past}>
             <Link to={drawResultsPagePath(past)} className="link">
-              {monthLabel(past)}
+              {drawMonthName(past)}
             </Link>
           </li>
         ))}

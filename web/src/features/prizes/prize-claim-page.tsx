@@ -1,8 +1,10 @@
 import {
   DRAW_CLAIM_MESSAGES,
+  drawMonthName,
   drawResultsPagePath,
   drawResultsPath,
   isPlainText,
+  londonDateTime,
   type MyPrize,
   type MyPrizes,
   PRIZE_COUNTY_MAX_CHARS,
@@ -22,7 +24,7 @@ import { Page } from "../../components/page";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
-import { daysLeftText, londonDateTime, monthLabel, PRIZE_STATUS_LABEL } from "./prize-format";
+import { daysLeftText, PRIZE_STATUS_LABEL } from "./prize-format";
 import { MY_PRIZES_KEY, myDrawKey, useMyPrizes } from "./prize-queries";
 import "./prizes.css";
 
@@ -63,7 +65,7 @@ export function PrizeClaimPage() {
     <Page title={`Claim your ${prize.tier} prize`} back={backLink}>
       <p className="mb-4 text-muted">
         {prize.description} Won with ticket <code className="prize-hex">{prize.ticket}</code> in the{" "}
-        {monthLabel(prize.month)} draw.
+        {drawMonthName(prize.month)} draw.
       </p>
       {prize.status === "awaiting_claim" ? (
         <ClaimForm prize={prize} onClaimed={() => setJustClaimed(true)} />
@@ -96,7 +98,7 @@ function ClaimStatus({ prize, focus }: { prize: MyPrize; focus: boolean }) {
           </p>
           <p>
             <Link to={drawResultsPagePath(prize.month)} className="link">
-              See the {monthLabel(prize.month)} results
+              See the {drawMonthName(prize.month)} results
             </Link>
           </p>
         </>

@@ -1,28 +1,12 @@
 import type { MyPrize } from "@charity-steps/shared-types";
-import { londonTime } from "../../lib/london-time";
-import { londonLongDate } from "./draw-details";
 
 const DAY_MS = 86_400_000;
-
-// A month's name does not depend on a time zone: the 15th at noon UTC is inside it everywhere.
-const monthFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
-
-/** "November 2026" for "2026-11". */
-export function monthLabel(month: string): string {
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  return monthFormat.format(Date.UTC(year, monthNumber - 1, 15, 12));
-}
 
 /** The `YYYY-MM` `count` months before `month`. */
 export function monthsBefore(month: string, count: number): string {
   const [year, monthNumber] = month.split("-").map(Number) as [number, number];
   const index = year * 12 + (monthNumber - 1) - count;
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
-}
-
-/** "12:00 on 3 December 2026", London's clock and calendar. */
-export function londonDateTime(iso: string): string {
-  return `${londonTime(iso)} on ${londonLongDate(iso)}`;
 }
 
 /** "13 days left", "1 day left", "less than a day left": whole days until `iso`. */

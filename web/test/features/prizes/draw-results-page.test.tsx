@@ -28,7 +28,7 @@ describe("a month's public draw results", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "November 2026 prize draw" })).toBeTruthy();
     expect(screen.getByTestId("draw-status").textContent).toBe("Open: entries are still being counted");
     expect(screen.getByTestId("draw-closes").textContent).toBe(
-      "This draw closes at 12:00 on 3 December 2026 (London time).",
+      "This draw closes on 3 December 2026 at 12:00 (London time).",
     );
     expect(screen.getByTestId("draw-commitment").textContent).toBe(commitment);
     expect(screen.queryByTestId("draw-seed")).toBeNull();
@@ -45,7 +45,7 @@ describe("a month's public draw results", () => {
     });
     renderApp("/prize-draw/results/2026-10");
     expect((await screen.findByTestId("draw-closes")).textContent).toMatch(
-      /^This draw closed at 12:00 on 3 November 2026 \(London time\)\. The winners are published here once it has been drawn\.$/,
+      /^This draw closed on 3 November 2026 at 12:00 \(London time\)\. The winners are published here once it has been drawn\.$/,
     );
     expect(screen.getByTestId("draw-status").textContent).toBe("Closed: waiting to be drawn");
     expect(screen.queryByRole("heading", { name: "Winners" })).toBeNull();

@@ -1,0 +1,128 @@
+import {
+  DRAW_RULES_PATH,
+  drawMinePath,
+  drawResultsPath,
+  MY_PRIZES_PATH,
+  MY_TICKETS_LIST_MAX,
+} from "@charity-steps/shared-types";
+import { screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderApp } from "../../render-app";
+import { drawnOctober, myDraw, openDraw, prize, stubDrawServer } from "./draw-fixtures";
+
+const september = { ...drawnOctober, month: "2026-09" };
+const prizes = [
+  prize(),
+  prize({
+    id: "prize-2",
+    month: "2026-09",
+    tier: "Bronze",
+    ticket: "S-1",
+    status: "claimed",
+    claimedAt: "2026-10-05T09:00:00.000Z",
+    publicName: "A. Walker",
+    county: "Devon",
+  }),
+  prize({ id: "prize-3", month: "2026-08", tier: "Silver", ticket: "A-1", status: "expired" }),
+  prize({ id: "prize-4", month: "2026-07", tier: "Platinum", ticket: "J-1", status: "redrawn" }),
+];
+
+function stubPrizePage(mine: ReturnType<typeof myDraw>, myPrizes = prizes) {
+  return stubDrawServer({
+    [drawResultsPath("2026-11")]: [200, openDraw],
+    [DRAW_RULES_PATH]: [200, { postalEntryAddress: "PO Box 1" }],
+    [MY_PRIZES_PATH]: [200, { prizes: myPrizes }],
+    [drawMinePath("2026-10")]: [200, mine],
+    [drawResultsPath("2026-10")]: [200, drawnOctober],
+    [drawResultsPath("2026-09")]: [200, september],
+    [drawResultsPath("2026-08")]: [200, { ...openDraw, month: "2026-08", status: "closed" }],
+  });
+}
+
+describe("the prize page after a draw", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-04T09:00:00Z"));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows last month's ticket count and ids, the winning one marked, and links to its results", async () => {
+    stubPrizePage(myDraw({ tickets: ["T-0041", "T-0042", "T-0043"], ticketCount: 3, prizes: [prize()] }));
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for October 2026: 3");
+    const ids = screen.getByRole("list", { name: "Your ticket ids for October 2026" });
+    expect(
+      within(ids)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["T-0041", "T-0042 (won Gold)", "T-0043"]);
+    expect(screen.queryByTestId("my-tickets-more")).toBeNull();
+    expect(screen.getByRole("link", { name: "See the October 2026 results" }).getAttribute("href")).toBe(
+      "/prize-draw/results/2026-10",
+    );
+  });
+
+  it("folds a long ticket list away and says how many more the API did not list", async () => {
+    const tickets = Array.from({ length: MY_TICKETS_LIST_MAX }, (_, i) => `T-${String(i).padStart(4, "0")}`);
+    stubPrizePage(myDraw({ tickets, ticketCount: 612 }));
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for October 2026: 612");
+    const toggle = screen.getByText("Show your ticket ids");
+    expect(toggle.closest("details")?.open).toBe(false);
+    const ids = screen.getByRole("list", { name: "Your ticket ids for October 2026", hidden: true });
+    expect(ids.children).toHaveLength(MY_TICKETS_LIST_MAX);
+    expect(screen.getByTestId("my-tickets-more").textContent).toBe("and 112 more");
+  });
+
+  it("while last month is still open says when its tickets are counted; once closed, the count", async () => {
+    stubPrizePage(myDraw({ status: "open" }));
+    const first = renderApp("/prize-draw");
+    expect(await screen.findByText("Your tickets are counted when October 2026's draw closes.")).toBeTruthy();
+    expect(screen.queryByTestId("my-tickets")).toBeNull();
+    first.unmount();
+
+    stubPrizePage(myDraw({ status: "closed", tickets: ["T-1"], ticketCount: 1 }));
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for October 2026: 1");
+    expect(
+      screen.getByText(/The draw has closed; the winners are published once it has been drawn/),
+    ).toBeTruthy();
+  });
+
+  it("lists the walker's prizes with their status in words, and a claim link for the one awaiting", async () => {
+    stubPrizePage(myDraw({ tickets: ["T-0042"], ticketCount: 1 }));
+    renderApp("/prize-draw");
+    expect(await screen.findByRole("heading", { name: "Your prizes" })).toBeTruthy();
+    const items = screen.getAllByTestId("my-prize");
+    expect(items.map((item) => within(item).getByTestId("my-prize-status").textContent)).toEqual([
+      "Awaiting your claim",
+      "Claimed",
+      "Expired",
+      "Redrawn",
+    ]);
+    expect(items[0]?.textContent).toContain("Gold prize, October 2026 draw");
+    expect(items[0]?.textContent).toContain(
+      "Claim by 17 November 2026 at 12:00 (London time): 13 days left.",
+    );
+    const claim = within(items[0] as HTMLElement).getByRole("link", { name: "Claim your Gold prize" });
+    expect(claim.getAttribute("href")).toBe("/prizes/prize-1/claim");
+    expect(items[1]?.textContent).toContain("Claimed on 5 October 2026. Published as A. Walker, Devon.");
+    expect(items[2]?.textContent).toContain("The 14 days to claim it ended without a claim.");
+    expect(items[3]?.textContent).toContain("It was given to another entry after it went unclaimed.");
+    for (const item of items.slice(1)) expect(within(item).queryByRole("link")).toBeNull();
+  });
+
+  it("links to the results of each earlier month that has been drawn, and no other", async () => {
+    stubPrizePage(myDraw(), []);
+    renderApp("/prize-draw");
+    const past = await screen.findByRole("heading", { name: "Past draws' results" });
+    const links = within(past.closest("section") as HTMLElement).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["October 2026", "/prize-draw/results/2026-10"],
+      ["September 2026", "/prize-draw/results/2026-09"],
+    ]);
+    expect(screen.queryByRole("heading", { name: "Your prizes" })).toBeNull();
+  });
+});
