@@ -17,7 +17,7 @@ export function CollapsibleSection({
         {title}
         <ChevronDown
           aria-hidden="true"
-          className="size-5 text-muted transition-transform group-open:rotate-180"
+          className="size-5 text-muted transition-transform group-open:rotate-180 motion-reduce:transition-none"
         />
       </summary>
       <div className="space-y-3 px-4 pb-4 text-muted">{children}</div>

@@ -17,7 +17,14 @@ import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
-import { dailyGoalPercent, formatSteps, monthlyProgressText, prizeEntriesText } from "./step-numbers";
+import {
+  dailyGoalPercent,
+  formatSteps,
+  monthlyProgressText,
+  monthlyRingText,
+  prizeEntriesText,
+  todayStepsText,
+} from "./step-numbers";
 
 // The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
 const ManualStepsForm = lazy(() =>
@@ -48,6 +55,7 @@ export function DashboardPage() {
           value={monthSteps}
           goal={MONTHLY_STEP_GOAL}
           label="Steps this month towards the monthly goal"
+          valueText={monthlyRingText(monthSteps)}
         >
           <span className="text-3xl font-bold" data-testid="month-steps">
             {formatSteps(monthSteps)}
@@ -60,10 +68,14 @@ export function DashboardPage() {
 
       <div className="mt-4 grid grid-cols-2 gap-3">
         <Tile icon={<Footprints aria-hidden="true" className="size-5" />} title="Today's Steps">
-          <span className="text-2xl font-bold" data-testid="today-steps">
+          {/* Read out as one sentence; the short visible figures alone would be "5,500, 55% of 10,000". */}
+          <span className="sr-only" data-testid="today-steps-text">
+            {todayStepsText(todaySteps)}
+          </span>
+          <span aria-hidden="true" className="text-2xl font-bold" data-testid="today-steps">
             {formatSteps(todaySteps)}
           </span>
-          <span className="text-sm text-muted">
+          <span aria-hidden="true" className="text-sm text-muted">
             {dailyGoalPercent(todaySteps)}% of {formatSteps(DAILY_STEP_GOAL)}
           </span>
         </Tile>

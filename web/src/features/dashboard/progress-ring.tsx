@@ -1,17 +1,22 @@
 import type { ReactNode } from "react";
 
-/** A circular progress ring: the share of `goal` reached, full at 100%. */
+/**
+ * A circular progress ring: the share of `goal` reached, full at 100%. A progress bar's content is
+ * not read out, so `valueText` is what a screen reader says for it (instead of a bare percentage).
+ */
 export function ProgressRing({
   value,
   goal,
   size = 176,
   label,
+  valueText,
   children,
 }: {
   value: number;
   goal: number;
   size?: number;
   label: string;
+  valueText: string;
   children?: ReactNode;
 }) {
   const stroke = 14;
@@ -27,6 +32,7 @@ export function ProgressRing({
       aria-valuemin={0}
       aria-valuemax={goal}
       aria-valuenow={Math.min(value, goal)}
+      aria-valuetext={valueText}
     >
       <svg
         width={size}
@@ -53,7 +59,7 @@ export function ProgressRing({
           strokeLinecap="round"
           strokeDasharray={circumference}
           strokeDashoffset={circumference * (1 - share)}
-          className="transition-[stroke-dashoffset] duration-500"
+          className="transition-[stroke-dashoffset] duration-500 motion-reduce:transition-none"
         />
       </svg>
       <div className="absolute inset-0 flex flex-col items-center justify-center text-center">{children}</div>

@@ -3,7 +3,10 @@ import { formatSteps } from "./step-numbers";
 
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
-/** The last 30 days, a bar a day, with the 10,000-step daily goal marked. */
+/**
+ * The last 30 days, a bar a day, with the 10,000-step daily goal marked. The bars are a picture;
+ * the same numbers are in a table under it, for screen readers and for anyone who wants the figures.
+ */
 export function StepHistoryChart({ days }: { days: { date: string; steps: number }[] }) {
   const width = 320;
   const height = 140;
@@ -65,6 +68,38 @@ export function StepHistoryChart({ days }: { days: { date: string; steps: number
           <span>{dayLabel.format(new Date(`${last.date}T00:00:00Z`))}</span>
         </div>
       )}
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-semibold text-brand-strong">
+          Show the 30 days as a table
+        </summary>
+        <table className="mt-2 w-full text-sm">
+          <caption className="sr-only">Steps per day for the last 30 days</caption>
+          <thead>
+            <tr className="border-b border-line text-left">
+              <th scope="col" className="py-1 font-semibold">
+                Day
+              </th>
+              <th scope="col" className="py-1 text-right font-semibold">
+                Steps
+              </th>
+              <th scope="col" className="py-1 text-right font-semibold">
+                Daily goal
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.date} className="border-b border-line last:border-0">
+                <th scope="row" className="py-1 text-left font-normal">
+                  {dayLabel.format(new Date(`${day.date}T00:00:00Z`))}
+                </th>
+                <td className="py-1 text-right tabular-nums">{formatSteps(day.steps)}</td>
+                <td className="py-1 text-right">{day.steps >= DAILY_STEP_GOAL ? "Reached" : "Not yet"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </section>
   );
 }

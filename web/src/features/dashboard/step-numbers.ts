@@ -24,3 +24,13 @@ export function prizeEntriesText(monthSteps: number): string {
 export function dailyGoalPercent(todaySteps: number): number {
   return Math.min(100, Math.floor((todaySteps / DAILY_STEP_GOAL) * 100));
 }
+
+/** What a screen reader says for the monthly ring: "42,318 of 100,000 steps this month". */
+export function monthlyRingText(monthSteps: number): string {
+  return `${formatSteps(monthSteps)} of ${formatSteps(MONTHLY_STEP_GOAL)} steps this month`;
+}
+
+/** What a screen reader says for today's tile: the steps and the share of the daily goal together. */
+export function todayStepsText(todaySteps: number): string {
+  return `${formatSteps(todaySteps)} steps today, ${dailyGoalPercent(todaySteps)}% of the ${formatSteps(DAILY_STEP_GOAL)}-step daily goal`;
+}

@@ -93,7 +93,10 @@ export function TrackingCard({
         </h2>
         {live && (
           <span className="flex items-center gap-1 rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
-            <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-brand" />
+            <span
+              aria-hidden="true"
+              className="size-2 animate-pulse rounded-full bg-brand motion-reduce:animate-none"
+            />
             Live
           </span>
         )}
@@ -106,7 +109,10 @@ export function TrackingCard({
           {percent}% of the {formatSteps(DAILY_STEP_GOAL)}-step daily goal
         </p>
         <div className="mt-2 h-2 overflow-hidden rounded-full bg-line" aria-hidden="true">
-          <div className="h-full rounded-full bg-brand transition-[width]" style={{ width: `${percent}%` }} />
+          <div
+            className="h-full rounded-full bg-brand transition-[width] motion-reduce:transition-none"
+            style={{ width: `${percent}%` }}
+          />
         </div>
       </div>
       {connected ? (

@@ -60,6 +60,15 @@ describe("the dashboard", () => {
     expect(screen.getByText("74,500 steps remaining")).toBeTruthy();
     expect(screen.getByTestId("today-steps").textContent).toBe("5,500");
     expect(screen.getByText("55% of 10,000")).toBeTruthy();
+    // The ring and today's tile read as sentences, not as bare figures.
+    expect(
+      screen
+        .getByRole("progressbar", { name: "Steps this month towards the monthly goal" })
+        .getAttribute("aria-valuetext"),
+    ).toBe("25,500 of 100,000 steps this month");
+    expect(screen.getByRole("region", { name: "Today's Steps" }).textContent).toContain(
+      "5,500 steps today, 55% of the 10,000-step daily goal",
+    );
     expect(screen.getByTestId("prize-entries").textContent).toBe("2");
     expect(screen.getByText("4,500 steps until next entry")).toBeTruthy();
     expect(
@@ -68,6 +77,7 @@ describe("the dashboard", () => {
     expect(screen.getByRole("link", { name: /Prize Pool £17\.97/ }).getAttribute("href")).toBe("/prize-draw");
     expect(screen.getByRole("link", { name: /Groups Join & compete/ }).getAttribute("href")).toBe("/groups");
     expect(await screen.findByRole("img", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
+    expect(screen.getByRole("table", { name: "Steps per day for the last 30 days" })).toBeTruthy();
   });
 
   it("refuses manual steps with the spec's toasts before sending anything", async () => {
