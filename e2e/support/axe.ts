@@ -1,0 +1,52 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+/** The axe tags of WCAG 2.2 levels A and AA (2.0, 2.1 and 2.2 rules), the standard the app holds to. */
+export const WCAG_22_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Runs axe-core on what the page shows now, limited to WCAG 2.2 A and AA, and describes each
+ * violation as its rule, what it asks for, and every element at fault (selector and HTML), so a
+ * failing test says where to look without running it again. `include` narrows the check to part
+ * of the page (a toast, a dialog).
+ */
+export async function wcagViolations(page: Page, { include }: { include?: string } = {}): Promise<string[]> {
+  await motionSettled(page);
+  let builder = new AxeBuilder({ page }).withTags(WCAG_22_AA_TAGS);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations.map((violation) => {
+    const nodes = violation.nodes.map(
+      (node) => `    at ${JSON.stringify(node.target)}: ${node.html}\n      ${node.failureSummary ?? ""}`,
+    );
+    return `${violation.id} (${violation.impact ?? "no impact given"}): ${violation.help}\n${nodes.join("\n")}`;
+  });
+}
+
+/**
+ * Waits until every finite animation and transition has ended, so colours are judged as they
+ * settle (a tab fading to its selected colour, a toast sliding in), not half way. Endless ones (a
+ * spinner, the Live badge's pulse) are left running.
+ */
+export async function motionSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== "running" || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
+
+/** Fails with every violation's rule and elements when what the page shows breaks WCAG 2.2 A or AA. */
+export async function expectAccessible(
+  page: Page,
+  screen: string,
+  options?: { include?: string },
+): Promise<void> {
+  const violations = await wcagViolations(page, options);
+  if (violations.length > 0) {
+    throw new Error(`${screen}: ${violations.length} WCAG 2.2 AA violation(s)\n${violations.join("\n")}`);
+  }
+}

@@ -1,0 +1,187 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { expectAccessible } from "../support/axe.js";
+import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  page = await (await phoneContext(browser)).newPage();
+  errors = watchForErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A real 2×2 PNG, as a phone's photo picker would hand over. */
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGPgndLBO6WDAUIBAB6eBKUt+GUOAAAAAElFTkSuQmCC",
+  "base64",
+);
+
+/** The toast on screen (there is only ever one), checked on its own once it has slid in. */
+async function expectToastAccessible(title: string): Promise<void> {
+  const toast = page.locator("li.toast").filter({ hasText: title });
+  await toast.waitFor();
+  await expectAccessible(page, `the "${title}" toast`, { include: "li.toast" });
+  await toast.getByRole("button", { name: "Close" }).click();
+  await toast.waitFor({ state: "detached" });
+}
+
+describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
+  it("the landing page, terms and the 404 page, signed out", async () => {
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+    await expectAccessible(page, "landing page");
+
+    await page.goto(`${server.origin}/terms`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(page, "terms, signed out");
+
+    await page.goto(`${server.origin}/no-such-page`);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    await expectAccessible(page, "404 page, signed out");
+  });
+
+  it("the sign-in and sign-up pages, and sign-up refusing a short password", async () => {
+    await page.goto(`${server.origin}/api/login`);
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await expectAccessible(page, "sign-in page");
+
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByRole("button", { name: "Create account" }).waitFor();
+    await expectAccessible(page, "sign-up page");
+
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByLabel("Last name").fill("Lovelace");
+    await page.getByLabel("Email").fill("ada.short@example.org");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("alert").filter({ hasText: "at least 8 characters" }).waitFor();
+    await expectAccessible(page, "sign-up page with an error");
+  });
+
+  it("the dashboard with tracking off, the manual form's error and the toasts", async () => {
+    await signUpNewWalker(page, server.origin);
+    await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
+    await page.getByRole("button", { name: "Add Steps" }).waitFor();
+    await expectAccessible(page, "dashboard, tracking off");
+
+    await page.getByLabel("Steps", { exact: true }).fill("1200");
+    await page.getByRole("button", { name: "Add Steps" }).click();
+    await page.getByText("Please upload an image to verify your steps").first().waitFor();
+    await expectAccessible(page, "dashboard, manual form refusing an entry without a photo");
+    await expectToastAccessible("Image Required");
+
+    await page
+      .getByLabel("Photo proof")
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: TINY_PNG });
+    await page.getByRole("button", { name: "Add Steps" }).click();
+    await expectToastAccessible("Steps Added Successfully");
+  });
+
+  it("the ring, today's share and the 30-day chart have text a screen reader reads", async () => {
+    const ring = page.getByRole("progressbar", { name: "Steps this month towards the monthly goal" });
+    await expect
+      .poll(() => ring.getAttribute("aria-valuetext"), { timeout: 15_000 })
+      .toBe("1,200 of 100,000 steps this month");
+    const today = page.getByRole("region", { name: "Today's Steps" });
+    expect(await today.ariaSnapshot()).toContain("1,200 steps today, 12% of the 10,000-step daily goal");
+    await page.getByRole("img", { name: /Steps per day for the last 30 days/ }).waitFor();
+    await page.getByText("Show the 30 days as a table").click();
+    const table = page.getByRole("table", { name: "Steps per day for the last 30 days" });
+    expect(await table.getByRole("row").count()).toBe(31);
+    expect(await table.getByRole("row").last().textContent()).toContain("1,200");
+    await expectAccessible(page, "dashboard, 30-day table open");
+  });
+
+  it("the dashboard with tracking on, and walk mode's pocket screen", async () => {
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByText("Live", { exact: true }).waitFor();
+    await expectAccessible(page, "dashboard, tracking on");
+
+    await page.getByRole("button", { name: "Pocket screen" }).click();
+    await page.getByRole("dialog", { name: "Pocket screen" }).waitFor();
+    await expectAccessible(page, "pocket screen dialog");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "Pocket screen" }).waitFor({ state: "detached" });
+  });
+
+  it("the charity screen, before and after choosing", async () => {
+    await page.goto(`${server.origin}/charity`);
+    await page.getByText("Choose Your Charity").waitFor();
+    await expectAccessible(page, "charity screen");
+    await page.getByRole("button", { name: "Select British Heart Foundation" }).click();
+    await page.getByText("Your Beta Selection").waitFor();
+    await expectAccessible(page, "charity screen, chosen");
+  });
+
+  it("groups: none yet, the create form, the list, and a group's two tabs", async () => {
+    await page.goto(`${server.origin}/groups`);
+    await page.getByText("No Groups Yet").waitFor();
+    await expectAccessible(page, "groups, none yet");
+
+    await page.getByRole("button", { name: "Create Group" }).click();
+    await page.getByLabel("Group name").fill("Lunchtime Striders");
+    await expectAccessible(page, "groups, create form");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
+    await expectToastAccessible("Group Created");
+    await expectAccessible(page, "groups, one group");
+
+    await page.getByRole("button", { name: "Join Group" }).click();
+    await page.getByPlaceholder("Enter 8-character join code").waitFor();
+    await expectAccessible(page, "groups, join form");
+
+    // Steps today, so the leaderboard has a row (a group with no steps says "No Activity Yet").
+    const status = await page.evaluate(async () => {
+      const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(new Date());
+      const response = await fetch("/api/steps/sync", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Device-Id": "e2e-phone" },
+        body: JSON.stringify({ steps: 3_000, date: today, source: "device_motion" }),
+      });
+      return response.status;
+    });
+    expect(status).toBe(200);
+    await page.getByRole("link", { name: "View" }).click();
+    await page.getByText("Monthly Step Leaderboard").waitFor();
+    await page.getByTestId("leaderboard-row").first().waitFor();
+    await expectAccessible(page, "group detail, leaderboard tab");
+    await page.getByRole("tab", { name: "Members" }).click();
+    await page.getByRole("tabpanel", { name: "Members" }).waitFor();
+    await expectAccessible(page, "group detail, members tab");
+  });
+
+  it("the account screen and the Apple Health screen", async () => {
+    await page.goto(`${server.origin}/account`);
+    await page.getByRole("region", { name: "Profile" }).waitFor();
+    await page.getByText("Active Beta Tester").waitFor();
+    await expectAccessible(page, "account screen");
+
+    await page.goto(`${server.origin}/apple-health`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(page, "Apple Health screen");
+  });
+
+  it("terms and the 404 page, signed in", async () => {
+    await page.goto(`${server.origin}/terms`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(page, "terms, signed in");
+
+    await page.goto(`${server.origin}/no-such-page`);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    await expectAccessible(page, "404 page, signed in");
+  });
+
+  it("logged no errors on the way", () => {
+    expect(errors).toEqual([]);
+  });
+});
