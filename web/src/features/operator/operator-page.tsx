@@ -5,6 +5,7 @@ import { Page } from "../../components/page";
 import { useAuth } from "../auth/use-auth";
 import { NotFoundPage } from "../not-found/not-found-page";
 import { AuditLog } from "./audit-log";
+import { OperatorDraws } from "./operator-draws";
 import { PostalEntriesList } from "./postal-entries-list";
 import { PostalEntryForm } from "./postal-entry-form";
 
@@ -24,6 +25,7 @@ export function OperatorConsole() {
     <Page title="Operator console">
       <PostalEntryForm onMonth={setMonth} onRecorded={(entry) => setMonth(entry.month)} />
       <PostalEntriesList month={month} onMonth={setMonth} />
+      <OperatorDraws />
       <AuditLog />
     </Page>
   );

@@ -1,0 +1,531 @@
+import {
+  type AuthUser,
+  DEFAULT_DRAW_TIERS,
+  DRAW_RUN_MESSAGES,
+  type DrawResults,
+  drawClosesAt,
+  drawPostalClosesAt,
+  drawResultsPagePath,
+  drawResultsPath,
+  londonMonth,
+  OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_POSTAL_ENTRIES_PATH,
+  type OperatorDraw,
+  type OperatorPrize,
+  operatorDrawPath,
+  operatorDrawRunPath,
+  operatorDrawTiersPath,
+  operatorPrizeRedrawPath,
+} from "@charity-steps/shared-types";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { drawMonths, monthName } from "../../../src/features/operator/operator-draw-queries";
+import { useToastStore } from "../../../src/lib/toast-store";
+import { renderApp, testWalker } from "../../render-app";
+
+const operator: AuthUser = { ...testWalker, isOperator: true };
+const [thisMonth, lastMonth, monthBefore] = drawMonths() as [string, string, string];
+const hex = (digit: string) => digit.repeat(64);
+
+function results(month: string, overrides: Partial<DrawResults> = {}): DrawResults {
+  return {
+    month,
+    status: "open",
+    commitment: hex("c"),
+    closesAt: drawClosesAt(month).toISOString(),
+    postalClosesAt: drawPostalClosesAt(month).toISOString(),
+    tiers: DEFAULT_DRAW_TIERS.map((tier) => ({ ...tier })),
+    ...overrides,
+  };
+}
+
+function openDraw(month: string, overrides: Partial<DrawResults> = {}): OperatorDraw {
+  return {
+    results: results(month, overrides),
+    walkerTickets: null,
+    postalTickets: null,
+    tiersEditable: true,
+    prizes: [],
+  };
+}
+
+function closedDraw(month: string): OperatorDraw {
+  return {
+    results: results(month, { status: "closed" }),
+    walkerTickets: 120,
+    postalTickets: 3,
+    tiersEditable: false,
+    prizes: [],
+  };
+}
+
+const drawnResults = (month: string): DrawResults =>
+  results(month, {
+    status: "drawn",
+    ticketCount: 123,
+    ticketListSha256: hex("a"),
+    seed: hex("5"),
+    beacon: { round: 4242, randomness: hex("b"), signature: "ab".repeat(48), chainHash: hex("d") },
+    winners: [
+      { tier: "Platinum", ticket: "t-0001", holder: "h1", pick: 0 },
+      { tier: "Gold", ticket: "t-0077", holder: "h2", pick: 1 },
+    ],
+  });
+
+function prize(overrides: Partial<OperatorPrize>): OperatorPrize {
+  return {
+    id: "prize-1",
+    tier: "Platinum",
+    ticket: "t-0001",
+    pick: 0,
+    replaces: null,
+    status: "awaiting_claim",
+    drawnAt: "2026-11-03T12:05:00.000Z",
+    claimBy: "2026-11-17T12:05:00.000Z",
+    winner: { kind: "walker", name: "Wendy Walker", email: "wendy@example.org", address: null },
+    claimedAt: null,
+    publicName: null,
+    county: null,
+    deliveryAddress: null,
+    canRedraw: false,
+    ...overrides,
+  };
+}
+
+function drawnDraw(month: string, prizes: OperatorPrize[]): OperatorDraw {
+  return { results: drawnResults(month), walkerTickets: 120, postalTickets: 3, tiersEditable: false, prizes };
+}
+
+type Answer = [number, unknown, (() => void)?];
+
+/**
+ * The draw API as the server answers it: each month's draw from `draws` (an open one with the
+ * default tiers otherwise), the public status from the same, and each write answered by the next
+ * of its queue; an answer's third element changes the stored draws, as the write would.
+ */
+function stubDrawServer(
+  draws: Record<string, OperatorDraw>,
+  answers: { put?: Answer[]; run?: Answer[]; redraw?: Answer[] } = {},
+) {
+  const calls: { method: string; url: string; body?: unknown }[] = [];
+  const drawOf = (month: string) => draws[month] ?? openDraw(month);
+  const next = (queue: Answer[] | undefined) => {
+    const [status, body, effect] = queue?.shift() ?? [500, { message: "no answer set" }];
+    effect?.();
+    return Response.json(body, { status });
+  };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? "GET";
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      calls.push({ method, url, body });
+      if (url === "/api/auth/user") return Response.json(operator);
+      if (url.startsWith(OPERATOR_POSTAL_ENTRIES_PATH)) {
+        return Response.json({ month: thisMonth, entries: [], truncated: false });
+      }
+      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: [], nextBefore: null });
+      for (const month of drawMonths()) {
+        if (url === drawResultsPath(month)) return Response.json(drawOf(month).results);
+        if (url === operatorDrawPath(month)) return Response.json(drawOf(month));
+        if (url === operatorDrawTiersPath(month) && method === "PUT") return next(answers.put);
+        if (url === operatorDrawRunPath(month) && method === "POST") return next(answers.run);
+      }
+      if (url.startsWith("/api/operator/prizes/") && method === "POST") return next(answers.redraw);
+      return Response.json({ message: "not stubbed" }, { status: 404 });
+    }),
+  );
+  return { calls };
+}
+
+async function drawSection() {
+  const section = await screen.findByRole("region", { name: "Monthly draw" });
+  await within(section).findByLabelText("Month");
+  return section;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  useToastStore.setState({ current: null });
+});
+
+describe("the operator console's monthly draw", () => {
+  it("opens on the latest month that has closed and waits for its draw, and offers this month and the 12 before", async () => {
+    stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []), [monthBefore]: closedDraw(monthBefore) });
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(monthBefore));
+    expect(Array.from(select.options).map((option) => option.value)).toEqual(drawMonths());
+    expect(select.options).toHaveLength(13);
+    expect(select.options[0]?.textContent).toBe(`${monthName(thisMonth)} (open)`);
+    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
+    expect(select.options[2]?.textContent).toBe(`${monthName(monthBefore)} (closed, not drawn)`);
+    await within(section).findByText("Closed, not drawn");
+    expect(within(section).getByText(hex("c"))).toBeTruthy();
+    expect(
+      within(section).getByText("123 in all: 120 from walkers' steps, 3 from postal entries"),
+    ).toBeTruthy();
+    // Closed: the tiers are shown, not editable.
+    const tiers = within(section).getByRole("table", {
+      name: `Prize tiers for ${monthName(monthBefore)}, in the order drawn`,
+    });
+    expect(
+      within(tiers)
+        .getAllByRole("rowheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["Platinum", "Gold", "Silver", "Bronze"]);
+    expect(within(section).queryByRole("form", { name: "Prize tiers" })).toBeNull();
+    expect(
+      (within(section).getByRole("button", { name: "Run the draw" }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+  });
+
+  it("opens on last month when no draw waits to be run, and shows an open draw's closing time in London time", async () => {
+    const closesAt = "2099-01-03T12:00:00.000Z";
+    stubDrawServer({ [lastMonth]: openDraw(lastMonth, { closesAt }) });
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await within(section).findByText("Open");
+    expect(
+      within(section).getByText(/Steps synced until 12:00 on 3 Jan 2099 \(London time\) count\./),
+    ).toBeTruthy();
+    const run = within(section).getByRole("button", { name: "Run the draw" }) as HTMLButtonElement;
+    expect(run.disabled).toBe(true);
+    expect(
+      within(section).getByText("It can be run once it closes, at 12:00 on 3 Jan 2099 (London time)."),
+    ).toBeTruthy();
+  });
+
+  it("edits the tiers: reorders, removes and adds, checks them, saves them with PUT, and shows the server's refusals", async () => {
+    const user = userEvent.setup();
+    const saved = openDraw(lastMonth, {
+      tiers: [
+        { name: "Gold", prizes: 1, description: "Major prizes." },
+        { name: "Grand", prizes: 1, description: "The month's top prize." },
+        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
+        { name: "Extra", prizes: 3, description: "Walking socks." },
+      ],
+    });
+    const draws: Record<string, OperatorDraw> = {};
+    const { calls } = stubDrawServer(draws, {
+      put: [
+        [422, { message: "The tiers could not be stored as given." }],
+        [200, saved, () => (draws[lastMonth] = saved)],
+        [
+          409,
+          { message: DRAW_RUN_MESSAGES.tiersAfterClose },
+          () => (draws[lastMonth] = closedDraw(lastMonth)),
+        ],
+      ],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const names = () => within(form).getAllByLabelText("Name") as HTMLInputElement[];
+    expect(names().map((input) => input.value)).toEqual(["Platinum", "Gold", "Silver", "Bronze"]);
+
+    // A name used twice is refused before anything is sent.
+    await user.clear(names()[0] as HTMLInputElement);
+    await user.type(names()[0] as HTMLInputElement, "Gold");
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tierNamesRepeat);
+    expect(calls.some((call) => call.method === "PUT")).toBe(false);
+
+    await user.clear(names()[0] as HTMLInputElement);
+    await user.type(names()[0] as HTMLInputElement, "Grand");
+    expect(within(form).queryByRole("alert")).toBeNull();
+    const moveUp = within(form).getByRole("button", { name: "Move tier 2 up" });
+    await user.click(moveUp);
+    expect(names().map((input) => input.value)).toEqual(["Gold", "Grand", "Silver", "Bronze"]);
+    // The moved tier keeps the focus, on its button that still moves it.
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Move tier 1 down");
+    await user.click(within(form).getByRole("button", { name: "Remove tier 4" }));
+    expect(names().map((input) => input.value)).toEqual(["Gold", "Grand", "Silver"]);
+    await user.click(within(form).getByRole("button", { name: "Add a tier" }));
+    expect(names()).toHaveLength(4);
+    expect(document.activeElement).toBe(names()[3]);
+    await user.type(names()[3] as HTMLInputElement, "Extra");
+    const prizes = within(form).getAllByLabelText("Number of prizes")[3] as HTMLInputElement;
+    await user.clear(prizes);
+    await user.type(prizes, "3");
+    await user.type(
+      within(form).getAllByLabelText(/Description/)[3] as HTMLTextAreaElement,
+      "Walking socks.",
+    );
+    expect(within(form).getByText(/4 tiers, 7 prizes in all/)).toBeTruthy();
+
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(
+      "The tiers could not be stored as given.",
+    );
+    const put = calls.find((call) => call.method === "PUT");
+    expect(put?.url).toBe(operatorDrawTiersPath(lastMonth));
+    expect(put?.body).toEqual({
+      tiers: [
+        { name: "Gold", prizes: 1, description: "Major prizes for a handful of entries each month." },
+        { name: "Grand", prizes: 1, description: "The month's top prize, drawn from every entry." },
+        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
+        { name: "Extra", prizes: 3, description: "Walking socks." },
+      ],
+    });
+
+    const auditReads = calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length;
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Tiers saved"));
+    expect(within(form).queryByRole("alert")).toBeNull();
+    expect(names().map((input) => input.value)).toEqual(["Gold", "Grand", "Silver", "Extra"]);
+    await waitFor(() =>
+      expect(calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length).toBeGreaterThan(
+        auditReads,
+      ),
+    );
+
+    // Too many prizes in all is refused before anything is sent.
+    const puts = calls.filter((call) => call.method === "PUT").length;
+    const first = within(form).getAllByLabelText("Number of prizes")[0] as HTMLInputElement;
+    await user.clear(first);
+    await user.type(first, "1000");
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tooManyPrizes);
+    expect(calls.filter((call) => call.method === "PUT")).toHaveLength(puts);
+
+    // Closed meanwhile: the form gives way to the tiers as they stand, and the server's reason stays.
+    await user.clear(first);
+    await user.type(first, "2");
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    await within(section).findByRole("table", { name: /Prize tiers for/ });
+    expect(within(section).queryByRole("form", { name: "Prize tiers" })).toBeNull();
+    expect(within(section).getByRole("alert").textContent).toBe(DRAW_RUN_MESSAGES.tiersAfterClose);
+  });
+
+  it("asks before running the draw, and shows the server's refusal before the close", async () => {
+    const user = userEvent.setup();
+    // Loaded as open, with the close already past on this clock: the server decides.
+    const stale = openDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
+    const message = DRAW_RUN_MESSAGES.beforeClose("2026-01-03T12:00:00.000Z");
+    const { calls } = stubDrawServer({ [lastMonth]: stale }, { run: [[409, { message }]] });
+    renderApp("/operator");
+    const section = await drawSection();
+    const run = await within(section).findByRole("button", { name: "Run the draw" });
+
+    await user.click(run);
+    const confirm = within(section).getByRole("group", {
+      name: `This draws the winners for ${monthName(lastMonth)} once and for all.`,
+    });
+    expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
+    await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    expect(within(section).queryByRole("group", { name: /This draws the winners/ })).toBeNull();
+    expect(document.activeElement).toBe(within(section).getByRole("button", { name: "Run the draw" }));
+    expect(calls.some((call) => call.method === "POST")).toBe(false);
+
+    await user.click(within(section).getByRole("button", { name: "Run the draw" }));
+    await user.click(within(section).getByRole("button", { name: "Draw the winners" }));
+    expect((await within(section).findByRole("alert")).textContent).toBe(message);
+    expect(calls.find((call) => call.method === "POST")?.url).toBe(operatorDrawRunPath(lastMonth));
+    expect(document.activeElement).toBe(within(section).getByRole("button", { name: "Run the draw" }));
+  });
+
+  it("shows the beacon's refusal as the server words it, and the run can be tried again", async () => {
+    const user = userEvent.setup();
+    stubDrawServer(
+      { [lastMonth]: closedDraw(lastMonth) },
+      { run: [[503, { message: DRAW_RUN_MESSAGES.beaconUnavailable }]] },
+    );
+    renderApp("/operator");
+    const section = await drawSection();
+    await user.click(await within(section).findByRole("button", { name: "Run the draw" }));
+    await user.click(within(section).getByRole("button", { name: "Draw the winners" }));
+    expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.beaconUnavailable);
+    expect(
+      (within(section).getByRole("button", { name: "Run the draw" }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+  });
+
+  it("runs the draw and shows its seed, beacon, ticket list hash, public page and winners", async () => {
+    const user = userEvent.setup();
+    const draws: Record<string, OperatorDraw> = { [lastMonth]: closedDraw(lastMonth) };
+    const winners = [
+      prize({}),
+      prize({
+        id: "prize-2",
+        tier: "Gold",
+        ticket: "t-0077",
+        pick: 1,
+        winner: {
+          kind: "postal",
+          name: "Mary O'Brien",
+          email: null,
+          address: "1 High Street\nLittle Walking",
+        },
+      }),
+    ];
+    const { calls } = stubDrawServer(draws, {
+      run: [[200, drawnResults(lastMonth), () => (draws[lastMonth] = drawnDraw(lastMonth, winners))]],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    await user.click(await within(section).findByRole("button", { name: "Run the draw" }));
+    await user.click(within(section).getByRole("button", { name: "Draw the winners" }));
+
+    const heading = await within(section).findByRole("heading", { name: "Results" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(within(section).getByText("Drawn")).toBeTruthy();
+    expect(within(section).getByText(hex("5"))).toBeTruthy();
+    expect(within(section).getByText("drand round 4242")).toBeTruthy();
+    expect(within(section).getByText(hex("a"))).toBeTruthy();
+    expect(
+      within(section)
+        .getByRole("link", { name: `Public results for ${monthName(lastMonth)}` })
+        .getAttribute("href"),
+    ).toBe(drawResultsPagePath(lastMonth));
+    expect(within(section).queryByRole("button", { name: "Run the draw" })).toBeNull();
+    await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Winners drawn"));
+
+    const table = await within(section).findByRole("table", { name: "Prizes" });
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["Tier", "Ticket", "Winner", "Status"]);
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.textContent).toContain("Wendy Walker");
+    expect(rows[0]?.textContent).toContain("wendy@example.org");
+    expect(rows[0]?.textContent).toContain("Walker");
+    expect(rows[0]?.textContent).toContain("Awaiting claim until 17 Nov");
+    expect(rows[1]?.textContent).toContain("Mary O'Brien");
+    expect(rows[1]?.textContent).toContain("1 High Street");
+    expect(rows[1]?.textContent).toContain("Postal entry");
+    expect(calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length).toBeGreaterThan(1);
+  });
+
+  it("shows the results of the one draw there is when the run is refused as already drawn", async () => {
+    const user = userEvent.setup();
+    const draws: Record<string, OperatorDraw> = { [lastMonth]: closedDraw(lastMonth) };
+    stubDrawServer(draws, {
+      run: [
+        [
+          409,
+          { message: DRAW_RUN_MESSAGES.alreadyDrawn, results: drawnResults(lastMonth) },
+          () => (draws[lastMonth] = drawnDraw(lastMonth, [prize({})])),
+        ],
+      ],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    await user.click(await within(section).findByRole("button", { name: "Run the draw" }));
+    await user.click(within(section).getByRole("button", { name: "Draw the winners" }));
+    expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.alreadyDrawn);
+    const heading = await within(section).findByRole("heading", { name: "Results" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(within(section).getByText(hex("5"))).toBeTruthy();
+    await within(section).findByRole("table", { name: "Prizes" });
+  });
+
+  it("shows a draw decided by the seed alone, claimed and redrawn prizes, and redraws an expired one", async () => {
+    const user = userEvent.setup();
+    const expired = prize({
+      id: "prize-2",
+      tier: "Gold",
+      ticket: "t-0077",
+      pick: 1,
+      status: "expired",
+      canRedraw: true,
+      winner: { kind: "walker", name: "Sam Slow", email: "sam@example.org", address: null },
+    });
+    const claimed = prize({
+      status: "claimed",
+      claimedAt: "2026-11-05T09:30:00.000Z",
+      publicName: "W. Walker",
+      county: "Kent",
+      deliveryAddress: "3 Long Lane\nCanterbury",
+    });
+    const newWinner = prize({
+      id: "prize-3",
+      tier: "Gold",
+      ticket: "t-0102",
+      pick: 5,
+      replaces: 1,
+      claimBy: "2026-12-01T10:00:00.000Z",
+      winner: { kind: "postal", name: "Pat Post", email: "pat@example.org", address: "9 Letter Row" },
+    });
+    const seedAlone = { ...drawnDraw(lastMonth, [claimed, expired]) };
+    seedAlone.results = { ...seedAlone.results, beacon: null };
+    const draws: Record<string, OperatorDraw> = { [lastMonth]: seedAlone };
+    const { calls } = stubDrawServer(draws, {
+      redraw: [
+        [
+          200,
+          { results: seedAlone.results, prize: newWinner },
+          () =>
+            (draws[lastMonth] = {
+              ...seedAlone,
+              prizes: [claimed, { ...expired, status: "redrawn", canRedraw: false }, newWinner],
+            }),
+        ],
+      ],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const table = await within(section).findByRole("table", { name: "Prizes" });
+    expect(within(section).getByText("None: the seed alone decided")).toBeTruthy();
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows[0]?.textContent).toContain("Claimed 5 Nov");
+    expect(rows[0]?.textContent).toContain("Published as W. Walker, Kent");
+    expect(rows[0]?.textContent).toContain("3 Long Lane");
+    expect(rows[1]?.textContent).toContain("Expired");
+    expect(within(rows[0] as HTMLElement).queryByRole("button", { name: /Redraw/ })).toBeNull();
+
+    await user.click(
+      within(table).getByRole("button", { name: "Redraw the Gold prize won by ticket t-0077" }),
+    );
+    const confirm = within(table).getByRole("group", { name: /This gives the Gold prize to the next pick/ });
+    expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
+    await user.click(within(confirm).getByRole("button", { name: "Redraw the prize" }));
+
+    const news = await within(section).findByText(/New winner of the Gold prize/);
+    expect(news.textContent).toContain("t-0102");
+    expect(news.textContent).toContain("Pat Post (pat@example.org), postal entry");
+    await waitFor(() => expect(document.activeElement?.contains(news)).toBe(true));
+    expect(calls.find((call) => call.method === "POST")?.url).toBe(operatorPrizeRedrawPath("prize-2"));
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(4));
+    const after = within(table).getAllByRole("row").slice(1);
+    expect(after[1]?.textContent).toContain("Redrawn");
+    expect(after[2]?.textContent).toContain("Pat Post");
+    expect(after[2]?.textContent).toContain("redraw of pick 1");
+    expect(within(table).queryByRole("button", { name: /Redraw the/ })).toBeNull();
+  });
+
+  it("shows a redraw's refusal as the server words it", async () => {
+    const user = userEvent.setup();
+    const expired = prize({ status: "expired", canRedraw: true });
+    stubDrawServer(
+      { [lastMonth]: drawnDraw(lastMonth, [expired]) },
+      { redraw: [[409, { message: DRAW_RUN_MESSAGES.redrawClaimed }]] },
+    );
+    renderApp("/operator");
+    const section = await drawSection();
+    const table = await within(section).findByRole("table", { name: "Prizes" });
+    await user.click(within(table).getByRole("button", { name: /Redraw the Platinum prize/ }));
+    await user.click(within(table).getByRole("button", { name: "Redraw the prize" }));
+    expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.redrawClaimed);
+  });
+
+  it("keeps this month's draw open to tier changes", async () => {
+    const user = userEvent.setup();
+    stubDrawServer({});
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await user.selectOptions(select, thisMonth);
+    expect(londonMonth()).toBe(thisMonth);
+    await within(section).findByRole("form", { name: "Prize tiers" });
+  });
+});
