@@ -1,7 +1,9 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { KNOWN_DRAND_CHAINS } from "@charity-steps/prize-draw";
 import { ConfigError } from "./config/config-error.js";
 import { type Environment, isPostgresUrl, readEnvironment } from "./config/environment.js";
+import type { DrawBeaconConfig } from "./draws/drand-beacon.js";
 
 export { ConfigError };
 
@@ -30,6 +32,10 @@ export interface AppConfig {
   operatorEmails: string[];
   /** The free-entry postal address, one line per line; null when none is set (outside development). */
   postalEntryAddress: string | null;
+  /** The drand chain each month's draw mixes a round of; null draws from the seed alone. */
+  drawBeacon: DrawBeaconConfig | null;
+  /** The scheduled job runs each month's draw itself once it has closed; false leaves it to an operator. */
+  drawAutoRun: boolean;
 }
 
 /** What development shows for the postal address when none is set: plainly not a real one. */
@@ -86,7 +92,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operatorEmails: vars.OPERATOR_EMAILS ?? [],
     postalEntryAddress:
       vars.POSTAL_ENTRY_ADDRESS ?? (vars.NODE_ENV === "production" ? null : PLACEHOLDER_POSTAL_ADDRESS),
+    drawBeacon: drawBeacon(vars),
+    drawAutoRun: vars.DRAW_AUTO_RUN,
   };
+}
+
+/**
+ * The drand chain to ask, its hash and key pinned here rather than learnt from the server. A URL
+ * ending in the hash of a chain prize-draw knows (quicknet, its testnet) takes that chain's hash and
+ * key; any other chain needs both given.
+ */
+function drawBeacon(vars: Environment): DrawBeaconConfig | null {
+  const { DRAW_BEACON_URL: url, DRAW_BEACON_CHAIN_HASH: chainHash, DRAW_BEACON_PUBLIC_KEY: publicKey } = vars;
+  if (url === undefined) return null;
+  const named = new URL(url).pathname.split("/").at(-1)?.toLowerCase() ?? "";
+  const known = Object.hasOwn(KNOWN_DRAND_CHAINS, named) ? KNOWN_DRAND_CHAINS[named] : undefined;
+  if (known === undefined) {
+    const unknownChain =
+      "is required when DRAW_BEACON_URL does not end in the hash of drand quicknet or its testnet";
+    if (chainHash === undefined) throw new ConfigError("DRAW_BEACON_CHAIN_HASH", unknownChain);
+    if (publicKey === undefined) throw new ConfigError("DRAW_BEACON_PUBLIC_KEY", unknownChain);
+    return { url, chainHash, publicKey };
+  }
+  const network = `drand ${known.metadata.beaconID} (${known.hash}), the chain DRAW_BEACON_URL names`;
+  if (chainHash !== undefined && chainHash !== known.hash) {
+    throw new ConfigError("DRAW_BEACON_CHAIN_HASH", `is not the hash of ${network}`);
+  }
+  if (publicKey !== undefined && publicKey !== known.public_key) {
+    throw new ConfigError("DRAW_BEACON_PUBLIC_KEY", `is not the public key of ${network}`);
+  }
+  return { url, chainHash: known.hash, publicKey: known.public_key };
 }
 
 /** PUBLIC_URL's host name, or `localhost` when it is an IP address (not a mail domain). */

@@ -113,3 +113,89 @@ describe("configuration from the environment", () => {
     expect(loadConfig({ TRUST_PROXY: "No" }).trustProxy).toBe(false);
   });
 });
+
+describe("the prize draw's drand beacon and auto-run", () => {
+  const QUICKNET = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971";
+  const QUICKNET_KEY =
+    "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a";
+  const OTHER_HASH = "ab".repeat(32);
+  const OTHER_KEY = "cd".repeat(96);
+
+  it("mixes in no beacon and runs each closed month's draw by default", () => {
+    const config = loadConfig({});
+    expect(config.drawBeacon).toBeNull();
+    expect(config.drawAutoRun).toBe(true);
+  });
+
+  it("takes quicknet's hash and public key from a quicknet URL", () => {
+    expect(loadConfig({ DRAW_BEACON_URL: `https://api.drand.sh/${QUICKNET}/` }).drawBeacon).toEqual({
+      url: `https://api.drand.sh/${QUICKNET}`,
+      chainHash: QUICKNET,
+      publicKey: QUICKNET_KEY,
+    });
+    // Given as well, they must be quicknet's own (in any case).
+    expect(
+      loadConfig({
+        DRAW_BEACON_URL: `https://drand.example.org/${QUICKNET}`,
+        DRAW_BEACON_CHAIN_HASH: QUICKNET.toUpperCase(),
+        DRAW_BEACON_PUBLIC_KEY: QUICKNET_KEY,
+      }).drawBeacon?.chainHash,
+    ).toBe(QUICKNET);
+    expect(
+      loadConfig({
+        DRAW_BEACON_URL:
+          "https://api.drand.sh/cc9c398442737cbd141526600919edd69f1d6f9b4adb67e4d912fbc64341a9a5",
+      }).drawBeacon?.publicKey,
+    ).toMatch(/^b15b65b4/);
+  });
+
+  it("takes any other chain with its hash and public key given, lower-cased", () => {
+    expect(
+      loadConfig({
+        DRAW_BEACON_URL: "http://127.0.0.1:8080/chain",
+        DRAW_BEACON_CHAIN_HASH: OTHER_HASH.toUpperCase(),
+        DRAW_BEACON_PUBLIC_KEY: OTHER_KEY,
+      }).drawBeacon,
+    ).toEqual({ url: "http://127.0.0.1:8080/chain", chainHash: OTHER_HASH, publicKey: OTHER_KEY });
+  });
+
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["NO", false],
+    ["true", true],
+    ["yes", true],
+  ])("reads DRAW_AUTO_RUN=%s as %s", (value, expected) => {
+    expect(loadConfig({ DRAW_AUTO_RUN: value }).drawAutoRun).toBe(expected);
+  });
+
+  it.each([
+    [{ DRAW_BEACON_URL: "https://api.drand.sh" }, "DRAW_BEACON_CHAIN_HASH"],
+    [
+      { DRAW_BEACON_URL: "https://api.drand.sh", DRAW_BEACON_CHAIN_HASH: OTHER_HASH },
+      "DRAW_BEACON_PUBLIC_KEY",
+    ],
+    [
+      { DRAW_BEACON_URL: "https://api.drand.sh", DRAW_BEACON_PUBLIC_KEY: OTHER_KEY },
+      "DRAW_BEACON_CHAIN_HASH",
+    ],
+    [{ DRAW_BEACON_URL: `ftp://api.drand.sh/${QUICKNET}` }, "DRAW_BEACON_URL"],
+    [{ DRAW_BEACON_URL: "api.drand.sh" }, "DRAW_BEACON_URL"],
+    [
+      { DRAW_BEACON_URL: `https://api.drand.sh/${QUICKNET}`, DRAW_BEACON_CHAIN_HASH: OTHER_HASH },
+      "DRAW_BEACON_CHAIN_HASH",
+    ],
+    [
+      { DRAW_BEACON_URL: `https://api.drand.sh/${QUICKNET}`, DRAW_BEACON_PUBLIC_KEY: OTHER_KEY },
+      "DRAW_BEACON_PUBLIC_KEY",
+    ],
+    [{ DRAW_BEACON_CHAIN_HASH: "xyz" }, "DRAW_BEACON_CHAIN_HASH"],
+    [{ DRAW_BEACON_CHAIN_HASH: "ab".repeat(31) }, "DRAW_BEACON_CHAIN_HASH"],
+    [{ DRAW_BEACON_PUBLIC_KEY: "zz".repeat(96) }, "DRAW_BEACON_PUBLIC_KEY"],
+    [{ DRAW_BEACON_PUBLIC_KEY: "ab".repeat(50) }, "DRAW_BEACON_PUBLIC_KEY"],
+    [{ DRAW_AUTO_RUN: "sometimes" }, "DRAW_AUTO_RUN"],
+  ])("stops with a message naming the variable: %o", (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+});

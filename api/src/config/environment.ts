@@ -138,6 +138,28 @@ const PostalEntryAddress = Type.Decode(Type.String({ maxLength: 500 }), (value) 
     .join("\n"),
 );
 
+/** `true`/`false` (also 1/0, yes/no), any case. */
+const Flag = (byDefault: boolean) =>
+  Type.Decode(
+    Type.Refine(
+      Type.String({ default: String(byDefault) }),
+      (value) => [...YES, ...NO].includes(value.toLowerCase()),
+      (value) => `must be true or false, got "${value}"`,
+    ),
+    (value) => YES.includes(value.toLowerCase()),
+  );
+
+/** Hex digits of a drand chain's hash or public key, kept in lower case as drand's answers have them. */
+const DrandHex = (what: string, lengths: number[]) =>
+  Type.Decode(
+    Type.Refine(
+      Type.String(),
+      (value) => /^[0-9a-fA-F]+$/.test(value) && lengths.includes(value.length),
+      (value) => `must be ${what} (${lengths.join(" or ")} hex digits), got "${value}"`,
+    ),
+    (value) => value.toLowerCase(),
+  );
+
 const LogLevel = Type.Decode(
   Type.Refine(
     Type.String({ default: "info" }),
@@ -186,6 +208,12 @@ export const EnvironmentSchema = Type.Object({
   LOG_LEVEL: LogLevel,
   OPERATOR_EMAILS: Type.Optional(OperatorEmails),
   POSTAL_ENTRY_ADDRESS: Type.Optional(PostalEntryAddress),
+  /** A drand chain's base URL; its hash and key default from it for the chains prize-draw knows. */
+  DRAW_BEACON_URL: Type.Optional(HttpUrl),
+  DRAW_BEACON_CHAIN_HASH: Type.Optional(DrandHex("a drand chain hash", [64])),
+  // A public key on G1 (48 bytes) or G2 (96 bytes) of BLS12-381, or on G2 of BN254 (128 bytes).
+  DRAW_BEACON_PUBLIC_KEY: Type.Optional(DrandHex("a drand chain's public key", [96, 192, 256])),
+  DRAW_AUTO_RUN: Flag(true),
   /** `none` serves the API alone; unset serves the PWA built in the repository. */
   WEB_DIST_DIR: Type.Optional(Type.String()),
   NODE_ENV: Type.Optional(Type.String()),
