@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: on a phone the prizes table is laid out as cards (display: block), which drops a table's semantics in some browsers; the explicit roles keep them.
 import {
   type OperatorDraw,
   type OperatorPrize,
@@ -137,81 +138,83 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
           No prizes were drawn: there were no tickets, or no tiers with prizes.
         </p>
       ) : (
-        <section
-          className="draw-scroll"
-          aria-labelledby={ids.title}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways takes the focus so that the keyboard can scroll it.
-          tabIndex={0}
-        >
-          <table className="draw-prizes" aria-labelledby={ids.title}>
-            <thead>
-              <tr>
-                <th scope="col">Tier</th>
-                <th scope="col">Ticket</th>
-                <th scope="col">Winner</th>
-                <th scope="col">Status</th>
+        <table role="table" className="draw-prizes" aria-labelledby={ids.title}>
+          <thead role="rowgroup">
+            <tr role="row">
+              <th role="columnheader" scope="col">
+                Tier
+              </th>
+              <th role="columnheader" scope="col">
+                Ticket
+              </th>
+              <th role="columnheader" scope="col">
+                Winner
+              </th>
+              <th role="columnheader" scope="col">
+                Status
+              </th>
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {prizes.map((prize) => (
+              <tr
+                role="row"
+                key={prize.id}
+                data-new={outcome?.kind === "won" && outcome.prize.id === prize.id ? "" : undefined}
+              >
+                <th role="rowheader" scope="row" data-label="Tier">
+                  {prize.tier}
+                </th>
+                <td role="cell" data-label="Ticket">
+                  <span className="font-mono">{prize.ticket}</span>
+                  <span className="block text-xs text-muted">
+                    Pick {prize.pick}
+                    {prize.replaces !== null ? `, redraw of pick ${prize.replaces}` : ""}
+                  </span>
+                </td>
+                <td role="cell" data-label="Winner">
+                  <span className="block font-medium">{prize.winner.name}</span>
+                  {prize.winner.email && <span className="block draw-email">{prize.winner.email}</span>}
+                  {prize.winner.address && (
+                    <span className="block whitespace-pre-line">{prize.winner.address}</span>
+                  )}
+                  <span className="block text-xs text-muted">
+                    {prize.winner.kind === "postal" ? "Postal entry" : "Walker"}
+                  </span>
+                </td>
+                <td role="cell" data-label="Status">
+                  <PrizeStatusText prize={prize} />
+                  {prize.canRedraw &&
+                    (confirming === prize.id ? (
+                      <RedrawConfirm
+                        prize={prize}
+                        pending={redraw.isPending}
+                        onConfirm={() => redraw.mutate(prize)}
+                        onCancel={() => {
+                          setConfirming(null);
+                          setFocusRedraw(prize.id);
+                        }}
+                      />
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn-secondary draw-small-button mt-2"
+                        data-redraw={prize.id}
+                        aria-label={`Redraw the ${prize.tier} prize won by ticket ${prize.ticket}`}
+                        onClick={() => {
+                          setProblem(null);
+                          setConfirming(prize.id);
+                        }}
+                      >
+                        <Repeat aria-hidden="true" className="size-4" />
+                        Redraw
+                      </button>
+                    ))}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {prizes.map((prize) => (
-                <tr
-                  key={prize.id}
-                  data-new={outcome?.kind === "won" && outcome.prize.id === prize.id ? "" : undefined}
-                >
-                  <th scope="row" data-label="Tier">
-                    {prize.tier}
-                  </th>
-                  <td data-label="Ticket">
-                    <span className="font-mono">{prize.ticket}</span>
-                    <span className="block text-xs text-muted">
-                      Pick {prize.pick}
-                      {prize.replaces !== null ? `, redraw of pick ${prize.replaces}` : ""}
-                    </span>
-                  </td>
-                  <td data-label="Winner">
-                    <span className="block font-medium">{prize.winner.name}</span>
-                    {prize.winner.email && <span className="block break-all">{prize.winner.email}</span>}
-                    {prize.winner.address && (
-                      <span className="block whitespace-pre-line">{prize.winner.address}</span>
-                    )}
-                    <span className="block text-xs text-muted">
-                      {prize.winner.kind === "postal" ? "Postal entry" : "Walker"}
-                    </span>
-                  </td>
-                  <td data-label="Status">
-                    <PrizeStatusText prize={prize} />
-                    {prize.canRedraw &&
-                      (confirming === prize.id ? (
-                        <RedrawConfirm
-                          prize={prize}
-                          pending={redraw.isPending}
-                          onConfirm={() => redraw.mutate(prize)}
-                          onCancel={() => {
-                            setConfirming(null);
-                            setFocusRedraw(prize.id);
-                          }}
-                        />
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn-secondary draw-small-button mt-2"
-                          data-redraw={prize.id}
-                          aria-label={`Redraw the ${prize.tier} prize won by ticket ${prize.ticket}`}
-                          onClick={() => {
-                            setProblem(null);
-                            setConfirming(prize.id);
-                          }}
-                        >
-                          <Repeat aria-hidden="true" className="size-4" />
-                          Redraw
-                        </button>
-                      ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+            ))}
+          </tbody>
+        </table>
       )}
     </div>
   );

@@ -245,7 +245,7 @@ export function DrawTiersEditor({
       </ol>
       <p className="text-sm text-muted">
         {fields.length} {fields.length === 1 ? "tier" : "tiers"}, {total} {total === 1 ? "prize" : "prizes"}{" "}
-        in all (at most {DRAW_TIERS_MAX} tiers and {DRAW_PRIZES_MAX} prizes).
+        in all (at most {DRAW_TIERS_MAX} tiers and {DRAW_PRIZES_MAX.toLocaleString("en-GB")} prizes).
       </p>
       <FormProblem id={ids.problem} problem={problem} />
       <div className="flex flex-wrap gap-2">
