@@ -14,6 +14,7 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
+import { PrizeBanner } from "../prizes/prize-banner";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
@@ -40,6 +41,7 @@ export function DashboardPage() {
 
   return (
     <Page title="Dashboard">
+      <PrizeBanner />
       {stats.error && (
         <p className="card mb-4 p-3 text-sm text-muted" role="status">
           {navigator.onLine

@@ -62,7 +62,12 @@ export function PrizeClaimPage() {
     );
   }
   return (
-    <Page title={`Claim your ${prize.tier} prize`} back={backLink}>
+    <Page
+      title={
+        prize.status === "awaiting_claim" ? `Claim your ${prize.tier} prize` : `Your ${prize.tier} prize`
+      }
+      back={backLink}
+    >
       <p className="mb-4 text-muted">
         {prize.description} Won with ticket <code className="prize-hex">{prize.ticket}</code> in the{" "}
         {drawMonthName(prize.month)} draw.

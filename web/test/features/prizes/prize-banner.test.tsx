@@ -5,6 +5,7 @@ import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrizeBanner } from "../../../src/features/prizes/prize-banner";
 import { createQueryClient } from "../../../src/lib/query-client";
+import { renderApp } from "../../render-app";
 import { prize, stubDrawServer } from "./draw-fixtures";
 
 function renderBanner() {
@@ -58,5 +59,13 @@ describe("the dashboard's prize banner", () => {
     expect(second.container.innerHTML).toBe("");
     await vi.waitFor(() => expect(second.queryClient.getQueryState([MY_PRIZES_PATH])?.status).toBe("error"));
     expect(second.container.innerHTML).toBe("");
+  });
+
+  it("is on the dashboard, above the month's progress", async () => {
+    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
+    renderApp("/dashboard");
+    const banner = await screen.findByTestId("prize-banner");
+    const progress = screen.getByRole("heading", { name: "Monthly Progress" });
+    expect(banner.compareDocumentPosition(progress) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
