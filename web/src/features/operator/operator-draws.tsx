@@ -65,8 +65,10 @@ export function OperatorDraws() {
         <p className="text-sm text-muted">Loading…</p>
       ) : (
         <>
-          <label htmlFor={ids.month} className="block text-sm font-medium">
-            Month
+          <div>
+            <label htmlFor={ids.month} className="block text-sm font-medium">
+              Month
+            </label>
             <select
               id={ids.month}
               className="field"
@@ -83,7 +85,7 @@ export function OperatorDraws() {
                 );
               })}
             </select>
-          </label>
+          </div>
           <DrawMonth key={chosen} month={chosen} />
         </>
       )}
@@ -102,6 +104,8 @@ function DrawMonth({ month }: { month: string }) {
   const [focusRun, setFocusRun] = useState(0);
   const resultsRef = useRef<HTMLHeadingElement>(null);
   const runRef = useRef<HTMLButtonElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const [focusNotice, setFocusNotice] = useState(0);
 
   const status = draw.data?.results.status;
   const closesAt = draw.data?.results.closesAt;
@@ -123,6 +127,9 @@ function DrawMonth({ month }: { month: string }) {
   useEffect(() => {
     if (focusRun > 0) runRef.current?.focus();
   }, [focusRun]);
+  useEffect(() => {
+    if (focusNotice > 0) noticeRef.current?.focus();
+  }, [focusNotice]);
 
   const showResults = (results: DrawResults) =>
     queryClient.setQueryData(operatorDrawQuery(month).queryKey, (old: OperatorDraw | undefined) =>
@@ -195,7 +202,15 @@ function DrawMonth({ month }: { month: string }) {
       </dl>
 
       {tiersEditable ? (
-        <DrawTiersEditor month={month} tiers={results.tiers} onClosed={setNotice} />
+        <DrawTiersEditor
+          month={month}
+          tiers={results.tiers}
+          onClosed={(message) => {
+            // The form goes away: the reason, where the focus goes, says why.
+            setNotice(message);
+            setFocusNotice((n) => n + 1);
+          }}
+        />
       ) : (
         <TiersTable month={month} tiers={results.tiers} />
       )}
@@ -219,7 +234,9 @@ function DrawMonth({ month }: { month: string }) {
           }}
         />
       )}
-      <FormProblem id={ids.notice} problem={notice} />
+      <div ref={noticeRef} tabIndex={-1} className="draw-outcome">
+        <FormProblem id={ids.notice} problem={notice} />
+      </div>
 
       {results.status === "drawn" && (
         <div className="space-y-3 border-t border-line pt-4">

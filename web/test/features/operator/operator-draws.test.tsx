@@ -142,7 +142,7 @@ function stubDrawServer(
 
 async function drawSection() {
   const section = await screen.findByRole("region", { name: "Monthly draw" });
-  await within(section).findByLabelText("Month");
+  await within(section).findByRole("combobox", { name: "Month" });
   return section;
 }
 
@@ -301,7 +301,10 @@ describe("the operator console's monthly draw", () => {
     await user.click(within(form).getByRole("button", { name: "Save tiers" }));
     await within(section).findByRole("table", { name: /Prize tiers for/ });
     expect(within(section).queryByRole("form", { name: "Prize tiers" })).toBeNull();
-    expect(within(section).getByRole("alert").textContent).toBe(DRAW_RUN_MESSAGES.tiersAfterClose);
+    const reason = within(section).getByRole("alert");
+    expect(reason.textContent).toBe(DRAW_RUN_MESSAGES.tiersAfterClose);
+    // The form the focus was in has gone: the reason takes the focus.
+    expect(document.activeElement?.contains(reason)).toBe(true);
   });
 
   it("asks before running the draw, and shows the server's refusal before the close", async () => {
