@@ -65,10 +65,10 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
       );
       setFocusOutcome((n) => n + 1);
       toast({
-        title: `${old.tier} prize redrawn`,
+        title: "Prize redrawn",
         description: answer.prize
-          ? `New winner: ${winnerLine(answer.prize)}.`
-          : "Every entrant has already won this month: nobody was left to draw.",
+          ? `${old.tier}: the new winner is ${winnerLine(answer.prize)}.`
+          : `${old.tier}: every entrant has already won this month, so nobody was left to draw.`,
       });
       // Shown at once from the answer; the reload then brings every prize's state as stored.
       queryClient.setQueryData(operatorDrawQuery(month).queryKey, (draw: OperatorDraw | undefined) =>
@@ -117,8 +117,8 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
           <p className="draw-notice">
             <Repeat aria-hidden="true" className="size-4 shrink-0" />
             <span>
-              New winner of the {outcome.tier} prize: ticket{" "}
-              <span className="font-mono">{outcome.prize.ticket}</span>, {winnerLine(outcome.prize)},{" "}
+              New winner for {outcome.tier}: ticket <span className="font-mono">{outcome.prize.ticket}</span>,{" "}
+              {winnerLine(outcome.prize)},{" "}
               {outcome.prize.winner.kind === "postal" ? "postal entry" : "walker"}. They have until{" "}
               {londonAt(outcome.prize.claimBy)} to claim it.
             </span>
@@ -128,7 +128,8 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
           <p className="draw-notice">
             <Repeat aria-hidden="true" className="size-4 shrink-0" />
             <span>
-              The {outcome.tier} prize was not given again: every entrant has already won a prize this month.
+              {outcome.tier}: the prize was not given again, since every entrant has already won a prize this
+              month.
             </span>
           </p>
         )}
@@ -200,7 +201,7 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
                         type="button"
                         className="btn-secondary draw-small-button mt-2"
                         data-redraw={prize.id}
-                        aria-label={`Redraw the ${prize.tier} prize won by ticket ${prize.ticket}`}
+                        aria-label={`Redraw ${prize.tier}, ticket ${prize.ticket}`}
                         onClick={() => {
                           setProblem(null);
                           setConfirming(prize.id);
@@ -281,8 +282,8 @@ function RedrawConfirm({
   return (
     <fieldset className="draw-confirm mt-2">
       <legend className="text-sm">
-        This gives the {prize.tier} prize to the next pick of the draw, once and for all: {prize.winner.name}{" "}
-        can no longer claim it.
+        This gives the prize ({prize.tier}, ticket {prize.ticket}) to the next pick of the draw, once and for
+        all: {prize.winner.name} can no longer claim it.
       </legend>
       <div className="mt-2 flex flex-wrap gap-2">
         <button

@@ -485,14 +485,14 @@ describe("the operator console's monthly draw", () => {
     expect(rows[1]?.textContent).toContain("Expired");
     expect(within(rows[0] as HTMLElement).queryByRole("button", { name: /Redraw/ })).toBeNull();
 
-    await user.click(
-      within(table).getByRole("button", { name: "Redraw the Gold prize won by ticket t-0077" }),
-    );
-    const confirm = within(table).getByRole("group", { name: /This gives the Gold prize to the next pick/ });
+    await user.click(within(table).getByRole("button", { name: "Redraw Gold, ticket t-0077" }));
+    const confirm = within(table).getByRole("group", {
+      name: /This gives the prize \(Gold, ticket t-0077\) to the next pick/,
+    });
     expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
     await user.click(within(confirm).getByRole("button", { name: "Redraw the prize" }));
 
-    const news = await within(section).findByText(/New winner of the Gold prize/);
+    const news = await within(section).findByText(/New winner for Gold/);
     expect(news.textContent).toContain("t-0102");
     expect(news.textContent).toContain("Pat Post (pat@example.org), postal entry");
     await waitFor(() => expect(document.activeElement?.contains(news)).toBe(true));
@@ -502,7 +502,7 @@ describe("the operator console's monthly draw", () => {
     expect(after[1]?.textContent).toContain("Redrawn");
     expect(after[2]?.textContent).toContain("Pat Post");
     expect(after[2]?.textContent).toContain("redraw of pick 1");
-    expect(within(table).queryByRole("button", { name: /Redraw the/ })).toBeNull();
+    expect(within(table).queryByRole("button", { name: /^Redraw / })).toBeNull();
   });
 
   it("shows a redraw's refusal as the server words it", async () => {
@@ -515,9 +515,27 @@ describe("the operator console's monthly draw", () => {
     renderApp("/operator");
     const section = await drawSection();
     const table = await within(section).findByRole("table", { name: "Prizes" });
-    await user.click(within(table).getByRole("button", { name: /Redraw the Platinum prize/ }));
+    await user.click(within(table).getByRole("button", { name: /^Redraw Platinum/ }));
     await user.click(within(table).getByRole("button", { name: "Redraw the prize" }));
     expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.redrawClaimed);
+  });
+
+  it("says so when a redraw finds every entrant has already won", async () => {
+    const user = userEvent.setup();
+    const expired = prize({ status: "expired", canRedraw: true });
+    const draws = { [lastMonth]: drawnDraw(lastMonth, [expired]) };
+    const redrawn = drawnDraw(lastMonth, [{ ...expired, status: "redrawn", canRedraw: false }]);
+    stubDrawServer(draws, {
+      redraw: [[200, { results: drawnResults(lastMonth), prize: null }, () => (draws[lastMonth] = redrawn)]],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const table = await within(section).findByRole("table", { name: "Prizes" });
+    await user.click(within(table).getByRole("button", { name: "Redraw Platinum, ticket t-0001" }));
+    await user.click(within(table).getByRole("button", { name: "Redraw the prize" }));
+    const news = await within(section).findByText(/Platinum: the prize was not given again/);
+    await waitFor(() => expect(document.activeElement?.contains(news)).toBe(true));
+    expect(within(table).getAllByRole("row")[1]?.textContent).toContain("Redrawn");
   });
 
   it("keeps this month's draw open to tier changes", async () => {
