@@ -7,6 +7,7 @@ export * from "./constants.js";
 export * from "./dates.js";
 export * from "./draws.js";
 export * from "./errors.js";
+export * from "./fair-play.js";
 export * from "./groups.js";
 export * from "./health.js";
 export * from "./operators.js";

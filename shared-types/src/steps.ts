@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
 import { type DayString, daysBetween } from "./dates.js";
+import { EntryReviewFields } from "./fair-play.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
 /** Where a count comes from. */
@@ -93,8 +94,13 @@ export const ManualEntry = Type.Object({
   createdAt: Type.String({ description: "ISO 8601 timestamp" }),
   /** The proof photo as stored (upright, no metadata), served to the entry's walker only. */
   photoUrl: Type.Optional(Type.String()),
+  ...EntryReviewFields,
 });
 export type ManualEntry = Static<typeof ManualEntry>;
+
+/** `GET /api/steps/manual-entries`: the walker's own entries, newest first, with where each stands. */
+export const ManualEntryList = Type.Object({ entries: Type.Array(ManualEntry) });
+export type ManualEntryList = Static<typeof ManualEntryList>;
 
 export const PHOTOS_PATH = "/api/steps/photos";
 export const PhotoParams = Type.Object({ id: Type.String({ format: "uuid" }) });
@@ -128,6 +134,11 @@ export const DashboardStatsResponse = Type.Object({
   dailyGoal: Type.Integer(),
   monthlyGoal: Type.Integer(),
   monthlyStepsRemaining: Type.Integer(),
+  /** The month's steps that count for prizes: every step but those waiting for a check or turned down. */
+  eligibleMonthSteps: Type.Integer(),
+  /** The month's steps waiting for a check; they count for prizes once approved. */
+  pendingMonthSteps: Type.Integer(),
+  /** From the eligible steps. */
   prizeEntries: Type.Integer(),
   stepsToNextEntry: Type.Integer(),
   charityName: Type.Union([Type.String(), Type.Null()]),

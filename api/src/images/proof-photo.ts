@@ -49,6 +49,10 @@ export interface ProofPhoto {
   width: number;
   height: number;
   data: Buffer;
+  /** The picture's perceptual hash (`perceptualHash`), the same for a re-encoded or resized copy. */
+  perceptualHash: string;
+  /** The calendar day the camera says it took the photo (YYYY-MM-DD), or null when it does not say. */
+  captureDay: string | null;
 }
 
 type Sharp = typeof import("sharp");
@@ -82,7 +86,9 @@ export async function prepareProofPhoto(bytes: Buffer): Promise<ProofPhoto> {
   const sharp = await loadSharp();
   const work = photoQueue.tryRun(async () => {
     try {
-      return await reencode(sharp, bytes, mime);
+      const photo = await reencode(sharp, bytes, mime);
+      // Read from the upload: the stored photo carries no metadata.
+      return { ...photo, captureDay: await captureDay(bytes) };
     } catch {
       throw new UnsupportedMediaTypeError(UNREADABLE_IMAGE_MESSAGE);
     }
@@ -112,7 +118,72 @@ interface Encoding {
   lossless?: boolean;
 }
 
-async function reencode(sharp: Sharp, bytes: Buffer, mime: string): Promise<ProofPhoto> {
+/**
+ * The day the camera took the photo, from its EXIF (the original's date, else its creation date),
+ * as the camera's own clock wrote it: no time zone is applied, so a photo taken at 23:30 stays on its
+ * day. Null when the photo has no such date, or its metadata cannot be read.
+ */
+export async function captureDay(bytes: Buffer): Promise<string | null> {
+  const { default: exifr } = await import("exifr");
+  let tags: Record<string, unknown> | undefined;
+  try {
+    tags = await exifr.parse(bytes, {
+      pick: ["DateTimeOriginal", "CreateDate"],
+      reviveValues: false,
+    });
+  } catch {
+    return null;
+  }
+  for (const value of [tags?.DateTimeOriginal, tags?.CreateDate]) {
+    const match = typeof value === "string" ? /^(\d{4})[:-](\d{2})[:-](\d{2})/.exec(value) : null;
+    if (match) return `${match[1]}-${match[2]}-${match[3]}`;
+  }
+  return null;
+}
+
+/** The side of the grey thumbnail a hash is read from: each of its 8 rows gives 8 bits. */
+const HASH_WIDTH = 9;
+const HASH_HEIGHT = 8;
+
+/**
+ * A difference hash (dHash) of the picture: shrunk to 9 × 8 grey pixels, each bit says whether a
+ * pixel is brighter than its right-hand neighbour. Re-encoding, resizing and small crops barely
+ * change the shrunk picture, so copies differ in a few bits; different pictures in about half.
+ * 64 bits, as 16 hex digits.
+ */
+export async function perceptualHash(
+  sharp: Sharp,
+  pixels: Buffer,
+  raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+): Promise<string> {
+  const grey = await sharp(pixels, { raw })
+    .greyscale()
+    .resize(HASH_WIDTH, HASH_HEIGHT, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  let hash = 0n;
+  for (let y = 0; y < HASH_HEIGHT; y++) {
+    for (let x = 0; x < HASH_WIDTH - 1; x++) {
+      const left = grey[y * HASH_WIDTH + x] ?? 0;
+      const right = grey[y * HASH_WIDTH + x + 1] ?? 0;
+      hash = (hash << 1n) | (left > right ? 1n : 0n);
+    }
+  }
+  return hash.toString(16).padStart(16, "0");
+}
+
+/** How many bits two hashes of `perceptualHash` differ in. */
+export function hashDistance(a: string, b: string): number {
+  let diff = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
+  let bits = 0;
+  while (diff > 0n) {
+    bits += Number(diff & 1n);
+    diff >>= 1n;
+  }
+  return bits;
+}
+
+async function reencode(sharp: Sharp, bytes: Buffer, mime: string): Promise<Omit<ProofPhoto, "captureDay">> {
   // The first frame only (`pages: 1`, sharp's default, stated because it is the point), decoded once;
   // each encoding starts from these pixels.
   const { data: pixels, info } = await sharp(bytes, {
@@ -125,17 +196,24 @@ async function reencode(sharp: Sharp, bytes: Buffer, mime: string): Promise<Proo
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { width: info.width, height: info.height, channels: info.channels };
+  const hash = await perceptualHash(sharp, pixels, raw);
 
-  let best: ProofPhoto | undefined;
+  let best: Omit<ProofPhoto, "captureDay"> | undefined;
   for (const { format, quality, lossless } of ENCODINGS[mime === "image/jpeg" ? "jpeg" : "other"]) {
     const image = sharp(pixels, { raw });
     const data = await (format === "jpeg"
       ? image.jpeg({ quality }).toBuffer()
       : image.webp(lossless ? { lossless } : { quality }).toBuffer());
     if (best === undefined || data.length < best.data.length) {
-      best = { contentType: `image/${format}`, width: raw.width, height: raw.height, data };
+      best = {
+        contentType: `image/${format}`,
+        width: raw.width,
+        height: raw.height,
+        data,
+        perceptualHash: hash,
+      };
     }
     if (best.data.length <= bytes.length) break;
   }
-  return best as ProofPhoto;
+  return best as Omit<ProofPhoto, "captureDay">;
 }

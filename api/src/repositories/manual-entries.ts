@@ -3,13 +3,20 @@ import {
   DAILY_STEP_MAX,
   type DayString,
   londonDay,
+  MANUAL_ENTRIES_LIST_MAX,
   MANUAL_ENTRIES_PER_DAY_MAX,
   MANUAL_PHOTO_BYTES_PER_DAY_MAX,
+  MANUAL_REVIEW_DAY_STEPS,
+  MANUAL_REVIEW_MONTH_STEPS,
   type ManualEntry,
   type ManualEntryResponse,
+  monthOfDay,
+  PHOTO_HASH_MAX_DISTANCE,
   PHOTOS_PATH,
+  REVIEW_REASON_MESSAGES,
+  type ReviewReasonCode,
 } from "@charity-steps/shared-types";
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { type Database, isUniqueViolation } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
@@ -30,7 +37,8 @@ export interface ManualEntryRequest {
 }
 
 export interface NewManualEntry extends ManualEntryRequest {
-  photo: NewPhoto;
+  /** With the day its camera says it was taken (null when it does not say). */
+  photo: NewPhoto & { captureDay: string | null };
 }
 
 export type ManualEntryOutcome =
@@ -93,6 +101,7 @@ export class ManualEntries {
         await queries.lockDays(trx, [day], now);
         const refusal = await this.refusal(input, input.photo.data.length, now, trx);
         if (refusal) throw new Refused(refusal);
+        const reasons = await this.reviewReasons(trx, input, photoId);
         const row = {
           id: randomUUID(),
           user_id: input.userId,
@@ -102,6 +111,9 @@ export class ManualEntries {
           idempotency_key: input.idempotencyKey,
           photo_id: photoId,
           created_at: now,
+          status: reasons.length === 0 ? ("approved" as const) : ("pending" as const),
+          reasons: JSON.stringify(reasons),
+          decision_reason: null,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
         await queries.recountDays(trx, [day], now);
@@ -173,6 +185,57 @@ export class ManualEntries {
     return undefined;
   }
 
+  /**
+   * Why a new entry (its photo already stored as `photoId`) should wait for a check before it counts
+   * for prizes; empty when it is approved at once. Read in the entry's transaction, after its day is
+   * locked, so two entries racing cannot both slip under a threshold.
+   */
+  private async reviewReasons(
+    trx: Kysely<DatabaseSchema>,
+    input: NewManualEntry,
+    photoId: string,
+  ): Promise<ReviewReasonCode[]> {
+    const reasons: ReviewReasonCode[] = [];
+    if (await this.photos.hasSimilar(trx, photoId, input.photo.perceptualHash, PHOTO_HASH_MAX_DISTANCE))
+      reasons.push("similar-photo");
+    if (input.photo.captureDay === null) reasons.push("capture-date-missing");
+    else if (input.photo.captureDay !== input.day) reasons.push("capture-date-other-day");
+
+    const month = monthOfDay(input.day);
+    const manual = await trx
+      .selectFrom("manual_step_entries")
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>("steps"), eb.lit(0)).as("month_steps"),
+        eb.fn
+          .coalesce(
+            eb.fn.sum<number>(eb.case().when("day", "=", input.day).then(eb.ref("steps")).else(0).end()),
+            eb.lit(0),
+          )
+          .as("day_steps"),
+      ])
+      .where("user_id", "=", input.userId)
+      .where("day", ">=", `${month}-01`)
+      .where("day", "<=", `${month}-31`)
+      .executeTakeFirstOrThrow();
+    if (Number(manual.day_steps) + input.steps > MANUAL_REVIEW_DAY_STEPS) reasons.push("manual-day-over");
+    if (Number(manual.month_steps) + input.steps > MANUAL_REVIEW_MONTH_STEPS)
+      reasons.push("manual-month-over");
+    return reasons;
+  }
+
+  /** The walker's latest manual entries, newest first, with where each stands. */
+  async list(userId: string): Promise<ManualEntry[]> {
+    const rows = await this.db
+      .selectFrom("manual_step_entries")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(MANUAL_ENTRIES_LIST_MAX)
+      .execute();
+    return rows.map(toManualEntry);
+  }
+
   /** The first answer for this key, if the key was used before. */
   async findReplay(input: ManualEntryRequest, now = Date.now()): Promise<ManualEntryOutcome | undefined> {
     const record = await this.db
@@ -216,14 +279,25 @@ class Refused extends Error {
   }
 }
 
-function toManualEntry(row: ManualStepEntriesTable): ManualEntry {
+type EntryRow = Omit<Selectable<ManualStepEntriesTable>, "decided_at" | "decided_by">;
+
+function toManualEntry(row: EntryRow): ManualEntry {
   return {
     id: row.id,
     date: row.day,
     steps: row.steps,
     note: row.note,
     source: "manual_verified",
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
     photoUrl: `${PHOTOS_PATH}/${row.photo_id}`,
+    status: row.status,
+    reasons: reviewReasons(row.reasons),
+    decisionReason: row.decision_reason,
   };
+}
+
+/** The stored reason codes (a JSON array), each with what the walker reads. */
+export function reviewReasons(stored: string): { code: ReviewReasonCode; message: string }[] {
+  const codes = JSON.parse(stored) as ReviewReasonCode[];
+  return codes.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] }));
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../db/schema/index.js";
+import { hashDistance } from "../images/proof-photo.js";
 
 export interface StoredPhoto {
   content_type: string;
@@ -12,6 +13,8 @@ export interface NewPhoto {
   width: number;
   height: number;
   data: Buffer;
+  /** The picture's perceptual hash (`perceptualHash` of `images/proof-photo.ts`). */
+  perceptualHash: string;
 }
 
 /** Manual entries' proof photos, each visible to its own walker only. */
@@ -32,9 +35,40 @@ export class StepPhotos {
         byte_size: photo.data.length,
         data: photo.data,
         created_at: now,
+        perceptual_hash: photo.perceptualHash,
       })
       .execute();
     return id;
+  }
+
+  /**
+   * Whether a photo other than `photoId` has a hash within `maxDistance` bits of `hash`: the same
+   * picture sent before, by anyone. Reads every stored hash (16 characters a photo).
+   */
+  async hasSimilar(
+    db: Kysely<DatabaseSchema>,
+    photoId: string,
+    hash: string,
+    maxDistance: number,
+  ): Promise<boolean> {
+    const rows = await db
+      .selectFrom("step_photos")
+      .select("perceptual_hash")
+      .where("perceptual_hash", "is not", null)
+      .where("id", "<>", photoId)
+      .execute();
+    return rows.some(
+      (row) => row.perceptual_hash !== null && hashDistance(row.perceptual_hash, hash) <= maxDistance,
+    );
+  }
+
+  /** Any proof photo, for an operator checking its entry. */
+  async findAny(photoId: string): Promise<StoredPhoto | undefined> {
+    return this.db
+      .selectFrom("step_photos")
+      .select(["content_type", "data"])
+      .where("id", "=", photoId)
+      .executeTakeFirst();
   }
 
   /** The walker's own proof photo; undefined for another walker's or an unknown id. */

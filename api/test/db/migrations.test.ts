@@ -19,6 +19,7 @@ const TABLES = [
   "mail_outbox",
   "manual_step_entries",
   "oidc_payloads",
+  "pace_reviews",
   "postal_entries",
   "sessions",
   "sign_in_failures",
@@ -102,7 +103,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -114,6 +115,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "draws",
       "draw_tickets",
       "draw_prizes",
+      "pace_reviews",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -223,6 +223,8 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
       dailyGoal: 10_000,
       monthlyGoal: 100_000,
       monthlyStepsRemaining: 74_500,
+      eligibleMonthSteps: 25_500,
+      pendingMonthSteps: 0,
       prizeEntries: 2,
       stepsToNextEntry: 4_500,
       charityName: null,

@@ -16,6 +16,7 @@ import * as sessionDevices from "./0014-session-devices.js";
 import * as operators from "./0015-operators.js";
 import * as draws from "./0016-draws.js";
 import * as drawResults from "./0017-draw-results.js";
+import * as fairPlay from "./0018-fair-play.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   "0015-operators": operators,
   "0016-draws": draws,
   "0017-draw-results": drawResults,
+  "0018-fair-play": fairPlay,
 };
 
 export const migrationProvider: MigrationProvider = {

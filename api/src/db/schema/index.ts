@@ -13,6 +13,7 @@ import type { StepImportCallsTable, StepImportKeysTable } from "./step-import-ke
 import type {
   IdempotencyRecordsTable,
   ManualStepEntriesTable,
+  PaceReviewsTable,
   StepCountersTable,
   StepDaysTable,
   StepMonthsTable,
@@ -32,6 +33,7 @@ export interface DatabaseSchema {
   step_months: StepMonthsTable;
   manual_step_entries: ManualStepEntriesTable;
   step_photos: StepPhotosTable;
+  pace_reviews: PaceReviewsTable;
   idempotency_records: IdempotencyRecordsTable;
   subscription_payments: SubscriptionPaymentsTable;
   groups: GroupsTable;

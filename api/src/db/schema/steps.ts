@@ -1,3 +1,6 @@
+import type { EntryStatus } from "@charity-steps/shared-types";
+import type { Generated } from "kysely";
+
 /**
  * One device's (or one health source's) count for a walker's day. Counters only grow: a sync
  * carries the counter's whole total for the day and the larger value is kept.
@@ -12,6 +15,10 @@ export interface StepCountersTable {
   source: string;
   steps: number;
   updated_at: number;
+  /** Steps above the pace waiting for a check (counted, not eligible for prizes). */
+  pending_steps: Generated<number>;
+  /** Steps above the pace an operator turned down (counted, never eligible). */
+  rejected_steps: Generated<number>;
 }
 
 /**
@@ -53,6 +60,12 @@ export interface ManualStepEntriesTable {
   idempotency_key: string;
   photo_id: string;
   created_at: number;
+  status: Generated<EntryStatus>;
+  /** The JSON array of why the entry waits (or waited) for a check: `ReviewReasonCode`s. */
+  reasons: Generated<string>;
+  decision_reason: string | null;
+  decided_at: number | null;
+  decided_by: string | null;
 }
 
 /** The proof photo of a manual entry, re-encoded without metadata (no location). */
@@ -65,6 +78,22 @@ export interface StepPhotosTable {
   byte_size: number;
   data: Buffer;
   created_at: number;
+  /** The 64-bit perceptual hash of the picture, 16 hex digits; null for photos older than hashes. */
+  perceptual_hash: string | null;
+}
+
+/** Steps of one counter and day that rose faster than the pace, and the operator's decision on them. */
+export interface PaceReviewsTable {
+  id: string;
+  user_id: string;
+  day: string;
+  counter_id: string;
+  steps: number;
+  status: Generated<EntryStatus>;
+  created_at: number;
+  decision_reason: string | null;
+  decided_at: number | null;
+  decided_by: string | null;
 }
 
 /** The first answer to a request carrying an Idempotency-Key, returned again on a replay. */

@@ -13,6 +13,8 @@ const stats: DashboardStatsResponse = {
   dailyGoal: 10_000,
   monthlyGoal: 100_000,
   monthlyStepsRemaining: 74_500,
+  eligibleMonthSteps: 25_500,
+  pendingMonthSteps: 0,
   prizeEntries: 2,
   stepsToNextEntry: 4_500,
   charityName: "British Heart Foundation",

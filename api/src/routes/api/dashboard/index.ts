@@ -10,6 +10,7 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
+import { eligibleMonth } from "../../../repositories/eligible-steps.js";
 
 /** `GET /api/dashboard/stats`: everything the dashboard's tiles show, in one answer. */
 export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,7 +25,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const date = londonDay();
       const month = monthOfDay(date);
       const todaySteps = await app.repositories.steps.dayTotal(user.id, date);
-      const monthlySteps = await app.repositories.steps.monthTotal(user.id, month);
+      const {
+        countedSteps: monthlySteps,
+        eligibleSteps,
+        pendingSteps,
+      } = await eligibleMonth(app.database.db, app.database.dialect, month, user.id);
       const revenue = await app.repositories.revenue.monthSplit(month);
       const lastImportAt = await app.repositories.stepImportKeys.lastImportAt(user.id);
       return {
@@ -35,8 +40,10 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         dailyGoal: DAILY_STEP_GOAL,
         monthlyGoal: MONTHLY_STEP_GOAL,
         monthlyStepsRemaining: Math.max(0, MONTHLY_STEP_GOAL - monthlySteps),
-        prizeEntries: prizeEntries(monthlySteps),
-        stepsToNextEntry: stepsToNextEntry(monthlySteps),
+        eligibleMonthSteps: eligibleSteps,
+        pendingMonthSteps: pendingSteps,
+        prizeEntries: prizeEntries(eligibleSteps),
+        stepsToNextEntry: stepsToNextEntry(eligibleSteps),
         charityName: user.charity_name,
         prizePool: revenue.prizes / 100,
         appleHealthLastImportAt: lastImportAt === null ? null : new Date(lastImportAt).toISOString(),

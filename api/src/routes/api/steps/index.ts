@@ -6,6 +6,8 @@ import {
   LocalStepSyncRequest,
   londonDay,
   londonMonth,
+  MANUAL_ENTRIES_PATH,
+  ManualEntryList,
   MonthlyStepsResponse,
   RealtimeStepsRequest,
   RealtimeStepsResponse,
@@ -127,6 +129,12 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return { days };
     },
+  );
+
+  app.get(
+    MANUAL_ENTRIES_PATH,
+    { schema: { response: { 200: ManualEntryList, ...readResponses } } },
+    async (request) => ({ entries: await ledger.manualEntries.list(signedInUser(request).id) }),
   );
 
   await app.register(manualEntryRoutes);
