@@ -9,6 +9,7 @@ import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
 import { sessionsPlugin } from "./auth/sessions.js";
 import { type AppConfig, isHttps } from "./config.js";
 import type { SpeedOptions } from "./db/database.js";
+import { drawsPlugin } from "./draws/plugin.js";
 import { mailPlugin } from "./mail/plugin.js";
 import { configPlugin } from "./plugins/config.js";
 import {
@@ -51,6 +52,11 @@ export interface BuildOptions {
   speed?: SpeedOptions;
   /** Timeouts and the per-client connection cap, when not the production ones (tests shorten them). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * How often the draws' scheduled job runs (closing months, running draws, telling winners);
+   * null runs it never, for tests that call it themselves and must see nothing else change.
+   */
+  drawTickMs?: number | null;
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -67,6 +73,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(openApiPlugin);
   await app.register(sessionsPlugin);
   await app.register(operatorsPlugin);
+  await app.register(drawsPlugin, { tickMs: options.drawTickMs });
 
   const oidc = await createOidcClient(app, config);
   await app.register(healthRoutes);

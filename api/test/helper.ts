@@ -60,7 +60,11 @@ export interface TestApp {
 /** The whole app on a fresh database, for inject() tests. */
 export async function buildTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
-  const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), { logger: false });
+  // The draws' scheduled job would change the database behind a test's back: tests call it themselves.
+  const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), {
+    logger: false,
+    drawTickMs: null,
+  });
   await app.ready();
   return {
     app,

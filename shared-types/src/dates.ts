@@ -39,6 +39,13 @@ export function monthOfDay(day: DayString): MonthString {
   return day.slice(0, 7);
 }
 
+/** The month `offset` months after `month` (before it when negative): `addMonths("2026-01", -1)` is `2025-12`. */
+export function addMonths(month: MonthString, offset: number): MonthString {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  const index = year * 12 + number - 1 + offset;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+}
+
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a real calendar date written `YYYY-MM-DD` (rejects 2025-02-30). */

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { ErrorResponse } from "./errors.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
 /**
@@ -105,6 +106,7 @@ export const DrawMonthParams = Type.Object({ month: Type.String({ maxLength: 20 
 
 export const DRAW_MESSAGES = {
   badMonth: "The month must be written YYYY-MM, e.g. 2026-03.",
+  ticketsNotYet: "The ticket list is published once the month's draw has been run.",
   monthOutOfRange:
     "There is no draw for that month: draws exist for this month, the 12 before it and the next one.",
 } as const;
@@ -315,6 +317,8 @@ export type RedrawResponse = Static<typeof RedrawResponse>;
 /** A run asked for when the draw has already been run: why, and the results of that one draw. */
 export const AlreadyDrawnResponse = Type.Object({ message: Type.String(), results: DrawResults });
 export type AlreadyDrawnResponse = Static<typeof AlreadyDrawnResponse>;
+/** A run's 409: already drawn (with the results), or before the close (a message alone). */
+export const DrawRunConflictResponse = Type.Union([AlreadyDrawnResponse, ErrorResponse]);
 
 export const DRAW_CLAIM_MESSAGES = {
   notYours: "There is no such prize.",

@@ -5,7 +5,8 @@ import type { AuditLogTable } from "../db/schema/operators.js";
 export type AuditLogRow = Selectable<AuditLogTable> & { operator_email: string | null };
 
 export interface AuditEntry {
-  operatorUserId: string;
+  /** Null for what the server does on its own schedule (a month's draw run by its scheduled job). */
+  operatorUserId: string | null;
   action: string;
   subject: string;
   before: unknown;

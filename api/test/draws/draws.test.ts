@@ -75,7 +75,7 @@ describe.each(dialects)("draws (%s)", (dialect) => {
     const month = monthsFrom(thisMonth, -3);
     // Separate repositories, as separate processes would have, all racing to create the row.
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => new DrawsRepository(testApp.app.database.db).commitmentFor(month)),
+      Array.from({ length: 12 }, () => new DrawsRepository(testApp.app.database).commitmentFor(month)),
     );
     const responses = await Promise.all(
       Array.from({ length: 6 }, () => testApp.app.inject({ method: "GET", url: drawResultsPath(month) })),

@@ -5,13 +5,21 @@ import {
   ACCOUNT_SESSIONS_PATH,
   APPLE_HEALTH_IMPORT_PATH,
   DRAW_RULES_PATH,
+  drawMinePath,
   drawResultsPath,
+  drawTicketsPath,
   END_OTHER_SESSIONS_PATH,
   HEALTH_KEYS_PATH,
   londonDay,
   londonMonth,
+  MY_PRIZES_PATH,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
+  operatorDrawPath,
+  operatorDrawRunPath,
+  operatorDrawTiersPath,
+  operatorPrizeRedrawPath,
+  prizeClaimPath,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
@@ -57,7 +65,7 @@ interface World {
 }
 
 interface Call {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: (world: World) => string;
   body?: (world: World) => unknown;
   multipart?: true;
@@ -236,6 +244,27 @@ const MATRIX: Call[] = [
     expected: operatorOnly(201),
   },
   { method: "GET", url: () => OPERATOR_AUDIT_LOG_PATH, expected: operatorOnly(200) },
+  // This month is not drawn: its ticket list is not published yet, for anyone.
+  { method: "GET", url: () => drawTicketsPath(londonMonth()), expected: everyone(404) },
+  { method: "GET", url: () => drawMinePath(londonMonth()), expected: anyWalker(200) },
+  { method: "GET", url: () => MY_PRIZES_PATH, expected: anyWalker(200) },
+  // Nobody has won a prize by this id: a walker's claim finds nothing (a winner's is in the draw tests).
+  {
+    method: "POST",
+    url: () => prizeClaimPath("made-up-prize"),
+    body: () => ({ over18: true, publicName: "A. Walker", county: "Kent", deliveryAddress: "1 High St" }),
+    expected: anyWalker(404),
+  },
+  { method: "GET", url: () => operatorDrawPath(londonMonth()), expected: operatorOnly(200) },
+  {
+    method: "PUT",
+    url: () => operatorDrawTiersPath(londonMonth()),
+    body: () => ({ tiers: [{ name: "Platinum", prizes: 1, description: "A weekend away" }] }),
+    expected: operatorOnly(200),
+  },
+  // This month has not closed: running its draw is refused, even to an operator.
+  { method: "POST", url: () => operatorDrawRunPath(londonMonth()), expected: operatorOnly(409) },
+  { method: "POST", url: () => operatorPrizeRedrawPath("made-up-prize"), expected: operatorOnly(404) },
 ];
 
 const CASES = MATRIX.flatMap((call) =>

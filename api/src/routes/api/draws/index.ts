@@ -1,19 +1,37 @@
 import {
-  DEFAULT_DRAW_TIERS,
   DRAW_MESSAGES,
   DRAW_MONTH_PATTERN,
   DRAW_RULES_PATH,
+  DRAW_RUN_MESSAGES,
+  DRAW_TICKETS_CONTENT_TYPE,
   DrawMonthParams,
   DrawResults,
   DrawRulesResponse,
-  drawClosesAt,
-  drawPostalClosesAt,
+  DrawRunConflictResponse,
+  DrawTiersRequest,
+  drawMinePath,
+  drawResultsPath,
+  drawTicketsPath,
   ErrorResponse,
   londonMonth,
+  MY_PRIZES_PATH,
+  MyDraw,
+  MyPrize,
+  MyPrizes,
+  OperatorDraw,
+  operatorDrawPath,
+  operatorDrawRunPath,
+  operatorDrawTiersPath,
+  operatorPrizeRedrawPath,
+  PrizeClaimRequest,
+  PrizeIdParams,
+  prizeClaimPath,
+  RedrawResponse,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, NotFoundError } from "../../../errors.js";
-import { DrawsRepository } from "../../../repositories/draws.js";
 
 const MONTH = new RegExp(DRAW_MONTH_PATTERN);
 /** How many months back from this London month a draw can be looked up. */
@@ -27,45 +45,153 @@ const monthIndex = (month: string) => {
 };
 
 /**
- * Whether a draw for `month` may be looked up (and so, on first ask, created) at `now`. The route
- * is public, so this bound is what keeps anyone from filling the table: at most 14 months qualify.
+ * Whether a draw for `month` may be looked up (and so, on first ask, created) at `now`. The routes
+ * are public, so this bound is what keeps anyone from filling the table: at most 14 months qualify.
  */
 export function drawMonthAllowed(month: string, now = Date.now()): boolean {
   const offset = monthIndex(month) - monthIndex(londonMonth(now));
   return offset >= -DRAW_MONTHS_BACK && offset <= DRAW_MONTHS_AHEAD;
 }
 
-/** Public: each month's draw commitment and closing dates, and where postal entries go. */
+/** The month of a route's path, checked: 400 when malformed, 404 outside the months that have draws. */
+function drawMonth(month: string): string {
+  if (!MONTH.test(month)) throw new BadRequestError(DRAW_MESSAGES.badMonth);
+  if (!drawMonthAllowed(month)) throw new NotFoundError(DRAW_MESSAGES.monthOutOfRange);
+  return month;
+}
+
+const monthRefusals = { 400: ErrorResponse, 404: ErrorResponse };
+
+/** Public: each month's draw, its ticket list once drawn, and where postal entries go. */
 export const drawsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const draws = new DrawsRepository(app.database.db);
+  const { draws } = app;
 
   app.get(DRAW_RULES_PATH, { schema: { response: { 200: DrawRulesResponse } } }, async (_request, reply) =>
     reply.header("cache-control", "no-cache").send({ postalEntryAddress: app.config.postalEntryAddress }),
   );
 
   app.get(
-    "/api/draws/:month",
+    drawResultsPath(":month"),
+    { schema: { params: DrawMonthParams, response: { 200: DrawResults, ...monthRefusals } } },
+    async (request, reply) => {
+      const results = await draws.results(drawMonth(request.params.month));
+      // The status changes at the close and the draw, and claims add names: caches must ask again.
+      return reply.header("cache-control", "no-cache").send(results);
+    },
+  );
+
+  app.get(
+    drawTicketsPath(":month"),
     {
       schema: {
         params: DrawMonthParams,
-        response: { 200: DrawResults, 400: ErrorResponse, 404: ErrorResponse },
+        response: {
+          200: Type.String({ description: "The canonical ticket list, one id,holder per line" }),
+          ...monthRefusals,
+        },
       },
     },
     async (request, reply) => {
-      const { month } = request.params;
-      if (!MONTH.test(month)) throw new BadRequestError(DRAW_MESSAGES.badMonth);
-      if (!drawMonthAllowed(month)) throw new NotFoundError(DRAW_MESSAGES.monthOutOfRange);
-      const draw = await draws.commitmentFor(month);
-      const results: DrawResults = {
-        month,
-        status: "open",
-        commitment: draw.commitment,
-        closesAt: drawClosesAt(month).toISOString(),
-        postalClosesAt: drawPostalClosesAt(month).toISOString(),
-        tiers: DEFAULT_DRAW_TIERS.map((tier) => ({ ...tier })),
-      };
-      // The commitment never changes, but the status will at the close: caches must ask again.
-      return reply.header("cache-control", "no-cache").send(results);
+      const month = drawMonth(request.params.month);
+      const text = await draws.ticketList(month);
+      if (text === null) throw new NotFoundError(DRAW_MESSAGES.ticketsNotYet);
+      return reply
+        .type(DRAW_TICKETS_CONTENT_TYPE)
+        .header("content-disposition", `inline; filename="charity-steps-draw-${month}-tickets.txt"`)
+        .header("cache-control", "no-cache")
+        .send(text);
     },
+  );
+
+  await app.register(walkerDrawRoutes);
+  await app.register(operatorDrawRoutes);
+};
+
+/** A signed-in walker's own tickets and prizes, and their claims. */
+const walkerDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook("onRequest", app.requireUser);
+  const { draws } = app;
+  const refused = { 401: ErrorResponse, ...monthRefusals };
+
+  app.get(
+    drawMinePath(":month"),
+    { schema: { params: DrawMonthParams, response: { 200: MyDraw, ...refused } } },
+    async (request, reply) => {
+      const mine = await draws.mine(signedInUser(request).id, drawMonth(request.params.month));
+      return reply.header("cache-control", "private, no-cache").send(mine);
+    },
+  );
+
+  app.get(
+    MY_PRIZES_PATH,
+    { schema: { response: { 200: MyPrizes, 401: ErrorResponse } } },
+    async (request, reply) => {
+      const prizes = await draws.myPrizes(signedInUser(request).id);
+      return reply.header("cache-control", "private, no-cache").send({ prizes });
+    },
+  );
+
+  app.post(
+    prizeClaimPath(":id"),
+    {
+      schema: {
+        params: PrizeIdParams,
+        body: PrizeClaimRequest,
+        response: { 200: MyPrize, ...refused, 409: ErrorResponse },
+      },
+    },
+    async (request) => draws.claim(request.params.id, signedInUser(request).id, request.body),
+  );
+};
+
+/** Operators: a month's draw with its winners, its tiers, running it, and redrawing a prize. */
+const operatorDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook("onRequest", app.requireOperator);
+  const { draws } = app;
+  const refused = { 401: ErrorResponse, ...monthRefusals };
+
+  app.get(
+    operatorDrawPath(":month"),
+    { schema: { params: DrawMonthParams, response: { 200: OperatorDraw, ...refused } } },
+    async (request) => draws.operatorView(drawMonth(request.params.month)),
+  );
+
+  app.put(
+    operatorDrawTiersPath(":month"),
+    {
+      schema: {
+        params: DrawMonthParams,
+        body: DrawTiersRequest,
+        response: { 200: OperatorDraw, ...refused, 409: ErrorResponse, 422: ErrorResponse },
+      },
+    },
+    async (request) =>
+      draws.setTiers(drawMonth(request.params.month), request.body.tiers, signedInUser(request).id),
+  );
+
+  app.post(
+    operatorDrawRunPath(":month"),
+    {
+      schema: {
+        params: DrawMonthParams,
+        response: {
+          200: DrawResults,
+          ...refused,
+          409: DrawRunConflictResponse,
+          503: ErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { drawn, results } = await draws.run(drawMonth(request.params.month), signedInUser(request).id);
+      if (!drawn) return reply.status(409).send({ message: DRAW_RUN_MESSAGES.alreadyDrawn, results });
+      return results;
+    },
+  );
+
+  app.post(
+    operatorPrizeRedrawPath(":id"),
+    { schema: { params: PrizeIdParams, response: { 200: RedrawResponse, ...refused, 409: ErrorResponse } } },
+    async (request) => draws.redraw(request.params.id, signedInUser(request).id),
   );
 };

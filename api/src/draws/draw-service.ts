@@ -1,0 +1,465 @@
+/**
+ * A month's prize draw from its close to its last redraw: what operators run, what the scheduled
+ * job runs, and what walkers and the public read. The picking itself is `@charity-steps/prize-draw`;
+ * this module decides when it may happen and keeps the result.
+ */
+import { drawWinners, redraw, serializeTickets } from "@charity-steps/prize-draw";
+import {
+  addMonths,
+  type DayString,
+  DRAW_CLAIM_MESSAGES,
+  DRAW_PRIZES_MAX,
+  DRAW_RUN_MESSAGES,
+  type DrawResults,
+  type DrawTier,
+  drawClosesAt,
+  drawMonthName,
+  drawPostalClosesAt,
+  drawResultsPagePath,
+  londonDateTime,
+  londonMonth,
+  MY_TICKETS_LIST_MAX,
+  type MyDraw,
+  type MyPrize,
+  monthOfDay,
+  type OperatorDraw,
+  type OperatorPrize,
+  type PrizeClaimRequest,
+  type PrizeStatus,
+} from "@charity-steps/shared-types";
+import type { FastifyBaseLogger } from "fastify";
+import type { AppConfig } from "../config.js";
+import type { Database } from "../db/database.js";
+import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "../errors.js";
+import { type Mailer, mailLayout } from "../mail/mail.js";
+import {
+  type DrawRow,
+  DrawsRepository,
+  drawBeacon,
+  drawTiers,
+  type PrizeRow,
+  type PrizeWithWinner,
+} from "../repositories/draws.js";
+import { BeaconError, type BeaconSource } from "./drand-beacon.js";
+
+/** Ticket lists kept in memory: a drawn month's never changes, and the last few are what is asked for. */
+const TICKET_LISTS_CACHED = 3;
+/** Winners told per look: the rest wait for the next. */
+const NOTIFY_BATCH = 100;
+
+export interface DrawServiceDeps {
+  database: Database;
+  mail: Mailer;
+  config: Pick<AppConfig, "publicUrl" | "drawAutoRun">;
+  log: FastifyBaseLogger;
+  beacon: BeaconSource | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** What a prize row's status reads as at `now`: an unclaimed prize past its days to claim has expired. */
+export function prizeStatus(row: Pick<PrizeRow, "status" | "claim_by">, now = Date.now()): PrizeStatus {
+  if (row.status === "awaiting_claim" && Number(row.claim_by) < now) return "expired";
+  return row.status as PrizeStatus;
+}
+
+export class DrawService {
+  readonly repository: DrawsRepository;
+  /** Months this process knows are closed: a sync for one of them need not ask the database. */
+  private readonly knownClosed = new Set<string>();
+  private readonly closesAt = new Map<string, number>();
+  private readonly ticketLists = new Map<string, string>();
+
+  constructor(private readonly deps: DrawServiceDeps) {
+    this.repository = new DrawsRepository(deps.database);
+  }
+
+  /** When `month`'s step entries are counted, in epoch milliseconds (remembered: it never changes). */
+  closeTime(month: string): number {
+    let at = this.closesAt.get(month);
+    if (at === undefined) {
+      at = drawClosesAt(month).getTime();
+      this.closesAt.set(month, at);
+    }
+    return at;
+  }
+
+  /**
+   * Called before any step is stored: a day of a month past its close first closes that month,
+   * so its tickets are counted from the steps stored before the close and a late sync changes
+   * nothing in them.
+   */
+  async closeBeforeWrite(days: readonly DayString[], now = Date.now()): Promise<void> {
+    for (const month of new Set(days.map(monthOfDay))) {
+      if (this.knownClosed.has(month) || now < this.closeTime(month)) continue;
+      await this.close(month, now);
+    }
+  }
+
+  /** Closes the month if it is past its close and still open; true once it is closed. */
+  async close(month: string, now = Date.now()): Promise<boolean> {
+    if (this.knownClosed.has(month)) return true;
+    if (now < this.closeTime(month)) return false;
+    const counted = await this.repository.close(month, now);
+    if (counted) this.deps.log.info({ month, ...counted }, "draw closed: tickets counted");
+    this.knownClosed.add(month);
+    return true;
+  }
+
+  /** The month's public record; `status` reads `closed` from the close on, even before the close has run. */
+  async results(month: string, now = Date.now()): Promise<DrawResults> {
+    const row = await this.repository.ensure(month, now);
+    return this.resultsOf(row, now);
+  }
+
+  private async resultsOf(row: DrawRow, now: number): Promise<DrawResults> {
+    const { month } = row;
+    const base: DrawResults = {
+      month,
+      status:
+        row.status === "open" && now >= this.closeTime(month)
+          ? "closed"
+          : (row.status as DrawResults["status"]),
+      commitment: row.commitment,
+      closesAt: new Date(this.closeTime(month)).toISOString(),
+      postalClosesAt: drawPostalClosesAt(month).toISOString(),
+      tiers: drawTiers(row),
+    };
+    if (row.status !== "drawn") return base;
+    const prizes = await this.repository.prizes(month);
+    return {
+      ...base,
+      ticketCount: Number(row.ticket_count),
+      ticketListSha256: row.ticket_list_sha256 ?? "",
+      seed: row.seed,
+      beacon: drawBeacon(row),
+      winners: prizes.map((prize) => ({
+        tier: prize.tier,
+        ticket: prize.ticket_id,
+        holder: prize.holder_id,
+        pick: Number(prize.pick),
+        ...(prize.replaces_pick === null ? {} : { replaces: Number(prize.replaces_pick) }),
+        ...(prize.status === "claimed" ? { publicName: prize.public_name, county: prize.county } : {}),
+      })),
+    };
+  }
+
+  /** The canonical ticket list of a drawn month, as published; null before the draw. */
+  async ticketList(month: string): Promise<string | null> {
+    const cached = this.ticketLists.get(month);
+    if (cached !== undefined) return cached;
+    const row = await this.repository.find(month);
+    if (row?.status !== "drawn") return null;
+    const text = serializeTickets(await this.repository.tickets(month));
+    if (this.ticketLists.size >= TICKET_LISTS_CACHED) {
+      const oldest = this.ticketLists.keys().next().value;
+      if (oldest !== undefined) this.ticketLists.delete(oldest);
+    }
+    this.ticketLists.set(month, text);
+    return text;
+  }
+
+  /** Sets the month's tiers; only before the close. */
+  async setTiers(
+    month: string,
+    tiers: DrawTier[],
+    operatorId: string,
+    now = Date.now(),
+  ): Promise<OperatorDraw> {
+    const clean = tiers.map((tier) => ({
+      ...tier,
+      name: tier.name.trim(),
+      description: tier.description.trim(),
+    }));
+    if (clean.some((tier) => tier.name === ""))
+      throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("A tier's name"));
+    if (new Set(clean.map((tier) => tier.name)).size !== clean.length) {
+      throw new UnprocessableError(DRAW_RUN_MESSAGES.tierNamesRepeat);
+    }
+    if (clean.reduce((sum, tier) => sum + tier.prizes, 0) > DRAW_PRIZES_MAX) {
+      throw new UnprocessableError(DRAW_RUN_MESSAGES.tooManyPrizes);
+    }
+    await this.repository.ensure(month, now);
+    if (now >= this.closeTime(month) || !(await this.repository.setTiers(month, clean, operatorId, now))) {
+      throw new ConflictError(DRAW_RUN_MESSAGES.tiersAfterClose);
+    }
+    return this.operatorView(month, now);
+  }
+
+  /**
+   * Draws the month's winners, once: `{ drawn: false }` with the results of the one draw when it
+   * had already been run (by anyone, in any process). Refused before the close; a 503 when the
+   * beacon round after the close cannot be had yet.
+   */
+  async run(
+    month: string,
+    operatorId: string | null,
+    now = Date.now(),
+  ): Promise<{ drawn: boolean; results: DrawResults }> {
+    const closesAt = this.closeTime(month);
+    let row = await this.repository.ensure(month, now);
+    if (row.status === "drawn") return { drawn: false, results: await this.resultsOf(row, now) };
+    if (now < closesAt)
+      throw new ConflictError(DRAW_RUN_MESSAGES.beforeClose(`${londonDateTime(closesAt)} (London time)`));
+    await this.close(month, now);
+
+    let beacon = null;
+    if (this.deps.beacon) {
+      let round: Awaited<ReturnType<BeaconSource["roundAfter"]>>;
+      try {
+        round = await this.deps.beacon.roundAfter(new Date(closesAt));
+      } catch (error) {
+        if (!(error instanceof BeaconError)) throw error;
+        this.deps.log.warn({ err: error, month }, "draw: the beacon round could not be fetched");
+        throw new AppError(503, `${DRAW_RUN_MESSAGES.beaconUnavailable} (${error.message})`);
+      }
+      if (round === "not-yet") throw new AppError(503, DRAW_RUN_MESSAGES.beaconUnavailable);
+      beacon = round;
+    }
+
+    row = (await this.repository.find(month)) ?? row;
+    if (row.status === "drawn") return { drawn: false, results: await this.resultsOf(row, now) };
+    const outcome = drawWinners({
+      seed: row.seed,
+      beacon: beacon?.randomness ?? null,
+      tickets: await this.repository.tickets(month),
+      tiers: drawTiers(row),
+    });
+    const stored = await this.repository.recordDraw(
+      month,
+      { beacon, winners: outcome.winners, picksUsed: outcome.picksUsed, operatorId },
+      now,
+    );
+    const results = await this.results(month, now);
+    if (stored) {
+      this.deps.log.info({ month, winners: outcome.winners.length, unfilled: outcome.unfilled }, "draw run");
+      await this.notifyWinners(now);
+    }
+    return { drawn: stored, results };
+  }
+
+  /** Gives an unclaimed prize whose days to claim have passed to the next pick of the sequence. */
+  async redraw(
+    prizeId: string,
+    operatorId: string,
+    now = Date.now(),
+  ): Promise<{ results: DrawResults; prize: OperatorPrize | null }> {
+    const prize = await this.repository.findPrize(prizeId);
+    if (!prize) throw new NotFoundError(DRAW_RUN_MESSAGES.noSuchPrize);
+    const status = prizeStatus(prize, now);
+    if (status === "claimed") throw new ConflictError(DRAW_RUN_MESSAGES.redrawClaimed);
+    if (status === "redrawn") throw new ConflictError(DRAW_RUN_MESSAGES.redrawAgain);
+    if (status === "awaiting_claim") {
+      throw new ConflictError(
+        DRAW_RUN_MESSAGES.redrawTooSoon(`${londonDateTime(Number(prize.claim_by))} (London time)`),
+      );
+    }
+    const row = await this.repository.find(prize.month);
+    if (row?.status !== "drawn" || row.picks_used === null)
+      throw new NotFoundError(DRAW_RUN_MESSAGES.noSuchPrize);
+    const next = redraw({
+      seed: row.seed,
+      beacon: drawBeacon(row)?.randomness ?? null,
+      tickets: await this.repository.tickets(prize.month),
+      picksUsed: Number(row.picks_used),
+      pastWinners: await this.repository.winningHolders(prize.month),
+    });
+    const newId = await this.repository.recordRedraw(
+      {
+        prize,
+        picksBefore: Number(row.picks_used),
+        picksAfter: next.picksUsed,
+        winner: next.winner,
+        operatorId,
+      },
+      now,
+    );
+    if (newId === null) {
+      throw new ConflictError(
+        "This prize or its draw changed while it was being redrawn. Please reload and try again.",
+      );
+    }
+    await this.notifyWinners(now);
+    const prizes = await this.repository.prizes(prize.month);
+    const added = prizes.find((candidate) => candidate.id === newId);
+    return {
+      results: await this.results(prize.month, now),
+      prize: added ? toOperatorPrize(added, now) : null,
+    };
+  }
+
+  /** Records the winner's claim: theirs, in time, once. */
+  async claim(
+    prizeId: string,
+    userId: string,
+    request: PrizeClaimRequest,
+    now = Date.now(),
+  ): Promise<MyPrize> {
+    const claim = {
+      publicName: request.publicName.trim(),
+      county: request.county.trim(),
+      deliveryAddress: request.deliveryAddress.trim(),
+    };
+    if (claim.publicName === "")
+      throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The name to publish"));
+    if (claim.county === "") throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The county"));
+    if (claim.deliveryAddress === "")
+      throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The delivery address"));
+    const claimed = await this.repository.claim(prizeId, userId, claim, now);
+    const prize = await this.repository.findPrize(prizeId);
+    if (!prize || prize.user_id !== userId) throw new NotFoundError(DRAW_CLAIM_MESSAGES.notYours);
+    if (!claimed) {
+      const status = prizeStatus(prize, now);
+      if (status === "claimed") throw new ConflictError(DRAW_CLAIM_MESSAGES.alreadyClaimed);
+      if (status === "redrawn") throw new ConflictError(DRAW_CLAIM_MESSAGES.redrawn);
+      throw new ConflictError(DRAW_CLAIM_MESSAGES.expired);
+    }
+    return toMyPrize(prize, now);
+  }
+
+  /** The walker's tickets and prizes for the month. */
+  async mine(userId: string, month: string, now = Date.now()): Promise<MyDraw> {
+    const results = await this.results(month, now);
+    const tickets =
+      results.status === "open"
+        ? { ids: [], count: 0 }
+        : await this.repository.ticketsOf(userId, month, MY_TICKETS_LIST_MAX);
+    const prizes = await this.repository.prizesOf(userId, month);
+    return {
+      month,
+      status: results.status,
+      tickets: tickets.ids,
+      ticketCount: tickets.count,
+      prizes: prizes.map((prize) => toMyPrize(prize, now)),
+    };
+  }
+
+  async myPrizes(userId: string, now = Date.now()): Promise<MyPrize[]> {
+    return (await this.repository.prizesOf(userId)).map((prize) => toMyPrize(prize, now));
+  }
+
+  async operatorView(month: string, now = Date.now()): Promise<OperatorDraw> {
+    const row = await this.repository.ensure(month, now);
+    const counted = row.status !== "open";
+    const kinds = counted ? await this.repository.ticketKinds(month) : null;
+    const prizes = await this.repository.prizes(month);
+    return {
+      results: await this.resultsOf(row, now),
+      walkerTickets: kinds?.walker ?? null,
+      postalTickets: kinds?.postal ?? null,
+      tiersEditable: row.status === "open" && now < this.closeTime(month),
+      prizes: prizes.map((prize) => toOperatorPrize(prize, now)),
+    };
+  }
+
+  /** Mails each walker who has won and not been told yet. Postal winners are written to by operators. */
+  async notifyWinners(now = Date.now()): Promise<void> {
+    for (const prize of await this.repository.unnotifiedPrizes(NOTIFY_BATCH)) {
+      if (!(await this.repository.markNotified(prize.id, now))) continue;
+      if (prize.user_id === null) continue;
+      const user = await this.deps.database.db
+        .selectFrom("users")
+        .select(["email", "first_name", "email_verified_at"])
+        .where("id", "=", prize.user_id)
+        .executeTakeFirst();
+      if (!user?.email || user.email_verified_at === null) continue;
+      const claimUrl = `${this.deps.config.publicUrl}/prize-draw`;
+      try {
+        await this.deps.mail.send({
+          to: user.email,
+          subject: `You won a ${prize.tier} prize in the Charity Steps draw for ${drawMonthName(prize.month)}`,
+          ...mailLayout({
+            greeting: `Hello ${user.first_name ?? "there"},`,
+            paragraphs: [
+              `Your ticket ${prize.ticket_id} won a ${prize.tier} prize in the draw for ${drawMonthName(prize.month)}: ${prize.description}`,
+              `To receive it, claim it by ${londonDateTime(Number(prize.claim_by))} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
+              `The draw's results, and how to check them yourself: ${this.deps.config.publicUrl}${drawResultsPagePath(prize.month)}`,
+            ],
+            action: { label: "Claim your prize", url: claimUrl },
+          }),
+          link: claimUrl,
+          userId: prize.user_id,
+        });
+      } catch (error) {
+        this.deps.log.warn({ err: error, prize: prize.id }, "draw: the winner's mail could not be queued");
+      }
+    }
+  }
+
+  /**
+   * The scheduled job, run by every process: publishes this month's and next month's
+   * commitments, closes each month whose close has passed, runs the closed months' draws when
+   * `DRAW_AUTO_RUN` allows, and mails winners not yet told. Each step is guarded in the
+   * database, so several processes running it at once still do each thing once.
+   */
+  async tick(now = Date.now()): Promise<void> {
+    const thisMonth = londonMonth(now);
+    await this.repository.ensure(thisMonth, now);
+    await this.repository.ensure(addMonths(thisMonth, 1), now);
+    for (const month of await this.repository.monthsIn("open")) {
+      if (now >= this.closeTime(month)) await this.close(month, now);
+    }
+    if (this.deps.config.drawAutoRun) {
+      for (const month of await this.repository.monthsIn("closed")) {
+        try {
+          await this.run(month, null, now);
+        } catch (error) {
+          // Most often the beacon round is not out yet: the next look tries again.
+          this.deps.log.warn({ err: error, month }, "draw: the scheduled run did not happen this time");
+        }
+      }
+    }
+    await this.notifyWinners(now);
+  }
+}
+
+function toMyPrize(row: PrizeRow, now: number): MyPrize {
+  const status = prizeStatus(row, now);
+  return {
+    id: row.id,
+    month: row.month,
+    tier: row.tier,
+    description: row.description,
+    ticket: row.ticket_id,
+    status,
+    claimBy: iso(Number(row.claim_by)) ?? "",
+    claimedAt: iso(row.claimed_at === null ? null : Number(row.claimed_at)),
+    publicName: row.public_name,
+    county: row.county,
+  };
+}
+
+function toOperatorPrize(row: PrizeWithWinner, now: number): OperatorPrize {
+  const status = prizeStatus(row, now);
+  const walkerName = [row.winner_first_name, row.winner_last_name].filter(Boolean).join(" ");
+  const winner =
+    row.postal_entry_id !== null
+      ? {
+          kind: "postal" as const,
+          name: row.postal_name ?? "",
+          email: row.postal_email,
+          address: row.postal_address,
+        }
+      : {
+          kind: "walker" as const,
+          name: row.user_id === null ? "(account deleted)" : walkerName || "(no name given)",
+          email: row.winner_email,
+          address: null,
+        };
+  return {
+    id: row.id,
+    tier: row.tier,
+    ticket: row.ticket_id,
+    pick: Number(row.pick),
+    replaces: row.replaces_pick === null ? null : Number(row.replaces_pick),
+    status,
+    drawnAt: iso(Number(row.drawn_at)) ?? "",
+    claimBy: iso(Number(row.claim_by)) ?? "",
+    winner,
+    claimedAt: iso(row.claimed_at === null ? null : Number(row.claimed_at)),
+    publicName: row.public_name,
+    county: row.county,
+    deliveryAddress: row.delivery_address,
+    canRedraw: status === "expired",
+  };
+}
