@@ -18,6 +18,12 @@ export type { CounterReading } from "./step-ledger.js";
  * their replays (`manual-entries.ts`), and their proof photos (`step-photos.ts`).
  */
 export class StepsRepository {
+  /**
+   * Awaited before any step is stored, with the days about to be written: the draws close a month
+   * past its close here, so that its tickets are counted from the steps stored before it.
+   */
+  beforeWrite: (days: DayString[], now: number) => Promise<void> = async () => {};
+
   private constructor(
     readonly ledger: StepLedger,
     readonly manualEntries: ManualEntries,
@@ -31,7 +37,8 @@ export class StepsRepository {
     return new StepsRepository(ledger, new ManualEntries(database, ledger, photos), photos);
   }
 
-  recordCount(reading: CounterReading, now?: number): Promise<WalkerTotals> {
+  async recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
+    await this.beforeWrite([reading.day], now);
     return this.ledger.recordCount(reading, now);
   }
 
@@ -47,7 +54,8 @@ export class StepsRepository {
     return this.ledger.dayTotals(userId, from, to);
   }
 
-  addManualEntry(input: NewManualEntry, now?: number): Promise<ManualEntryOutcome> {
+  async addManualEntry(input: NewManualEntry, now = Date.now()): Promise<ManualEntryOutcome> {
+    await this.beforeWrite([input.day], now);
     return this.manualEntries.add(input, now);
   }
 
