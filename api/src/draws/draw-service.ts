@@ -393,9 +393,9 @@ export class DrawService {
    * database, so several processes running it at once still do each thing once.
    */
   async tick(now = Date.now()): Promise<void> {
+    // Last month's too: a month no process saw begin still gets its draw at its close.
     const thisMonth = londonMonth(now);
-    await this.repository.ensure(thisMonth, now);
-    await this.repository.ensure(addMonths(thisMonth, 1), now);
+    for (const offset of [-1, 0, 1]) await this.repository.ensure(addMonths(thisMonth, offset), now);
     for (const month of await this.repository.monthsIn("open")) {
       if (now >= this.closeTime(month)) await this.close(month, now);
     }

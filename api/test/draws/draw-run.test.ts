@@ -431,3 +431,85 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
     );
   });
 });
+
+describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect, { DRAW_AUTO_RUN: "false" });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+  const status = async (month: string) => (await testApp.app.draws.repository.find(month))?.status;
+
+  it("publishes this and next month's commitments, closes a month at its close, and leaves the run to operators when told to", async () => {
+    const month = addMonths(thisMonth, -1);
+    const w = await walkerWithEmail(testApp.app, `tick.${dialect}@example.org`, true);
+    await testApp.app.repositories.steps.recordCount(
+      {
+        userId: w.user.id,
+        day: `${month}-05`,
+        counterId: "device:t",
+        kind: "motion",
+        source: "device_motion",
+        steps: 20_000,
+      },
+      inside(month),
+    );
+    // A minute before the close: the month's row exists (the sync made it open) and stays open.
+    await testApp.app.draws.tick(drawClosesAt(month).getTime() - 60_000);
+    expect(await status(month)).toBe("open");
+    expect(await status(addMonths(month, 1))).toBe("open");
+    expect(await status(addMonths(month, 2))).toBe("open");
+    await testApp.app.draws.tick(afterClose(month));
+    expect(await status(month)).toBe("closed");
+    expect(
+      await testApp.app.database.db
+        .selectFrom("draw_tickets")
+        .selectAll()
+        .where("month", "=", month)
+        .execute(),
+    ).toHaveLength(2);
+    // DRAW_AUTO_RUN=false: still closed, not drawn, a minute later.
+    await testApp.app.draws.tick(afterClose(month) + 60_000);
+    expect(await status(month)).toBe("closed");
+  });
+
+  it("runs closed months itself by default, once, and mails the winners", async () => {
+    const auto = await buildTestApp(dialect);
+    try {
+      const month = addMonths(thisMonth, -2);
+      const w = await walkerWithEmail(auto.app, `auto.${dialect}@example.org`, true);
+      await auto.app.repositories.steps.recordCount(
+        {
+          userId: w.user.id,
+          day: `${month}-05`,
+          counterId: "device:t",
+          kind: "motion",
+          source: "device_motion",
+          steps: 20_000,
+        },
+        inside(month),
+      );
+      await Promise.all([auto.app.draws.tick(afterClose(month)), auto.app.draws.tick(afterClose(month))]);
+      const results = await auto.app.draws.results(month);
+      expect(results.status).toBe("drawn");
+      expect(results.winners).toHaveLength(1);
+      const mail = await auto.app.database.db
+        .selectFrom("mail_outbox")
+        .selectAll()
+        .where("to", "=", w.user.email ?? "")
+        .execute();
+      expect(mail).toHaveLength(1);
+      const log = await auto.app.database.db
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "draw.run")
+        .execute();
+      expect(log).toHaveLength(1);
+      expect(log[0]?.operator_user_id).toBeNull();
+    } finally {
+      await auto.close();
+    }
+  });
+});

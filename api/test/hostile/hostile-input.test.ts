@@ -84,6 +84,8 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       }),
       {
         logger: false,
+        // The draws' scheduled job would change the database between a request and its check.
+        drawTickMs: null,
         onRoute: (route: RouteOptions) => {
           for (const method of [route.method].flat()) {
             if (method === "HEAD" || `${method} ${route.url}` in SKIPPED) continue;
