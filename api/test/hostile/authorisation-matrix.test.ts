@@ -12,13 +12,17 @@ import {
   HEALTH_KEYS_PATH,
   londonDay,
   londonMonth,
+  MANUAL_ENTRIES_PATH,
   MY_PRIZES_PATH,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
+  OPERATOR_REVIEWS_PATH,
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
   operatorPrizeRedrawPath,
+  operatorReviewPath,
+  operatorReviewPhotoPath,
   prizeClaimPath,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +66,8 @@ interface World {
   keyId: string;
   /** The public id of a second session of the group admin's (another of their devices). */
   sessionId: string;
+  /** The group admin's manual entry, waiting for a check (its photo says nothing of its day). */
+  entryId: string;
 }
 
 interface Call {
@@ -244,6 +250,15 @@ const MATRIX: Call[] = [
     expected: operatorOnly(201),
   },
   { method: "GET", url: () => OPERATOR_AUDIT_LOG_PATH, expected: operatorOnly(200) },
+  { method: "GET", url: () => MANUAL_ENTRIES_PATH, expected: anyWalker(200) },
+  { method: "GET", url: () => OPERATOR_REVIEWS_PATH, expected: operatorOnly(200) },
+  { method: "GET", url: (world) => operatorReviewPhotoPath(world.entryId), expected: operatorOnly(200) },
+  {
+    method: "POST",
+    url: (world) => operatorReviewPath(world.entryId),
+    body: () => ({ decision: "approve" }),
+    expected: operatorOnly(200),
+  },
   // This month is not drawn: its ticket list is not published yet, for anyone.
   { method: "GET", url: () => drawTicketsPath(londonMonth()), expected: everyone(404) },
   { method: "GET", url: () => drawMinePath(londonMonth()), expected: anyWalker(200) },
@@ -275,7 +290,7 @@ const CASES = MATRIX.flatMap((call) =>
       actor === "operator"
         ? (call.expected.operator ?? call.expected["another walker"])
         : call.expected[actor],
-    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id" })}`,
+    label: `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id" })}`,
   })),
 );
 
@@ -344,6 +359,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       photoUrl: entry.json().entry.photoUrl,
       keyId: importKey.row.id,
       sessionId,
+      entryId: entry.json().entry.id,
     };
     return { facts, cookies, authorizations };
   };

@@ -23,6 +23,7 @@ import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
 import { AuditLogRepository, type AuditLogRow } from "../../../repositories/audit-log.js";
 import { PostalEntriesRepository, toPostalEntry } from "../../../repositories/postal-entries.js";
+import { reviewRoutes } from "./reviews.js";
 
 /** The month before `month`. */
 function monthBefore(month: MonthString): MonthString {
@@ -63,9 +64,10 @@ function toAuditLogEntry(row: AuditLogRow) {
   };
 }
 
-/** The operators' API: postal entries and the audit log. Everyone else finds nothing here. */
+/** The operators' API: postal entries, the audit log and the review queue. Everyone else finds nothing here. */
 export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireOperator);
+  await app.register(reviewRoutes);
   const postalEntries = new PostalEntriesRepository(app.database);
   const auditLog = new AuditLogRepository(app.database.db);
   const refused = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };

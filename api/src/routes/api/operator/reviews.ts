@@ -1,0 +1,80 @@
+import {
+  ErrorResponse,
+  FAIR_PLAY_MESSAGES,
+  OPERATOR_REVIEWS_PATH,
+  REVIEW_QUEUE_MAX,
+  ReviewDecisionRequest,
+  ReviewItem,
+  ReviewParams,
+  ReviewQueue,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { BadRequestError, ConflictError, NotFoundError } from "../../../errors.js";
+import { ReviewsRepository } from "../../../repositories/reviews.js";
+
+/**
+ * The operators' review queue: steps waiting for a check (a manual entry held when it was sent, or
+ * a counter's steps above the pace), oldest first, each with why, its photo and its walker's latest
+ * days; and the decision on each, with the reason its walker reads, written to the audit log.
+ * Registered inside `operatorRoutes`, whose hook lets operators in and answers everyone else 404.
+ */
+export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const reviews = new ReviewsRepository(app.database);
+  const refused = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+
+  app.get(OPERATOR_REVIEWS_PATH, { schema: { response: { 200: ReviewQueue, ...refused } } }, async () => {
+    const waiting = await reviews.queue(REVIEW_QUEUE_MAX + 1);
+    return { reviews: waiting.slice(0, REVIEW_QUEUE_MAX), truncated: waiting.length > REVIEW_QUEUE_MAX };
+  });
+
+  app.post(
+    `${OPERATOR_REVIEWS_PATH}/:id`,
+    {
+      schema: {
+        params: ReviewParams,
+        body: ReviewDecisionRequest,
+        response: { 200: ReviewItem, ...refused, 409: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { decision } = request.body;
+      const reason = request.body.reason?.trim() || null;
+      if (decision === "reject" && reason === null)
+        throw new BadRequestError(FAIR_PLAY_MESSAGES.reasonRequired);
+      const refusal = await reviews.decide(request.params.id, decision, reason, signedInUser(request).id);
+      if (refusal === "not-found") throw new NotFoundError(FAIR_PLAY_MESSAGES.noSuchReview);
+      if (refusal === "already-decided") throw new ConflictError(FAIR_PLAY_MESSAGES.alreadyDecided);
+      const item = await reviews.find(request.params.id);
+      if (!item) throw new NotFoundError(FAIR_PLAY_MESSAGES.noSuchReview);
+      return item;
+    },
+  );
+
+  app.get(
+    `${OPERATOR_REVIEWS_PATH}/:id/photo`,
+    {
+      schema: {
+        params: ReviewParams,
+        response: {
+          200: Type.Unsafe<Buffer>(Type.String({ description: "JPEG, PNG, WebP or GIF" })),
+          ...refused,
+        },
+      },
+    },
+    async (request, reply) => {
+      const photo = await reviews.photo(request.params.id);
+      if (!photo) throw new NotFoundError(FAIR_PLAY_MESSAGES.noSuchReview);
+      // Served as the walker's own photo is: an image only, never stored, never run as a page.
+      return reply
+        .code(200)
+        .header("content-type", photo.content_type)
+        .header("content-disposition", "inline")
+        .header("cache-control", "no-store")
+        .header("content-security-policy", "default-src 'none'; sandbox")
+        .header("x-content-type-options", "nosniff")
+        .send(photo.data);
+    },
+  );
+};
