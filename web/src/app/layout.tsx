@@ -18,9 +18,7 @@ export function Layout() {
   const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
 
   return (
-    <div
-      className={`flex min-h-dvh flex-col ${showTabBar ? "pb-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom))]" : ""}`}
-    >
+    <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
         className="sr-only z-50 rounded-md bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"

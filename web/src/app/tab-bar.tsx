@@ -16,11 +16,13 @@ export function TabBar() {
   const current = activeTab(useLocation().pathname);
 
   return (
+    // Sticky at the end of the page rather than fixed over it: when large text makes the bar taller
+    // (see .tab-bar in styles.css) nothing of the page is hidden behind it.
     <nav
       aria-label="Main"
-      className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-white pb-[env(safe-area-inset-bottom)]"
+      className="tab-bar sticky bottom-0 z-30 border-t border-line bg-white pb-[env(safe-area-inset-bottom)]"
     >
-      <ul className="mx-auto grid h-[var(--tab-bar-height)] max-w-3xl grid-cols-5">
+      <ul className="tab-bar-list mx-auto grid h-[var(--tab-bar-height)] max-w-3xl grid-cols-5">
         {TABS.map(({ id, label, to, icon: Icon }) => {
           const isActive = id === current;
           return (
@@ -28,11 +30,11 @@ export function TabBar() {
               <Link
                 to={to}
                 aria-current={isActive ? "page" : undefined}
-                className={`flex flex-1 flex-col items-center justify-center gap-1 text-xs font-medium ${
+                className={`flex flex-1 flex-col items-center justify-center gap-1 text-center text-xs leading-tight font-medium ${
                   isActive ? "text-brand-strong" : "text-muted hover:text-ink"
                 }`}
               >
-                <Icon aria-hidden="true" className="size-6" strokeWidth={isActive ? 2.5 : 2} />
+                <Icon aria-hidden="true" className="tab-bar-icon size-6" strokeWidth={isActive ? 2.5 : 2} />
                 {label}
               </Link>
             </li>

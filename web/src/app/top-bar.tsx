@@ -12,8 +12,8 @@ export function TopBar() {
   const { isLoading, isAuthenticated } = useAuth();
 
   return (
-    <header className="sticky top-0 z-30 border-b border-line bg-white pt-[env(safe-area-inset-top)]">
-      <div className="mx-auto flex h-[var(--header-height)] max-w-3xl items-center justify-between gap-2 px-4">
+    <header className="top-bar sticky top-0 z-30 border-b border-line bg-white pt-[env(safe-area-inset-top)]">
+      <div className="mx-auto flex min-h-[var(--header-height)] max-w-3xl flex-wrap items-center justify-between gap-x-2 px-4">
         <Link to={paths.home} className="flex items-center gap-2 rounded-md font-bold text-ink">
           <LogoMark />
           <span className={isAuthenticated ? "sr-only sm:not-sr-only" : ""}>Charity Steps</span>
@@ -21,13 +21,13 @@ export function TopBar() {
         {!isLoading &&
           (isAuthenticated ? (
             <nav aria-label="Top">
-              <ul className="flex items-center gap-0.5">
-                <li>
+              <ul className="flex flex-wrap items-center gap-0.5">
+                <li className="top-bar-also-in-tabs">
                   <NavLink to={paths.dashboard} className={topLink}>
                     Dashboard
                   </NavLink>
                 </li>
-                <li>
+                <li className="top-bar-also-in-tabs">
                   <NavLink to={paths.groups} className={topLink}>
                     Groups
                   </NavLink>

@@ -36,19 +36,19 @@ export function AccountPage() {
             alt=""
             width={56}
             height={56}
-            className="size-14 rounded-full object-cover"
+            className="size-14 shrink-0 rounded-full object-cover"
           />
         ) : (
           <div
-            className="flex size-14 items-center justify-center rounded-full bg-brand-soft text-lg font-bold text-brand-strong"
+            className="flex size-14 shrink-0 items-center justify-center rounded-full bg-brand-soft text-lg font-bold text-brand-strong"
             aria-hidden="true"
           >
             {initials(user.firstName, user.lastName, user.email)}
           </div>
         )}
         <div className="min-w-0">
-          <p className="truncate text-lg font-semibold">{name}</p>
-          {user.email && <p className="truncate text-muted">{user.email}</p>}
+          <p className="[overflow-wrap:anywhere] text-lg font-semibold">{name}</p>
+          {user.email && <p className="[overflow-wrap:anywhere] text-muted">{user.email}</p>}
           {!Number.isNaN(createdAt.getTime()) && (
             <p className="text-sm text-muted">Beta member since {memberSinceFormat.format(createdAt)}</p>
           )}

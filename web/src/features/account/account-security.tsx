@@ -77,7 +77,7 @@ function EmailStatus({ email, confirmed }: { email: string | null; confirmed: bo
           <MailCheck aria-hidden="true" className="size-5 text-brand-strong" />
           Email confirmed
         </p>
-        {email && <p className="truncate pl-7 text-muted">{email}</p>}
+        {email && <p className="[overflow-wrap:anywhere] pl-7 text-muted">{email}</p>}
       </div>
     );
   }

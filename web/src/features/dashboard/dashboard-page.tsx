@@ -68,7 +68,7 @@ export function DashboardPage() {
         <p className="text-sm text-muted">{monthlyProgressText(monthSteps)}</p>
       </section>
 
-      <div className="mt-4 grid grid-cols-2 gap-3">
+      <div className="fit-grid mt-4 gap-3 [--fit-min:8rem]">
         <Tile icon={<Footprints aria-hidden="true" className="size-5" />} title="Today's Steps">
           {/* Read out as one sentence; the short visible figures alone would be "5,500, 55% of 10,000". */}
           <span className="sr-only" data-testid="today-steps-text">
@@ -89,7 +89,7 @@ export function DashboardPage() {
         </Tile>
       </div>
 
-      <nav className="mt-3 grid grid-cols-3 gap-3" aria-label="Charity, prizes and groups">
+      <nav className="fit-grid mt-3 gap-3 [--fit-min:5.5rem]" aria-label="Charity, prizes and groups">
         <LinkTile
           to={paths.charity}
           icon={<Heart aria-hidden="true" className="size-5" />}

@@ -69,7 +69,7 @@ export function StepHistoryChart({ days }: { days: { date: string; steps: number
         </div>
       )}
       <details className="mt-3">
-        <summary className="cursor-pointer text-sm font-semibold text-brand-strong">
+        <summary className="cursor-pointer py-1.5 text-sm font-semibold text-brand-strong">
           Show the 30 days as a table
         </summary>
         <table className="mt-2 w-full text-sm">

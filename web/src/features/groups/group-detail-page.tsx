@@ -97,7 +97,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
         />
       </section>
 
-      <div role="tablist" aria-label="Group" className="grid grid-cols-2 gap-2">
+      <div role="tablist" aria-label="Group" className="fit-grid gap-2 [--fit-min:8rem]">
         {(["leaderboard", "members"] as const).map((name) => (
           <button
             key={name}
@@ -128,7 +128,9 @@ function GroupDetail({ groupId }: { groupId: number }) {
                 >
                   <span className="w-6 text-center font-bold">{entry.rank}</span>
                   <Avatar user={entry.user} />
-                  <span className="min-w-0 flex-1 truncate font-medium">{displayName(entry.user)}</span>
+                  <span className="min-w-0 flex-1 [overflow-wrap:anywhere] font-medium">
+                    {displayName(entry.user)}
+                  </span>
                   <span className="text-right text-sm">
                     <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
                     <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
@@ -148,7 +150,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
                 <li key={member.userId} className="flex items-center gap-3">
                   <Avatar user={member.user} />
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate font-medium">
+                    <span className="block [overflow-wrap:anywhere] font-medium">
                       {displayName(member.user)}
                       {member.userId === data.adminUserId && (
                         <span className="ml-2 rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">

@@ -182,8 +182,8 @@ function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
   const actions = useGroupActions();
   return (
     <li className="card space-y-2 p-4">
-      <div className="flex items-start justify-between gap-2">
-        <h2 className="text-lg font-semibold">{group.name}</h2>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 className="min-w-0 text-lg font-semibold">{group.name}</h2>
         {group.isAdmin && (
           <span className="rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
             Admin

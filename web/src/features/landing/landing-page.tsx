@@ -66,11 +66,11 @@ export function LandingPage() {
       <LandingSection id="features" title="How it works">
         <ul className="grid gap-4 sm:grid-cols-2">
           {FEATURES.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="card flex gap-4 p-4">
+            <li key={title} className="card flex flex-wrap gap-4 p-4">
               <div className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-soft">
                 <Icon aria-hidden="true" className="size-6 text-brand-strong" />
               </div>
-              <div>
+              <div className="min-w-0 flex-[1_1_12rem]">
                 <h3 className="font-semibold">{title}</h3>
                 <p className="mt-1 text-muted">{text}</p>
               </div>

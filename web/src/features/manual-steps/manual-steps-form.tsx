@@ -107,7 +107,7 @@ export function ManualStepsForm() {
         </h2>
         <p className="text-sm text-muted">Walked without your phone? Add the steps with a photo as proof.</p>
       </div>
-      <div className="grid grid-cols-2 gap-3">
+      <div className="fit-grid gap-3 [--fit-min:9rem]">
         <label htmlFor={ids.steps} className="block text-sm font-medium">
           Steps
           <input

@@ -174,7 +174,7 @@ export function TrackingCard({
           </button>
         </div>
       )}
-      <div className="grid grid-cols-3 gap-2">
+      <div className="fit-grid gap-2 [--fit-min:6rem]">
         {!connected && choice === "apple_health" ? (
           <Link to={paths.appleHealth} className="btn-primary">
             <HeartPulse aria-hidden="true" className="size-4" />

@@ -1,0 +1,180 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot } from "../support/chromium.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  context = await phoneContext(browser);
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * What sticks out sideways: the page scrolling horizontally, an element reaching past the screen's
+ * edge, or text clipped by a box too narrow for it. Each entry
+ * names the element and its text, so a failure says what to fix.
+ */
+function cutOff(): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const reported: Element[] = [];
+    const describe = (element: Element) =>
+      `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> "${(element.textContent ?? "").trim().slice(0, 40)}"`;
+    if (document.documentElement.scrollWidth > width) {
+      found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px wide in ${width}px`);
+    }
+    for (const element of Array.from(document.querySelectorAll("body *"))) {
+      // Inside something already reported: the outermost element is the one to fix.
+      if (reported.some((outer) => outer.contains(element))) continue;
+      const box = element.getBoundingClientRect();
+      const style = getComputedStyle(element);
+      // Visually hidden text (sr-only, for screen readers) is clipped on purpose.
+      if (box.width === 0 || box.height === 0 || style.clipPath === "inset(50%)") continue;
+      if (style.visibility === "hidden") continue;
+      if (box.right > width + 1 || box.left < -1) {
+        found.push(`${describe(element)} reaches ${Math.round(box.left)}..${Math.round(box.right)}px`);
+        reported.push(element);
+        continue;
+      }
+      // Text wider than its box: clipped when the box hides overflow (an ellipsis hides it too),
+      // spilling over its neighbours when it does not. A form control scrolls its own value.
+      const ownText = Array.from(element.childNodes).some(
+        (node) => node.nodeType === 3 && node.textContent?.trim(),
+      );
+      const clips = ["hidden", "clip"].includes(style.overflowX);
+      const control = ["INPUT", "SELECT", "TEXTAREA"].includes(element.tagName);
+      if ((clips || ownText) && !control && element.scrollWidth > element.clientWidth + 1) {
+        found.push(
+          `${describe(element)} clips its content: ${element.scrollWidth}px in ${element.clientWidth}px`,
+        );
+        reported.push(element);
+      }
+    }
+    return found;
+  });
+}
+
+/**
+ * The walker's text size at `percent`: every size in the app is in rem (and the large-text rules'
+ * container queries in em), so a larger root font size is what a larger text setting does to it.
+ */
+async function textSize(percent: number): Promise<void> {
+  await page.evaluate((size) => {
+    document.documentElement.style.fontSize = `${size}%`;
+  }, percent);
+}
+
+const screens = [
+  { name: "landing", path: "/", ready: "Every step you walk helps a charity", signedIn: false },
+  { name: "terms", path: "/terms", ready: "Terms", signedIn: false },
+  { name: "dashboard", path: "/dashboard", ready: "Last 30 days", signedIn: true },
+  { name: "charity", path: "/charity", ready: "Choose Your Charity", signedIn: true },
+  { name: "groups", path: "/groups", ready: "Lunchtime Striders", signedIn: true },
+  { name: "group", path: "", ready: "Monthly Step Leaderboard", signedIn: true },
+  { name: "account", path: "/account", ready: "Active Beta Tester", signedIn: true },
+  { name: "apple-health", path: "/apple-health", ready: "Apple Health", signedIn: true },
+  { name: "not-found", path: "/no-such-page", ready: "404 Page Not Found", signedIn: true },
+] as const;
+
+let groupPath = "";
+
+async function open(screen: (typeof screens)[number]): Promise<void> {
+  await page.goto(`${server.origin}${screen.path || groupPath}`);
+  await page.getByText(screen.ready).first().waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
+describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide", () => {
+  it("signed out, at 200% text and at 320 px", async () => {
+    for (const screen of screens.filter((s) => !s.signedIn)) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await open(screen);
+      await textSize(200);
+      await screenshot(page, `90-text-200-${screen.name}`);
+      expect(await cutOff(), `${screen.name} at 200% text`).toEqual([]);
+
+      await page.setViewportSize({ width: 320, height: 640 });
+      await open(screen);
+      await screenshot(page, `91-width-320-${screen.name}`);
+      expect(await cutOff(), `${screen.name} at 320 px`).toEqual([]);
+    }
+  });
+
+  it("signed in, at 200% text and at 320 px", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signUpNewWalker(page, server.origin);
+    await page.goto(`${server.origin}/groups`);
+    await page.getByRole("button", { name: "Create Group" }).click();
+    await page.getByLabel("Group name").fill("Lunchtime Striders");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
+    groupPath = new URL(
+      (await page.getByRole("link", { name: "View" }).getAttribute("href")) ?? "",
+      server.origin,
+    ).pathname;
+
+    for (const screen of screens.filter((s) => s.signedIn)) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await open(screen);
+      await textSize(200);
+      await screenshot(page, `90-text-200-${screen.name}`);
+      expect(await cutOff(), `${screen.name} at 200% text`).toEqual([]);
+
+      await page.setViewportSize({ width: 320, height: 640 });
+      await open(screen);
+      await screenshot(page, `91-width-320-${screen.name}`);
+      expect(await cutOff(), `${screen.name} at 320 px`).toEqual([]);
+    }
+  });
+
+  it("with reduced motion asked for, the ring, the Live badge and toasts hold still", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.origin}/dashboard`);
+    await page.getByRole("button", { name: "Add Steps" }).waitFor();
+    const ringArc = page.getByRole("progressbar").locator("circle").last();
+    const toast = page.locator("li.toast");
+    const refuseEmptyEntry = async () => {
+      await page.getByRole("button", { name: "Add Steps" }).click();
+      await toast.filter({ hasText: "Invalid Steps" }).waitFor();
+    };
+    const closeToast = async () => {
+      await toast.getByRole("button", { name: "Close" }).click();
+      await toast.waitFor({ state: "detached" });
+    };
+
+    // As most walkers see it: the ring eases to its value and a toast slides in.
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await ringArc.evaluate((arc) => getComputedStyle(arc).transitionProperty)).toBe(
+      "stroke-dashoffset",
+    );
+    await refuseEmptyEntry();
+    expect(await toast.evaluate((element) => getComputedStyle(element).animationName)).toBe("toast-in");
+    await closeToast();
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await ringArc.evaluate((arc) => getComputedStyle(arc).transitionProperty)).toBe("none");
+    await refuseEmptyEntry();
+    expect(await toast.evaluate((element) => getComputedStyle(element).animationName)).toBe("none");
+    expect(await toast.evaluate((element) => element.getAnimations().length)).toBe(0);
+    // Closing does not play the fade either: the toast goes at once.
+    await closeToast();
+
+    await page.getByRole("button", { name: "Enable" }).click();
+    const live = page.getByText("Live", { exact: true });
+    await live.waitFor();
+    expect(await live.evaluate((badge) => badge.querySelector("span")?.getAnimations().length)).toBe(0);
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await live.evaluate((badge) => badge.querySelector("span")?.getAnimations().length)).toBe(1);
+  });
+});
