@@ -1,6 +1,7 @@
 import {
   type AlreadyDrawnResponse,
   type DrawResults,
+  type DrawStatus,
   drawResultsPath,
   londonMonth,
   type OperatorDraw,
@@ -40,14 +41,24 @@ export const operatorDrawQuery = (month: string) =>
   });
 
 /**
- * A month's public status alone, to find the month that waits to be drawn: the public document is
- * the lighter one, and carries the same status.
+ * The month an operator most likely came for: the latest one that has closed and waits for its
+ * draw. Months are asked newest first, and the search stops at the first drawn one: months are
+ * drawn in order, and asking for a month makes its draw (its seed), which the scheduled job then
+ * closes and runs, so months nobody needs are not asked for. The statuses seen come back too.
  */
-export const drawStatusQuery = (month: string) =>
+export const waitingDrawQuery = (earlier: readonly string[]) =>
   queryOptions({
-    queryKey: [...DRAW_STATUS_KEY, month],
-    queryFn: async () =>
-      ((await (await apiRequest("GET", drawResultsPath(month))).json()) as DrawResults).status,
+    queryKey: [...DRAW_STATUS_KEY, ...earlier],
+    queryFn: async () => {
+      const statuses: Record<string, DrawStatus> = {};
+      for (const month of earlier) {
+        const { status } = (await (await apiRequest("GET", drawResultsPath(month))).json()) as DrawResults;
+        statuses[month] = status;
+        if (status === "closed") return { waiting: month as string | null, statuses };
+        if (status === "drawn") break;
+      }
+      return { waiting: null as string | null, statuses };
+    },
   });
 
 /**

@@ -5,7 +5,7 @@ import {
   type OperatorDraw,
   operatorDrawRunPath,
 } from "@charity-steps/shared-types";
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, Clock, Dices, ExternalLink, Lock, Trophy } from "lucide-react";
 import { type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link } from "react-router-dom";
@@ -20,10 +20,10 @@ import {
   DRAW_STATUS_KEY,
   DrawRunRefusal,
   drawMonths,
-  drawStatusQuery,
   monthName,
   operatorDrawQuery,
   postForDraw,
+  waitingDrawQuery,
 } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-draws.css";
@@ -43,11 +43,11 @@ export function OperatorDraws() {
   const ids = { title: useId(), month: useId() };
   const months = useMemo(() => drawMonths(), []);
   const earlier = months.slice(1);
-  const statuses = useQueries({ queries: earlier.map((month) => drawStatusQuery(month)) });
+  const search = useQuery(waitingDrawQuery(earlier));
   const [chosen, setChosen] = useState<string | null>(null);
-  const settled = statuses.every((status) => !status.isPending);
-  const waiting = earlier.find((_, index) => statuses[index]?.data === "closed");
   const lastMonth = earlier[0] as string;
+  const settled = !search.isPending;
+  const waiting = search.data?.waiting ?? null;
 
   // The month that waits for its draw is the one an operator most likely came for; it is chosen
   // once, so that running its draw does not move the page to another month.
@@ -76,7 +76,7 @@ export function OperatorDraws() {
               onChange={(event) => setChosen(event.target.value)}
             >
               {months.map((month, index) => {
-                const status = index === 0 ? "open" : statuses[index - 1]?.data;
+                const status = index === 0 ? "open" : search.data?.statuses[month];
                 return (
                   <option key={month} value={month}>
                     {monthName(month)}

@@ -154,7 +154,11 @@ afterEach(() => {
 
 describe("the operator console's monthly draw", () => {
   it("opens on the latest month that has closed and waits for its draw, and offers this month and the 12 before", async () => {
-    stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []), [monthBefore]: closedDraw(monthBefore) });
+    // Last month still open (the first days of a month), the one before closed.
+    const { calls } = stubDrawServer({
+      [lastMonth]: openDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
+      [monthBefore]: closedDraw(monthBefore),
+    });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
@@ -162,8 +166,12 @@ describe("the operator console's monthly draw", () => {
     expect(Array.from(select.options).map((option) => option.value)).toEqual(drawMonths());
     expect(select.options).toHaveLength(13);
     expect(select.options[0]?.textContent).toBe(`${monthName(thisMonth)} (open)`);
-    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
+    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (open)`);
     expect(select.options[2]?.textContent).toBe(`${monthName(monthBefore)} (closed, not drawn)`);
+    // Asking for a month makes its draw: the search stops at the month it found.
+    const third = drawMonths()[3] as string;
+    expect(select.options[3]?.textContent).toBe(monthName(third));
+    expect(calls.some((call) => call.url === drawResultsPath(third))).toBe(false);
     await within(section).findByText("Closed, not drawn");
     expect(within(section).getByText(hex("c"))).toBeTruthy();
     expect(
@@ -182,6 +190,20 @@ describe("the operator console's monthly draw", () => {
     expect(
       (within(section).getByRole("button", { name: "Run the draw" }) as HTMLButtonElement).disabled,
     ).toBe(false);
+  });
+
+  it("stops looking at the first drawn month: months are drawn in order", async () => {
+    const { calls } = stubDrawServer({
+      [lastMonth]: drawnDraw(lastMonth, []),
+      [monthBefore]: closedDraw(monthBefore),
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(lastMonth));
+    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
+    await within(section).findByText("Drawn");
+    expect(calls.some((call) => call.url === drawResultsPath(monthBefore))).toBe(false);
   });
 
   it("opens on last month when no draw waits to be run, and shows an open draw's closing time in London time", async () => {
