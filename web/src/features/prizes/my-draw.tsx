@@ -54,7 +54,7 @@ function PrizeState({ prize }: { prize: MyPrize }) {
     case "awaiting_claim":
       return (
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <p className="min-w-0 flex-1">
+          <p className="min-w-48 flex-1">
             Claim by {londonDateTime(prize.claimBy)} (London time): {daysLeftText(prize.claimBy)}.
           </p>
           <Link to={prizeClaimPagePath(prize.id)} className="btn-primary">

@@ -18,7 +18,7 @@ export function PrizeBanner() {
       {waiting.map((prize) => (
         <div key={prize.id} className="flex flex-wrap items-center gap-3" data-testid="prize-banner">
           <Trophy aria-hidden="true" className="size-6 shrink-0 text-brand-strong" />
-          <p className="min-w-0 flex-1 font-semibold">
+          <p className="min-w-48 flex-1 font-semibold">
             You won a {prize.tier} prize in the {drawMonthName(prize.month)} draw! Claim it by{" "}
             {londonLongDate(prize.claimBy)}.
           </p>
