@@ -334,6 +334,22 @@ export class DrawService {
     };
   }
 
+  /** For the walker's data export: each month they hold tickets in, with their ids and prizes. */
+  async exportOf(userId: string, now = Date.now()) {
+    const months = await this.repository.ticketMonthsOf(userId);
+    const prizes = await this.repository.prizesOf(userId);
+    const all = [...new Set([...months, ...prizes.map((prize) => prize.month)])].sort().reverse();
+    return Promise.all(
+      all.map(async (month) => ({
+        month,
+        tickets: (await this.repository.ticketsOf(userId, month, Number.MAX_SAFE_INTEGER)).ids,
+        prizes: prizes
+          .filter((prize) => prize.month === month)
+          .map((prize) => ({ ...toMyPrize(prize, now), deliveryAddress: prize.delivery_address })),
+      })),
+    );
+  }
+
   async myPrizes(userId: string, now = Date.now()): Promise<MyPrize[]> {
     return (await this.repository.prizesOf(userId)).map((prize) => toMyPrize(prize, now));
   }

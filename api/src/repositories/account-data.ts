@@ -378,6 +378,13 @@ export class AccountDataRepository {
       await trx.deleteFrom("step_import_calls").where("key_id", "in", keys).execute();
       await trx.deleteFrom("step_import_keys").where("user_id", "=", userId).execute();
 
+      // A prize keeps its place in the published winners (the draw must still verify), but not
+      // the name, county and address its winner gave.
+      await trx
+        .updateTable("draw_prizes")
+        .set({ public_name: null, county: null, delivery_address: null })
+        .where("user_id", "=", userId)
+        .execute();
       const groups = await this.handOverGroups(trx, userId);
       await trx.deleteFrom("group_members").where("user_id", "=", userId).execute();
 

@@ -325,6 +325,18 @@ export class DrawsRepository {
     return { ids: ids.slice(0, limit), count: ids.length };
   }
 
+  /** The months the walker holds tickets in, newest first. */
+  async ticketMonthsOf(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("draw_tickets")
+      .select("month")
+      .distinct()
+      .where("user_id", "=", userId)
+      .orderBy("month", "desc")
+      .execute();
+    return rows.map((row) => row.month);
+  }
+
   /**
    * Stores the draw's outcome and its prizes; false (nothing written) when the month is not
    * closed-and-undrawn, e.g. another process has just drawn it.

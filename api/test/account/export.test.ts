@@ -60,6 +60,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       "health-keys.json",
       "manual-entries.json",
       "months.json",
+      "prize-draws.json",
       "profile.json",
       "sessions.json",
     ]);
@@ -169,6 +170,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       "manual-entries.json",
       "groups.json",
       "health-keys.json",
+      "prize-draws.json",
     ]) {
       expect(download.json(name), name).toEqual([]);
     }

@@ -1,5 +1,6 @@
 import { verifyDraw } from "@charity-steps/prize-draw";
 import {
+  ACCOUNT_PATH,
   addMonths,
   type DayString,
   type DrawResults,
@@ -352,6 +353,38 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       .where("subject", "=", `prize:${sleeper.prizes[0].id}`)
       .execute();
     expect(log.map((row) => row.action)).toEqual(["prize.redraw"]);
+
+    // The winner's data export holds their tickets and the claim; erasing the account keeps the
+    // prize in the published winners (the draw still verifies) but drops the name, county and address.
+    const exported = await testApp.app.draws.exportOf(claimer.w.user.id);
+    expect(exported).toEqual([
+      {
+        month,
+        tickets: expect.arrayContaining([prize.ticket]),
+        prizes: [
+          expect.objectContaining({
+            status: "claimed",
+            publicName: "A. Walker",
+            deliveryAddress: "1 High St",
+          }),
+        ],
+      },
+    ]);
+    const erased = await testApp.app.inject({
+      method: "DELETE",
+      url: ACCOUNT_PATH,
+      headers: { cookie: claimer.w.cookie },
+      payload: { confirmEmail: claimer.w.user.email },
+    });
+    expect(erased.statusCode, erased.body).toBe(204);
+    const afterErasure = (await get(drawResultsPath(month))).json();
+    expect(afterErasure.winners.find((w: { ticket: string }) => w.ticket === prize.ticket)).toMatchObject({
+      publicName: null,
+      county: null,
+    });
+    expect((await verify(month)).ok).toBe(true);
+    const stored = await testApp.app.draws.repository.findPrize(prize.id);
+    expect(stored).toMatchObject({ status: "claimed", delivery_address: null, public_name: null });
   });
 
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {

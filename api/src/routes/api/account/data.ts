@@ -275,6 +275,9 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
           createdAt: iso(key.createdAt),
           lastUsedAt: isoOrNull(key.lastUsedAt),
         }));
+        // Their tickets per drawn or closed month, and every prize with what they gave to claim it.
+        const draws = await app.draws.exportOf(user.id);
+        await zip.jsonArray("prize-draws.json", onePage(draws), (draw) => draw);
         zip.end();
       };
       write().catch((error: unknown) => {
