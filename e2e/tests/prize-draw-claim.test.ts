@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
+import { motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
@@ -162,6 +163,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
     await walker.getByRole("button", { name: "Claim prize" }).click();
     await walker.getByTestId("claim-status").getByText("Claimed").waitFor();
     await walker.getByText("Prize claimed").first().waitFor();
+    await motionSettled(walker);
     await screenshot(walker, "84-prize-claimed", { fullPage: false });
 
     const prizes = (await api(walker, "GET", "/api/prizes/mine")).body as { prizes: { id: string }[] };

@@ -208,8 +208,8 @@ function CheckIt({ month }: { month: string }) {
       <p className="text-muted">
         It downloads these results and the ticket list, then checks that the seed matches the commitment
         published before the entries were counted, that the ticket list matches its SHA-256 and count, that
-        the drand round is genuine, and that picking from the seed over the list gives exactly these winners,
-        with no one winning twice.
+        the drand round, when one was used, is genuine, and that picking from the seed over the list gives
+        exactly these winners, with no one winning twice.
       </p>
     </section>
   );
