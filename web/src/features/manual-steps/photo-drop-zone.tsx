@@ -30,7 +30,8 @@ export function PhotoDropZone({
       }}
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
-      className={`flex flex-col items-center gap-2 rounded-lg border-2 border-dashed p-4 text-center text-sm ${
+      // The file input itself is visually hidden, so the zone shows where keyboard focus is.
+      className={`flex flex-col items-center gap-2 rounded-lg border-2 border-dashed p-4 text-center text-sm has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brand-strong ${
         dragging ? "border-brand bg-brand-soft" : "border-line"
       }`}
     >
