@@ -113,7 +113,9 @@ describe("the whole walker journey with the keyboard alone", () => {
       const heard: string[] = [];
       Object.assign(window, { heard });
       new MutationObserver(() => {
-        for (const region of document.querySelectorAll('[aria-live="polite"], [aria-live="assertive"]')) {
+        for (const region of Array.from(
+          document.querySelectorAll('[aria-live="polite"], [aria-live="assertive"]'),
+        )) {
           const text = region.textContent?.trim();
           if (text && !heard.includes(text)) heard.push(text);
         }
