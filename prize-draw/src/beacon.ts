@@ -9,6 +9,7 @@ import {
   defaultChainOptions,
   fetchBeacon,
   type RandomnessBeacon,
+  roundAt,
 } from "drand-client";
 
 /**
@@ -71,4 +72,12 @@ export async function checkBeaconSignature(beacon: DrawBeacon): Promise<BeaconSi
   } catch (error) {
     return { status: "invalid", network, reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The first round whose time (genesis_time + (round - 1) × period) is strictly after `time` (ms):
+ * the round a draw closing at `time` mixes in, unknown to anyone when its tickets were counted.
+ */
+export function firstRoundAfter(info: Pick<ChainInfo, "genesis_time" | "period">, time: number): number {
+  return time < info.genesis_time * 1000 ? 1 : roundAt(time, info as ChainInfo) + 1;
 }

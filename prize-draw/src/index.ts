@@ -1,4 +1,9 @@
-export { type BeaconSignatureCheck, checkBeaconSignature, KNOWN_DRAND_CHAINS } from "./beacon.js";
+export {
+  type BeaconSignatureCheck,
+  checkBeaconSignature,
+  firstRoundAfter,
+  KNOWN_DRAND_CHAINS,
+} from "./beacon.js";
 export {
   type DrawInput,
   type DrawOutcome,

@@ -4,7 +4,7 @@
  */
 import { DrawResults, type DrawWinner } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
-import { checkBeaconSignature } from "./beacon.js";
+import { checkBeaconSignature, firstRoundAfter, KNOWN_DRAND_CHAINS } from "./beacon.js";
 import { type DrawOutcome, drawWinners, redraw, type Winner } from "./draw.js";
 import { seedCommitment } from "./seed.js";
 import { fromHex, sha256Hex, utf8 } from "./sha256.js";
@@ -150,6 +150,16 @@ export async function verifyDraw({
       pass(
         `The beacon names drand network ${beacon.chainHash}, whose key this verifier does not hold: its signature is NOT checked (check round ${beacon.round} on that network yourself).`,
       );
+    }
+    const chain = KNOWN_DRAND_CHAINS[beacon.chainHash];
+    if (chain !== undefined) {
+      const expected = firstRoundAfter(chain, Date.parse(results.closesAt));
+      if (beacon.round === expected)
+        pass(`Round ${beacon.round} is the network's first round after the close (${results.closesAt}).`);
+      else
+        fail(
+          `The draw used round ${beacon.round}, but the network's first round after the close (${results.closesAt}) is ${expected}: the round was not the one the rules fix.`,
+        );
     }
   }
 

@@ -7,6 +7,11 @@ export const SEED = "00112233445566778899aabbccddeeff00112233445566778899aabbccd
 /** A real round of drand quicknet, whose signature drand's client checks against quicknet's key. */
 export const BEACON_SIGNATURE =
   "a5d07c0071b4e386b3ae09206522253c68fefe8490ad59ecc44a7dd0d0745be91da5779e2247a82403fbc0cb9a34cb61";
+/**
+ * Two seconds before BEACON's round was published (quicknet: genesis 1692803367, every 3 s): a
+ * close at this moment makes BEACON the first round after it, the round the rules fix.
+ */
+export const BEACON_CLOSES_AT = new Date((1_692_803_367 + (5_928_395 - 1) * 3 - 2) * 1000).toISOString();
 export const BEACON: DrawBeacon = {
   round: 5_928_395,
   randomness: sha256Hex(Buffer.from(BEACON_SIGNATURE, "hex")),
@@ -56,7 +61,7 @@ export function publishedDraw(
       month: "2026-10",
       status: "drawn",
       commitment: sha256Hex(Buffer.from(seed, "hex")),
-      closesAt: "2026-11-03T12:00:00.000Z",
+      closesAt: beacon ? BEACON_CLOSES_AT : "2026-11-03T12:00:00.000Z",
       postalClosesAt: "2026-10-25T22:59:59.999Z",
       tiers: TIERS,
       ticketCount: tickets.length,

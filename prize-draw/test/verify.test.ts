@@ -146,6 +146,16 @@ describe("verifying a published draw", () => {
     const moved = { ...beacon, round: beacon.round + 1 };
     expect(problems(await verifyDraw({ ...draw, results: { ...draw.results, beacon: moved } }))).toEqual([
       "The drand round 5928396's signature is not drand quicknet's signature of round 5928396: the beacon is not genuine.",
+      `The draw used round 5928396, but the network's first round after the close (${draw.results.closesAt}) is 5928395: the round was not the one the rules fix.`,
+    ]);
+  });
+
+  it("catches a genuine round that is not the first after the close (a round chosen after the fact)", async () => {
+    const draw = publishedDraw();
+    // The same round, but the close put three rounds earlier: the rules fix an earlier round.
+    const closesAt = new Date(Date.parse(draw.results.closesAt) - 9_000).toISOString();
+    expect(problems(await verifyDraw({ ...draw, results: { ...draw.results, closesAt } }))).toEqual([
+      `The draw used round 5928395, but the network's first round after the close (${closesAt}) is 5928392: the round was not the one the rules fix.`,
     ]);
   });
 

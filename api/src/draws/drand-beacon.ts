@@ -4,6 +4,7 @@
  * public key before the draw may use it.
  */
 import { createHash } from "node:crypto";
+import { firstRoundAfter } from "@charity-steps/prize-draw";
 import type { DrawBeacon } from "@charity-steps/shared-types";
 import {
   type Chain,
@@ -12,7 +13,6 @@ import {
   defaultChainOptions,
   fetchBeacon,
   type RandomnessBeacon,
-  roundAt,
   roundTime,
 } from "drand-client";
 import { Type } from "typebox";
@@ -105,11 +105,6 @@ export function drandChainHash(
     .update(Buffer.from(info.groupHash, "hex"));
   if (info.metadata.beaconID !== "default") hash.update(info.metadata.beaconID);
   return hash.digest("hex");
-}
-
-/** The first round whose time (genesis_time + (round - 1) × period) is strictly after `time` (ms). */
-export function firstRoundAfter(info: ChainInfo, time: number): number {
-  return time < info.genesis_time * 1000 ? 1 : roundAt(time, info) + 1;
 }
 
 /** A round the server does not have yet: drand answers 404 (or 425) for a future round. */
