@@ -19,6 +19,7 @@ import type { Database } from "../db/database.js";
 import type { DrawPrizesTable, DrawsTable } from "../db/schema/draws.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import { AuditLogRepository } from "./audit-log.js";
+import { eligibleMonths } from "./eligible-steps.js";
 import { nameKey } from "./postal-entries.js";
 
 export type DrawRow = Selectable<DrawsTable>;
@@ -273,23 +274,35 @@ export class DrawsRepository {
   }
 
   /**
-   * Each walker's steps for the month as the draw counts them: walkers with a confirmed email
-   * and at least one ticket's worth of steps. The one place the draw reads steps from.
+   * Each walker's steps for the month as the draw counts them: their eligible steps (a manual entry
+   * or a fast count waiting for a check, or rejected, counts for no ticket), for walkers with a
+   * confirmed email and at least one ticket's worth. The one place the draw reads steps from.
    */
   private async monthStepsForDraw(
     trx: Kysely<DatabaseSchema>,
     month: string,
   ): Promise<{ userId: string; steps: number }[]> {
-    const rows = await trx
-      .selectFrom("step_months")
-      .innerJoin("users", "users.id", "step_months.user_id")
-      .select(["step_months.user_id", "step_months.total_steps"])
-      .where("step_months.month", "=", month)
-      .where("users.email_verified_at", "is not", null)
-      .where("step_months.total_steps", ">=", STEPS_PER_PRIZE_ENTRY)
-      .orderBy("step_months.user_id")
-      .execute();
-    return rows.map((row) => ({ userId: row.user_id, steps: Number(row.total_steps) }));
+    const months = [...(await eligibleMonths(trx, this.database.dialect, month)).values()].filter(
+      (walker) => walker.eligibleSteps >= STEPS_PER_PRIZE_ENTRY,
+    );
+    const confirmed = new Set<string>();
+    for (let i = 0; i < months.length; i += TICKET_INSERT_BATCH) {
+      const rows = await trx
+        .selectFrom("users")
+        .select("id")
+        .where(
+          "id",
+          "in",
+          months.slice(i, i + TICKET_INSERT_BATCH).map((walker) => walker.userId),
+        )
+        .where("email_verified_at", "is not", null)
+        .execute();
+      for (const row of rows) confirmed.add(row.id);
+    }
+    return months
+      .filter((walker) => confirmed.has(walker.userId))
+      .map((walker) => ({ userId: walker.userId, steps: walker.eligibleSteps }))
+      .sort((a, b) => (a.userId < b.userId ? -1 : 1));
   }
 
   /** The month's tickets, in no particular order (callers put them in canonical order). */
