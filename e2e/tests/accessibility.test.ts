@@ -95,6 +95,16 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     const today = page.getByRole("region", { name: "Today's Steps" });
     expect(await today.ariaSnapshot()).toContain("1,200 steps today, 12% of the 10,000-step daily goal");
     await page.getByRole("img", { name: /Steps per day for the last 30 days/ }).waitFor();
+    // A photo with no capture date waits for a check: the dashboard says so in words.
+    const pending = await page.evaluate(
+      async () =>
+        ((await (await fetch("/api/dashboard/stats")).json()) as { pendingMonthSteps: number })
+          .pendingMonthSteps,
+    );
+    expect(pending).toBe(1_200);
+    expect(await page.getByTestId("pending-month-steps").textContent()).toBe(
+      "Pending: 1,200 steps wait for a check before they count for prizes",
+    );
     await page.getByText("Show the 30 days as a table").click();
     const table = page.getByRole("table", { name: "Steps per day for the last 30 days" });
     expect(await table.getByRole("row").count()).toBe(31);
@@ -104,6 +114,7 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
 
   it("the dashboard with tracking on, and walk mode's pocket screen", async () => {
     await page.getByRole("button", { name: "Enable" }).click();
+    // Counting live is said by the badge's word, not only by its pulsing dot.
     await page.getByText("Live", { exact: true }).waitFor();
     await expectAccessible(page, "dashboard, tracking on");
 
@@ -154,6 +165,8 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     await page.getByRole("link", { name: "View" }).click();
     await page.getByText("Monthly Step Leaderboard").waitFor();
     await page.getByTestId("leaderboard-row").first().waitFor();
+    // First place is marked by a medal that is read out, not only by the row's tint.
+    await page.getByTestId("leaderboard-row").first().getByRole("img", { name: "Top three" }).waitFor();
     await expectAccessible(page, "group detail, leaderboard tab");
     await page.getByRole("tab", { name: "Members" }).click();
     await page.getByRole("tabpanel", { name: "Members" }).waitFor();

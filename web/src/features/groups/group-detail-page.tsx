@@ -5,7 +5,7 @@ import type {
   PublicUser,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft, Crown, Trophy, Users } from "lucide-react";
+import { ArrowLeft, Crown, Medal, Trophy, Users } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { paths } from "../../app/paths";
@@ -127,6 +127,10 @@ function GroupDetail({ groupId }: { groupId: number }) {
                   data-testid="leaderboard-row"
                 >
                   <span className="w-6 text-center font-bold">{entry.rank}</span>
+                  {/* The top three's tint is not their only mark: a medal shows it, and is read out. */}
+                  {entry.rank <= 3 && (
+                    <Medal role="img" aria-label="Top three" className="size-5 shrink-0 text-brand-strong" />
+                  )}
                   <Avatar user={entry.user} />
                   <span className="min-w-0 flex-1 [overflow-wrap:anywhere] font-medium">
                     {displayName(entry.user)}

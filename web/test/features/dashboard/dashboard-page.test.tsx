@@ -29,11 +29,11 @@ const history = {
 type Handler = (init?: RequestInit) => Response | Promise<Response>;
 
 /** The API as the dashboard sees it; `manual` answers the manual-entry upload. */
-function stubApi(manual: Handler) {
+function stubApi(manual: Handler, statsChanges: Partial<DashboardStatsResponse> = {}) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (url === "/api/auth/user") return Response.json(testWalker);
-    if (url === "/api/dashboard/stats") return Response.json(stats);
+    if (url === "/api/dashboard/stats") return Response.json({ ...stats, ...statsChanges });
     if (url === "/api/steps/history") return Response.json(history);
     if (url === "/api/steps/add-manual-verified") return manual(init);
     return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
@@ -60,6 +60,7 @@ describe("the dashboard", () => {
     expect(await screen.findByTestId("month-steps")).toHaveProperty("textContent", "25,500");
     expect(screen.getByText("Goal: 100,000 steps")).toBeTruthy();
     expect(screen.getByText("74,500 steps remaining")).toBeTruthy();
+    expect(screen.queryByTestId("pending-month-steps")).toBeNull();
     expect(screen.getByTestId("today-steps").textContent).toBe("5,500");
     expect(screen.getByText("55% of 10,000")).toBeTruthy();
     // The ring and today's tile read as sentences, not as bare figures.
@@ -80,6 +81,14 @@ describe("the dashboard", () => {
     expect(screen.getByRole("link", { name: /Groups Join & compete/ }).getAttribute("href")).toBe("/groups");
     expect(await screen.findByRole("img", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
     expect(screen.getByRole("table", { name: "Steps per day for the last 30 days" })).toBeTruthy();
+  });
+
+  it("says in words that steps wait for a check, not by a colour alone", async () => {
+    stubApi(() => Response.json({}), { eligibleMonthSteps: 21_500, pendingMonthSteps: 4_000 });
+    renderApp("/dashboard");
+    expect((await screen.findByTestId("pending-month-steps")).textContent).toBe(
+      "Pending: 4,000 steps wait for a check before they count for prizes",
+    );
   });
 
   it("refuses manual steps with the spec's toasts before sending anything", async () => {

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderApp, testWalker } from "../../render-app";
 
@@ -38,5 +38,48 @@ describe("a group's page the walker cannot see", () => {
     stubGroupAnswer(404, "Group not found.");
     renderApp("/groups/abc");
     expect(await screen.findByText("This link does not name a group.")).toBeTruthy();
+  });
+});
+
+describe("a group's leaderboard", () => {
+  it("marks the top three with a medal that is read out, not with a tint alone", async () => {
+    const walker = (id: string, firstName: string) => ({
+      id,
+      firstName,
+      lastName: null,
+      profileImageUrl: null,
+    });
+    const leaderboard = ["Ann", "Bea", "Cy", "Di"].map((name, index) => ({
+      user: walker(`user-${index + 2}`, name),
+      rank: index + 1,
+      todaySteps: 1_000,
+      monthlySteps: 40_000 - index * 5_000,
+    }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        if (url === "/api/auth/user") return Response.json(testWalker);
+        if (url === "/api/groups/12/leaderboard") return Response.json(leaderboard);
+        if (url === "/api/groups/12/members") return Response.json([]);
+        if (url === "/api/groups/12") {
+          return Response.json({
+            id: 12,
+            name: "Lunchtime Striders",
+            description: "",
+            joinCode: "ABCDEFGH",
+            adminUserId: "user-2",
+            createdAt: "2026-11-01T12:00:00.000Z",
+            memberCount: 4,
+          });
+        }
+        return Response.json({ message: "not stubbed" }, { status: 404 });
+      }),
+    );
+    renderApp("/groups/12");
+    const rows = await screen.findAllByTestId("leaderboard-row");
+    expect(rows).toHaveLength(4);
+    const medals = rows.map((row) => within(row).queryByRole("img", { name: "Top three" }) !== null);
+    expect(medals).toEqual([true, true, true, false]);
   });
 });
