@@ -1,23 +1,18 @@
 import {
-  type DrawResults,
   drawMonthName,
   drawResultsPagePath,
-  drawResultsPath,
   londonDateTime,
   type MyPrize,
   PRIZE_CLAIM_DAYS,
 } from "@charity-steps/shared-types";
-import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { londonLongDate } from "./draw-details";
-import { daysLeftText, monthsBefore, PRIZE_STATUS_LABEL, prizeClaimPagePath } from "./prize-format";
+import { daysLeftText, PRIZE_STATUS_LABEL, prizeClaimPagePath } from "./prize-format";
 import { useMyDraw, useMyPrizes } from "./prize-queries";
 import "./prizes.css";
 
 /** More ticket ids than this are folded away behind a "Show" toggle. */
 const TICKETS_SHOWN_OPEN = 10;
-/** How many months back the prize page looks for drawn months to link to. */
-const PAST_MONTHS = 12;
 
 /** The walker's prizes of every month: each with where it stands, and a way to claim it. */
 export function YourPrizes() {
@@ -139,16 +134,20 @@ export function LastMonthTickets({ month }: { month: string }) {
   );
 }
 
-/** Links to the results of the months before `month` that have been drawn, newest first. */
-export function PastResults({ month }: { month: string }) {
-  const months = Array.from({ length: PAST_MONTHS }, (_, i) => monthsBefore(month, i + 1));
-  const draws = useQueries({
-    queries: months.map((past) => ({ queryKey: [drawResultsPath(past)] })),
-  });
-  const drawn = draws.flatMap((query) => {
-    const data = query.data as DrawResults | null | undefined;
-    return data?.status === "drawn" ? [data.month] : [];
-  });
+/**
+ * Links to the results of last month's draw once drawn, and of each earlier month the walker won
+ * in. Only months known to be drawn are asked about: asking the API for a month makes its draw,
+ * which the scheduled job then closes and runs, so a page view must not sweep the past year.
+ */
+export function PastResults({ lastMonth }: { lastMonth: string }) {
+  const mine = useMyDraw(lastMonth);
+  const prizes = useMyPrizes();
+  const drawn = [
+    ...new Set([
+      ...(mine.data?.status === "drawn" ? [lastMonth] : []),
+      ...(prizes.data?.prizes ?? []).map((prize) => prize.month),
+    ]),
+  ].sort((a, b) => b.localeCompare(a));
   if (drawn.length === 0) return null;
   return (
     <section className="card mt-4 space-y-2 p-4" aria-labelledby="past-results-heading">

@@ -34,6 +34,7 @@ export function PrizeDrawPage() {
   const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
   const { monthSteps } = useLiveSteps(stats.data);
   const month = londonMonth();
+  const lastMonth = monthsBefore(month, 1);
   const draw = useDraw(month);
   if (stats.isLoading) return <LoadingSpinner />;
   const entries = prizeEntries(monthSteps);
@@ -54,7 +55,7 @@ export function PrizeDrawPage() {
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
       </section>
       <YourPrizes />
-      <LastMonthTickets month={monthsBefore(month, 1)} />
+      <LastMonthTickets month={lastMonth} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="draw-heading">
         <h2 id="draw-heading" className="text-lg font-semibold text-ink">
           This month's draw
@@ -84,7 +85,7 @@ export function PrizeDrawPage() {
           <p>This month's draw details are not available right now; please try again later.</p>
         )}
       </section>
-      <PastResults month={month} />
+      <PastResults lastMonth={lastMonth} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="postal-heading">
         <h2 id="postal-heading" className="text-lg font-semibold text-ink">
           Free entry by post

@@ -1,5 +1,5 @@
 import { DEFAULT_DRAW_TIERS, type DrawResults, type MyDraw, type MyPrize } from "@charity-steps/shared-types";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { testWalker } from "../../render-app";
 
 export const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
@@ -86,4 +86,18 @@ export function stubDrawServer(answers: Record<string, Answer>, { signedIn = tru
     }),
   );
   return { calls };
+}
+
+/**
+ * For a test of a signed-in screen: the app starts the walker's step tracking beside it, whose
+ * last step asks the browser to keep the step store. The returned function waits for that ask, so
+ * that no tracking work is still running when the test's page is torn down.
+ */
+export function trackingStartWatched(): () => Promise<void> {
+  const persisted = vi.fn(async () => false);
+  Object.defineProperty(navigator, "storage", {
+    value: { persisted, persist: vi.fn(async () => false) },
+    configurable: true,
+  });
+  return () => vi.waitFor(() => expect(persisted).toHaveBeenCalled(), { timeout: 5_000 });
 }

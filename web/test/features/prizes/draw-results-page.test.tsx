@@ -13,6 +13,9 @@ import {
   ticketListSha256,
 } from "./draw-fixtures";
 
+// The page is public: a visitor, signed out, sees all of it.
+const visitor = { signedIn: false };
+
 describe("a month's public draw results", () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -23,7 +26,7 @@ describe("a month's public draw results", () => {
   });
 
   it("before the draw: when it closes (London time) and the commitment, no seed and no winners", async () => {
-    stubDrawServer({ [drawResultsPath("2026-11")]: [200, openDraw] });
+    stubDrawServer({ [drawResultsPath("2026-11")]: [200, openDraw] }, visitor);
     renderApp("/prize-draw/results/2026-11");
     expect(await screen.findByRole("heading", { level: 1, name: "November 2026 prize draw" })).toBeTruthy();
     expect(screen.getByTestId("draw-status").textContent).toBe("Open: entries are still being counted");
@@ -37,12 +40,15 @@ describe("a month's public draw results", () => {
   });
 
   it("closed but not drawn: says it closed and that winners come with the draw", async () => {
-    stubDrawServer({
-      [drawResultsPath("2026-10")]: [
-        200,
-        { ...openDraw, month: "2026-10", status: "closed", closesAt: "2026-11-03T12:00:00.000Z" },
-      ],
-    });
+    stubDrawServer(
+      {
+        [drawResultsPath("2026-10")]: [
+          200,
+          { ...openDraw, month: "2026-10", status: "closed", closesAt: "2026-11-03T12:00:00.000Z" },
+        ],
+      },
+      visitor,
+    );
     renderApp("/prize-draw/results/2026-10");
     expect((await screen.findByTestId("draw-closes")).textContent).toMatch(
       /^This draw closed on 3 November 2026 at 12:00 \(London time\)\. The winners are published here once it has been drawn\.$/,
@@ -52,7 +58,7 @@ describe("a month's public draw results", () => {
   });
 
   it("once drawn: seed, beacon round with its link, ticket count and list hash, winners by tier, a redraw", async () => {
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, { signedIn: false });
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, visitor);
     renderApp("/prize-draw/results/2026-10");
     expect(await screen.findByRole("heading", { level: 1, name: "October 2026 prize draw" })).toBeTruthy();
     expect(screen.getByTestId("draw-status").textContent).toBe("Drawn");
@@ -81,7 +87,7 @@ describe("a month's public draw results", () => {
   });
 
   it("with no beacon: says the seed alone decided", async () => {
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, { ...drawnOctober, beacon: null }] });
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, { ...drawnOctober, beacon: null }] }, visitor);
     renderApp("/prize-draw/results/2026-10");
     expect((await screen.findByTestId("draw-beacon")).textContent).toBe(
       "No drand beacon was used: the seed alone decided.",
@@ -90,7 +96,7 @@ describe("a month's public draw results", () => {
 
   it("gives the verify-draw command for this server and month, with a copy button", async () => {
     const user = userEvent.setup();
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] });
+    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, visitor);
     renderApp("/prize-draw/results/2026-10");
     expect(await screen.findByRole("heading", { name: "How to check this draw yourself" })).toBeTruthy();
     const command = `pnpm verify-draw ${window.location.origin} 2026-10`;
@@ -101,10 +107,13 @@ describe("a month's public draw results", () => {
   });
 
   it("a malformed month shows the API's 400 message, an out-of-range one its 404 message", async () => {
-    stubDrawServer({
-      [drawResultsPath("2026-13")]: [400, { message: DRAW_MESSAGES.badMonth }],
-      [drawResultsPath("2019-01")]: [404, { message: DRAW_MESSAGES.monthOutOfRange }],
-    });
+    stubDrawServer(
+      {
+        [drawResultsPath("2026-13")]: [400, { message: DRAW_MESSAGES.badMonth }],
+        [drawResultsPath("2019-01")]: [404, { message: DRAW_MESSAGES.monthOutOfRange }],
+      },
+      visitor,
+    );
     const first = renderApp("/prize-draw/results/2026-13");
     expect((await screen.findByTestId("draw-results-problem")).textContent).toBe(DRAW_MESSAGES.badMonth);
     expect(screen.getByRole("heading", { level: 1, name: "Prize draw results" })).toBeTruthy();

@@ -4,11 +4,12 @@ import {
   drawResultsPath,
   MY_PRIZES_PATH,
   MY_TICKETS_LIST_MAX,
+  type MyPrize,
 } from "@charity-steps/shared-types";
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderApp } from "../../render-app";
-import { drawnOctober, myDraw, openDraw, prize, stubDrawServer } from "./draw-fixtures";
+import { drawnOctober, myDraw, openDraw, prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
 
 const september = { ...drawnOctober, month: "2026-09" };
 const prizes = [
@@ -40,11 +41,14 @@ function stubPrizePage(mine: ReturnType<typeof myDraw>, myPrizes = prizes) {
 }
 
 describe("the prize page after a draw", () => {
+  let trackingStarted: () => Promise<void>;
   beforeEach(() => {
+    trackingStarted = trackingStartWatched();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-04T09:00:00Z"));
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await trackingStarted();
     vi.useRealTimers();
   });
 
@@ -114,15 +118,30 @@ describe("the prize page after a draw", () => {
     for (const item of items.slice(1)) expect(within(item).queryByRole("link")).toBeNull();
   });
 
-  it("links to the results of each earlier month that has been drawn, and no other", async () => {
-    stubPrizePage(myDraw(), []);
+  it("links to the results of last month once drawn and of each month won in, asking about no other month", async () => {
+    const { calls } = stubPrizePage(myDraw(), [
+      prizes[0] as MyPrize,
+      prize({ id: "prize-5", month: "2026-06" }),
+    ]);
     renderApp("/prize-draw");
     const past = await screen.findByRole("heading", { name: "Past draws' results" });
     const links = within(past.closest("section") as HTMLElement).getAllByRole("link");
     expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
       ["October 2026", "/prize-draw/results/2026-10"],
-      ["September 2026", "/prize-draw/results/2026-09"],
+      ["June 2026", "/prize-draw/results/2026-06"],
     ]);
+    // Asking for a month makes its draw: only this month's is asked for.
+    const asked = calls
+      .filter((call) => /^\/api\/draws\/\d{4}-\d{2}$/.test(call.url))
+      .map((call) => call.url);
+    expect([...new Set(asked)]).toEqual([drawResultsPath("2026-11")]);
+  });
+
+  it("shows no past results while last month is not drawn and nothing was won", async () => {
+    stubPrizePage(myDraw({ status: "closed" }), []);
+    renderApp("/prize-draw");
+    await screen.findByTestId("my-tickets");
+    expect(screen.queryByRole("heading", { name: "Past draws' results" })).toBeNull();
     expect(screen.queryByRole("heading", { name: "Your prizes" })).toBeNull();
   });
 });

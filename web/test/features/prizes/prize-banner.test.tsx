@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrizeBanner } from "../../../src/features/prizes/prize-banner";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { renderApp } from "../../render-app";
-import { prize, stubDrawServer } from "./draw-fixtures";
+import { prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
 
 function renderBanner() {
   const queryClient = createQueryClient();
@@ -62,10 +62,12 @@ describe("the dashboard's prize banner", () => {
   });
 
   it("is on the dashboard, above the month's progress", async () => {
+    const trackingStarted = trackingStartWatched();
     stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
     renderApp("/dashboard");
     const banner = await screen.findByTestId("prize-banner");
     const progress = screen.getByRole("heading", { name: "Monthly Progress" });
     expect(banner.compareDocumentPosition(progress) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await trackingStarted();
   });
 });

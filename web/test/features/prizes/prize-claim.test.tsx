@@ -10,7 +10,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { renderApp } from "../../render-app";
-import { drawnOctober, prize, stubDrawServer } from "./draw-fixtures";
+import { drawnOctober, prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
 
 const claimed: MyPrize = prize({
   status: "claimed",
@@ -28,11 +28,14 @@ async function fillIn(user: ReturnType<typeof userEvent.setup>, { over18 = true,
 }
 
 describe("claiming a prize", () => {
+  let trackingStarted: () => Promise<void>;
   beforeEach(() => {
+    trackingStarted = trackingStartWatched();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-04T09:00:00Z"));
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await trackingStarted();
     vi.useRealTimers();
   });
 

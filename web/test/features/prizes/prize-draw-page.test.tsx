@@ -7,6 +7,7 @@ import {
 import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderApp, testWalker } from "../../render-app";
+import { trackingStartWatched } from "./draw-fixtures";
 
 const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 const draw: DrawResults = {
@@ -33,12 +34,15 @@ function stubApi() {
 }
 
 describe("the prize draw's commitment and free postal route", () => {
+  let trackingStarted: () => Promise<void>;
   beforeEach(() => {
+    trackingStarted = trackingStartWatched();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
     stubApi();
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await trackingStarted();
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
