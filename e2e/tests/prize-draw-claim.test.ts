@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { motionSettled } from "../support/axe.js";
+import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
@@ -125,6 +125,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
       `You won a Platinum prize in the ${monthName} draw! Claim it by`,
     );
     await screenshot(walker, "81-prize-banner", { fullPage: false });
+    await expectAccessible(walker, "dashboard with a prize to claim");
 
     const mail = await mailServer.mail(
       walkerEmail,
@@ -147,6 +148,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
     ).toBe(2);
     expect(await walker.getByTestId("my-prize-status").textContent()).toBe("Awaiting your claim");
     await screenshot(walker, "82-prize-page-won");
+    await expectAccessible(walker, "prize page with tickets and a prize");
   });
 
   it("the claim form asks for the age confirmation, then the claim is accepted and shows Claimed", async () => {
@@ -158,6 +160,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
     await walker.getByRole("button", { name: "Claim prize" }).click();
     await walker.getByRole("alert").getByText("Confirm that you are 18 or over").waitFor();
     await screenshot(walker, "83-prize-claim-problem");
+    await expectAccessible(walker, "claim form with a problem");
 
     await walker.getByLabel("I am 18 or over").check();
     await walker.getByRole("button", { name: "Claim prize" }).click();
@@ -165,6 +168,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
     await walker.getByText("Prize claimed").first().waitFor();
     await motionSettled(walker);
     await screenshot(walker, "84-prize-claimed", { fullPage: false });
+    await expectAccessible(walker, "prize claimed");
 
     const prizes = (await api(walker, "GET", "/api/prizes/mine")).body as { prizes: { id: string }[] };
     const again = await api(walker, "POST", `/api/prizes/${prizes.prizes[0]?.id}/claim`, {
@@ -198,6 +202,7 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
     );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await screenshot(page, "85-draw-results");
+    await expectAccessible(page, "draw results at 320 px");
 
     const verify = spawnSync("pnpm", ["verify-draw", server.origin, month], {
       cwd: repoRoot,
