@@ -5,6 +5,7 @@ import { GroupCommit } from "../db/group-commit.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import { installLedgerFunctions } from "./ledger-functions.js";
 import { type CounterRecord, ledgerQueries, type TotalsKey, type TotalsRow } from "./ledger-queries.js";
+import { holdPace, paceHolds } from "./pace.js";
 
 export interface CounterReading {
   userId: string;
@@ -110,7 +111,17 @@ export class StepLedger {
       });
     }
     const reads = items.map(({ reading, now }, i) => totalsKey(reading.userId, reading.day, now, i));
-    const rows = await this.queries.recordCounts(db, [...highest.values()], reads, now);
+    const counters = [...highest.values()];
+    const holds = await paceHolds(db, this.database.dialect, counters, now);
+    if (holds.length === 0)
+      return walkerTotals(reads, await this.queries.recordCounts(db, counters, reads, now));
+    // Steps above the pace are held back from prizes in the transaction that counts them.
+    const countAndHold = async (trx: Kysely<DatabaseSchema>) => {
+      const rows = await this.queries.recordCounts(trx, counters, reads, now);
+      await holdPace(trx, holds, now);
+      return rows;
+    };
+    const rows = db.isTransaction ? await countAndHold(db) : await this.database.transaction(countAndHold);
     return walkerTotals(reads, rows);
   }
 
