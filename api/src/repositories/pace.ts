@@ -102,21 +102,30 @@ export async function paceHolds(
 
 /**
  * Holds back each of `holds` from prizes, in the transaction `trx` that raised its counter: the
- * counter's pending steps grow, and so does its waiting review (made if none waits).
+ * counter's pending steps grow, and so does its waiting review (made if none waits). Two
+ * statements, however many holds.
  */
-export async function holdPace(trx: Kysely<DatabaseSchema>, holds: PaceHold[], now: number): Promise<void> {
-  for (const hold of holds) {
-    await trx
-      .updateTable("step_counters")
-      .set((eb) => ({ pending_steps: eb("pending_steps", "+", hold.steps) }))
-      .where("user_id", "=", hold.user_id)
-      .where("day", "=", hold.day)
-      .where("counter_id", "=", hold.counter_id)
-      .execute();
-    await sql`
-      insert into pace_reviews (id, user_id, day, counter_id, steps, status, created_at)
-      values (${randomUUID()}, ${hold.user_id}, ${hold.day}, ${hold.counter_id}, ${hold.steps}, 'pending', ${now})
-      on conflict (user_id, day, counter_id) where status = 'pending'
-      do update set steps = pace_reviews.steps + excluded.steps`.execute(trx);
-  }
+export async function holdPace(
+  trx: Kysely<DatabaseSchema>,
+  dialect: DialectName,
+  holds: PaceHold[],
+  now: number,
+): Promise<void> {
+  const rows = (columns: Parameters<typeof jsonRows>[2], values: object[]) =>
+    jsonRows(dialect, rowsParam(values), columns);
+  const keyed = { user_id: "text", day: "text", counter_id: "text", steps: "integer" } as const;
+  await sql`
+    update step_counters set pending_steps = step_counters.pending_steps + r.steps
+    from ${rows(keyed, holds)}
+    where step_counters.user_id = r.user_id and step_counters.day = r.day
+      and step_counters.counter_id = r.counter_id`.execute(trx);
+  const reviews = holds.map((hold) => ({ id: randomUUID(), ...hold }));
+  await sql`
+    insert into pace_reviews (id, user_id, day, counter_id, steps, status, created_at)
+    select r.id, r.user_id, r.day, r.counter_id, r.steps, 'pending', ${now}
+    from ${rows({ id: "text", ...keyed }, reviews)}
+    where true
+    order by r.user_id, r.day, r.counter_id
+    on conflict (user_id, day, counter_id) where status = 'pending'
+    do update set steps = pace_reviews.steps + excluded.steps`.execute(trx);
 }

@@ -118,7 +118,7 @@ export class StepLedger {
     // Steps above the pace are held back from prizes in the transaction that counts them.
     const countAndHold = async (trx: Kysely<DatabaseSchema>) => {
       const rows = await this.queries.recordCounts(trx, counters, reads, now);
-      await holdPace(trx, holds, now);
+      await holdPace(trx, this.database.dialect, holds, now);
       return rows;
     };
     const rows = db.isTransaction ? await countAndHold(db) : await this.database.transaction(countAndHold);
