@@ -1,4 +1,5 @@
 import {
+  drawClosesAt,
   drawMonthName,
   drawResultsPagePath,
   londonDateTime,
@@ -83,7 +84,10 @@ export function LastMonthTickets({ month }: { month: string }) {
         <h2 id="my-tickets-heading" className="text-lg font-semibold">
           Your tickets for {label}
         </h2>
-        <p className="text-muted">Your tickets are counted when {label}'s draw closes.</p>
+        <p className="text-muted">
+          Your tickets are counted when {label}'s draw closes, on {londonDateTime(drawClosesAt(month))}{" "}
+          (London time).
+        </p>
       </section>
     );
   }

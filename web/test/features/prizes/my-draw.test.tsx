@@ -83,7 +83,11 @@ describe("the prize page after a draw", () => {
   it("while last month is still open says when its tickets are counted; once closed, the count", async () => {
     stubPrizePage(myDraw({ status: "open" }));
     const first = renderApp("/prize-draw");
-    expect(await screen.findByText("Your tickets are counted when October 2026's draw closes.")).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "Your tickets are counted when October 2026's draw closes, on 3 November 2026 at 12:00 (London time).",
+      ),
+    ).toBeTruthy();
     expect(screen.queryByTestId("my-tickets")).toBeNull();
     first.unmount();
 
