@@ -23,13 +23,18 @@ const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
     .format(at)
     .slice(0, 7);
-/** Last London month: its draw closed at 12:00 on the 3rd of this one (the test does not run before it). */
+/** Last London month, whose draw this test runs. */
 const month = londonMonth(Date.parse(`${londonMonth(Date.now())}-01T12:00:00Z`) - 5 * 86_400_000);
 const monthName = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
   month: "long",
   year: "numeric",
 }).format(Date.parse(`${month}-15T12:00:00Z`));
+/**
+ * Last month's draw can be run only after its close (12:00 London on the 3rd; 13:00 UTC is past it
+ * in summer and winter): from the 1st to then, there is no drawn month to claim from, and the
+ * suite skips itself.
+ */
 const closedForThisTest = Date.now() >= Date.parse(`${londonMonth(Date.now())}-03T13:00:00Z`);
 
 beforeAll(async () => {
