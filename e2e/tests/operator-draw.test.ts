@@ -1,0 +1,374 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { expectAccessible } from "../support/axe.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+/**
+ * The server's clock, moved by the test: a draw's steps must be stored before its close, and a
+ * prize can be redrawn only 14 days after the draw. Every Node process `pnpm start` runs loads
+ * this module first (NODE_OPTIONS), and reads Date's offset from real time out of a file the
+ * test writes. The browser keeps the real clock.
+ */
+const CLOCK_MODULE = `
+import { readFileSync } from "node:fs";
+const file = process.env.E2E_CLOCK_OFFSET_FILE;
+const RealDate = globalThis.Date;
+let offset = 0;
+let readAt = -Infinity;
+function shift() {
+  const real = RealDate.now();
+  if (real - readAt > 50) {
+    readAt = real;
+    try { offset = Number(readFileSync(file, "utf8")) || 0; } catch { offset = 0; }
+  }
+  return offset;
+}
+const now = () => RealDate.now() + shift();
+globalThis.Date = new Proxy(RealDate, {
+  construct: (target, args, newTarget) => Reflect.construct(target, args.length ? args : [now()], newTarget),
+  apply: () => new RealDate(now()).toString(),
+  get: (target, key, receiver) => (key === "now" ? now : Reflect.get(target, key, receiver)),
+});
+`;
+const clockDir = mkdtempSync(join(tmpdir(), "charity-steps-clock-"));
+const clockFile = join(clockDir, "offset-ms");
+const clockModule = join(clockDir, "clock.mjs");
+writeFileSync(clockModule, CLOCK_MODULE);
+
+/** Sets the server's clock to `at` (ms), from where it runs on at the real pace. */
+async function setServerClock(at: number): Promise<void> {
+  writeFileSync(clockFile, String(at - Date.now()));
+  // The processes read the file at most every 50 ms.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+const DAY_MS = 86_400_000;
+const londonFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/London",
+  year: "numeric",
+  month: "2-digit",
+});
+const londonMonth = (at: number) => londonFormat.format(at).slice(0, 7);
+const monthBefore = (month: string) => londonMonth(Date.parse(`${month}-01T12:00:00Z`) - 5 * DAY_MS);
+/** 12:00 London on the 3rd of the next month is 12:00 UTC at the latest (11:00 in summer time). */
+const closeAtLatest = (month: string) => {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return Date.UTC(year, number, 3, 12);
+};
+/** The latest month whose draw has closed by now (with an hour to spare). */
+const month = (() => {
+  const last = monthBefore(londonMonth(Date.now()));
+  return Date.now() > closeAtLatest(last) + 3_600_000 ? last : monthBefore(last);
+})();
+const monthLabel = new Intl.DateTimeFormat("en-GB", {
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+}).format(Date.parse(`${month}-01T12:00:00Z`));
+/** The day before the close: the next month's 2nd, at noon. */
+const beforeClose = closeAtLatest(month) - DAY_MS;
+
+let mailServer: MailServer;
+let server: AppServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+/** A walker who syncs once more after the close. */
+let lateWalker: Page;
+const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
+const password = "steps-for-charity-2026";
+
+beforeAll(async () => {
+  // The server starts in the future, and the accounts are made there: the sign-in pages' cookies
+  // outlive the browser's real clock, and the month's draw, too old there to exist, cannot be
+  // closed meanwhile by the scheduled job. The test then sets the clock back to before the close.
+  await setServerClock(Date.now() + 400 * DAY_MS);
+  mailServer = await startMailServer();
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import=${pathToFileURL(clockModule).href}`];
+  [server, browser] = await Promise.all([
+    startAppServer({
+      env: {
+        SMTP_URL: mailServer.url,
+        OPERATOR_EMAILS: operatorEmail,
+        // The operator runs the draw here, not the scheduled job.
+        DRAW_AUTO_RUN: "false",
+        NODE_OPTIONS: nodeOptions.filter(Boolean).join(" "),
+        E2E_CLOCK_OFFSET_FILE: clockFile,
+      },
+    }),
+    launchChromium(),
+  ]);
+  page = await (await phoneContext(browser)).newPage();
+  errors = watchForErrors(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mailServer?.close();
+  rmSync(clockDir, { recursive: true, force: true });
+});
+
+const drawSection = () => page.getByRole("region", { name: "Monthly draw" });
+
+async function chooseMonth(value: string): Promise<void> {
+  await drawSection().getByRole("combobox", { name: "Month" }).selectOption(value);
+}
+
+/** A walker's steps for `day`, as the tracker syncs them. */
+async function syncSteps(walker: Page, day: string, steps: number): Promise<void> {
+  const status = await walker.evaluate(
+    async ([date, count]) => {
+      const response = await fetch("/api/steps/sync", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Device-Id": "e2e-phone" },
+        body: JSON.stringify({ steps: count, date, source: "device_motion" }),
+      });
+      return response.status;
+    },
+    [day, steps] as const,
+  );
+  expect(status).toBe(200);
+}
+
+async function confirmEmail(target: Page, email: string): Promise<void> {
+  const mail = await mailServer.mail(email, "Confirm your email for Charity Steps");
+  await target.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+  await target.getByRole("heading", { name: "Email confirmed" }).waitFor();
+}
+
+async function recordPostalEntry(fullName: string, address: string): Promise<void> {
+  const form = page.getByRole("form", { name: "Record a postal entry" });
+  await form.getByLabel("Draw month").fill(month);
+  await form.getByLabel("Date received").fill(`${month}-10`);
+  await form.getByLabel("Full name").fill(fullName);
+  await form.getByLabel("Address").fill(address);
+  await form.getByRole("button", { name: "Record entry" }).click();
+  await page
+    .getByRole("list", { name: `Postal entries for ${month}` })
+    .getByText(fullName)
+    .waitFor();
+}
+
+async function closeToast(): Promise<void> {
+  await page.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Close" }).waitFor({ state: "hidden" });
+}
+
+const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
+describe("the operator console's monthly draw", () => {
+  it("before the close: walkers' steps and postal entries are in, and the operator sets the tiers", {
+    timeout: 120_000,
+  }, async () => {
+    // Accounts are made while the server's clock is in the future (see beforeAll).
+    const walkers: Page[] = [];
+    for (let n = 0; n < 2; n++) {
+      const walker = await (await phoneContext(browser)).newPage();
+      const { email } = await signUpNewWalker(walker, server.origin);
+      // Only a walker with a confirmed email holds tickets.
+      await confirmEmail(walker, email);
+      walkers.push(walker);
+    }
+    await page.goto(`${server.origin}/api/login`);
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByLabel("First name").fill("Olive");
+    await page.getByLabel("Last name").fill("Operator");
+    await page.getByLabel("Email").fill(operatorEmail);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(`${server.origin}/`);
+    await confirmEmail(page, operatorEmail);
+
+    await setServerClock(beforeClose);
+    await syncSteps(walkers[0] as Page, `${month}-28`, 25_000);
+    await syncSteps(walkers[1] as Page, `${month}-27`, 10_500);
+
+    await page.goto(`${server.origin}/operator`);
+    await page.getByRole("heading", { name: "Operator console" }).waitFor();
+    await recordPostalEntry("Mary O'Brien", "1 High Street\nLittle Walking\nWK1 2AB");
+    await recordPostalEntry("John Post", "7 Letter Lane\nStampton");
+
+    await chooseMonth(month);
+    const tiers = drawSection().getByRole("form", { name: "Prize tiers" });
+    await drawSection().getByText("Open", { exact: true }).waitFor();
+    const names = tiers.getByLabel("Name");
+    expect(await names.count()).toBe(4);
+    await names.nth(0).fill("Grand prize");
+    await tiers.getByLabel("Number of prizes").nth(0).fill("1");
+    await tiers
+      .getByLabel(/Description/)
+      .nth(0)
+      .fill("A weekend walking break for two.");
+    await names.nth(1).fill("Runner-up");
+    await tiers.getByLabel("Number of prizes").nth(1).fill("2");
+    await tiers
+      .getByLabel(/Description/)
+      .nth(1)
+      .fill("A pair of walking boots.");
+    await tiers.getByRole("button", { name: "Remove tier 4" }).click();
+    await tiers.getByRole("button", { name: "Remove tier 3" }).click();
+    await tiers.getByRole("button", { name: "Move tier 2 up" }).click();
+    await tiers.getByRole("button", { name: "Move tier 1 down" }).click();
+    await tiers.getByText("2 tiers, 3 prizes in all").waitFor();
+    await tiers.getByRole("button", { name: "Save tiers" }).click();
+    await page.getByText("Tiers saved").first().waitFor();
+    await closeToast();
+
+    const log = page.getByRole("list", { name: "Operator actions, newest first" });
+    await log.getByRole("listitem").first().getByText(`on draw:${month}`).waitFor();
+    const results = await page.evaluate(
+      async (asked) => (await (await fetch(`/api/draws/${asked}`)).json()) as { tiers: unknown },
+      month,
+    );
+    expect(results.tiers).toEqual([
+      { name: "Grand prize", prizes: 1, description: "A weekend walking break for two." },
+      { name: "Runner-up", prizes: 2, description: "A pair of walking boots." },
+    ]);
+    await expectAccessible(page, "the operator's monthly draw, tiers editor", { include: "main" });
+    await tiers.evaluate((element) => element.scrollIntoView());
+    await screenshot(page, "90-operator-draw-tiers", { fullPage: false });
+    lateWalker = walkers[1] as Page;
+    await walkers[0]?.context().close();
+  });
+
+  it("after the close: the month waits for its draw, with its tickets counted", {
+    timeout: 150_000,
+  }, async () => {
+    await setServerClock(Date.now());
+    // A late sync closes the month first: its tickets were counted from the steps stored before.
+    const lateDay = `${month}-28`;
+    if (Date.now() - Date.parse(`${lateDay}T12:00:00Z`) < 29 * DAY_MS)
+      await syncSteps(lateWalker, lateDay, 20_000);
+    await lateWalker.context().close();
+    // Otherwise the scheduled job closes it within its minute.
+    const counted = drawSection().getByText("5 in all: 3 from walkers' steps, 2 from postal entries");
+    for (const deadline = Date.now() + 90_000; ; ) {
+      await page.goto(`${server.origin}/operator`);
+      await drawSection().getByText("Closed, not drawn", { exact: true }).waitFor();
+      if ((await counted.count()) > 0 || Date.now() > deadline) break;
+      await page.waitForTimeout(5_000);
+    }
+    expect(await drawSection().getByRole("combobox", { name: "Month" }).inputValue()).toBe(month);
+    await counted.waitFor();
+    const tiers = drawSection().getByRole("table", {
+      name: `Prize tiers for ${monthLabel}, in the order drawn`,
+    });
+    expect(await tiers.getByRole("rowheader").allTextContents()).toEqual(["Grand prize", "Runner-up"]);
+    expect(await drawSection().getByRole("form", { name: "Prize tiers" }).count()).toBe(0);
+    await drawSection().evaluate((element) => element.scrollIntoView());
+    await screenshot(page, "91-operator-draw-closed", { fullPage: false });
+  });
+
+  it("runs the draw after a confirmation, and shows the seed, the ticket list's hash and the winners", async () => {
+    const commitment = (await drawSection().locator(".draw-hex").first().textContent()) ?? "";
+    await drawSection().getByRole("button", { name: "Run the draw" }).click();
+    const confirm = drawSection().getByRole("group", {
+      name: `This draws the winners for ${monthLabel} once and for all.`,
+    });
+    await confirm.waitFor();
+    await confirm.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "92-operator-draw-confirm", { fullPage: false });
+    await confirm.getByRole("button", { name: "Draw the winners" }).click();
+
+    const results = drawSection().getByRole("heading", { name: "Results" });
+    await results.waitFor();
+    expect(await results.evaluate((element) => element === document.activeElement)).toBe(true);
+    await drawSection().getByText("Drawn", { exact: true }).waitFor();
+    await drawSection().getByText("None: the seed alone decided").waitFor();
+    const facts = await drawSection().locator("dl").last().locator("dd").allTextContents();
+    const [seed, , ticketSha] = facts;
+    expect(sha256(Buffer.from(seed ?? "", "hex"))).toBe(commitment);
+    const tickets = await page.evaluate(
+      async (asked) => await (await fetch(`/api/draws/${asked}/tickets`)).text(),
+      month,
+    );
+    expect(tickets.trim().split("\n")).toHaveLength(5);
+    expect(sha256(tickets)).toBe(ticketSha);
+    expect(
+      await drawSection()
+        .getByRole("link", { name: `Public results for ${monthLabel}` })
+        .getAttribute("href"),
+    ).toBe(`/prize-draw/results/${month}`);
+
+    const prizes = drawSection().getByRole("table", { name: "Prizes" });
+    const rows = prizes.getByRole("row");
+    await rows.nth(3).waitFor();
+    expect(await rows.count()).toBe(4);
+    expect(await prizes.getByRole("rowheader").allTextContents()).toEqual([
+      "Grand prize",
+      "Runner-up",
+      "Runner-up",
+    ]);
+    for (let row = 1; row <= 3; row++)
+      await rows
+        .nth(row)
+        .getByText(/^Awaiting claim until /)
+        .waitFor();
+    expect(await prizes.getByRole("button", { name: /Redraw/ }).count()).toBe(0);
+
+    const log = page.getByRole("list", { name: "Operator actions, newest first" });
+    await log.getByRole("listitem").first().getByText(`on draw:${month}`).waitFor();
+    await closeToast();
+    await expectAccessible(page, "the operator's monthly draw, drawn", { include: "main" });
+    await screenshot(page, "93-operator-draw-results");
+
+    // A second run is refused with the results of the one draw there is.
+    const again = await page.evaluate(async (asked) => {
+      const response = await fetch(`/api/operator/draws/${asked}/run`, { method: "POST" });
+      return { status: response.status, body: (await response.json()) as { results: { seed: string } } };
+    }, month);
+    expect(again.status).toBe(409);
+    expect(again.body.results.seed).toBe(seed);
+  });
+
+  it("redraws a prize left unclaimed past its 14 days, then finds nobody left to win", async () => {
+    await setServerClock(Date.now() + 15 * DAY_MS);
+    await page.goto(`${server.origin}/operator`);
+    await drawSection().getByRole("combobox", { name: "Month" }).waitFor();
+    await chooseMonth(month);
+    const prizes = drawSection().getByRole("table", { name: "Prizes" });
+    await prizes
+      .getByText(/^Expired: not claimed by /)
+      .first()
+      .waitFor();
+    const firstRedraw = prizes.getByRole("button", { name: /^Redraw Grand prize, ticket / });
+    await firstRedraw.click();
+    const confirm = prizes.getByRole("group", { name: /^This gives the prize \(Grand prize, ticket / });
+    await confirm.getByRole("button", { name: "Redraw the prize" }).click();
+    const news = drawSection().getByText(/New winner for Grand prize/);
+    await news.waitFor();
+    await prizes.getByRole("row").nth(4).waitFor();
+    expect(await prizes.getByRole("row").count()).toBe(5);
+    await prizes.getByRole("row").nth(1).getByText("Redrawn").waitFor();
+    await prizes
+      .getByRole("row")
+      .nth(4)
+      .getByText(/^Awaiting claim until /)
+      .waitFor();
+    await closeToast();
+    await news.evaluate((element) => element.scrollIntoView({ block: "start" }));
+    await screenshot(page, "94-operator-draw-redrawn", { fullPage: false });
+
+    // Four holders, four prizes given: a further redraw has nobody left to give it to.
+    await prizes
+      .getByRole("button", { name: /^Redraw Runner-up, ticket / })
+      .first()
+      .click();
+    await prizes.getByRole("button", { name: "Redraw the prize" }).click();
+    await drawSection()
+      .getByText(/Runner-up: the prize was not given again/)
+      .waitFor();
+    await closeToast();
+    await expectAccessible(page, "the operator's monthly draw, after redraws", { include: "main" });
+    await screenshot(page, "95-operator-draw-nobody-left");
+    expect(errors).toEqual([]);
+  });
+});
