@@ -173,15 +173,33 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     await expectAccessible(page, "group detail, members tab");
   });
 
-  it("the account screen and the Apple Health screen", async () => {
+  it("the Apple Health screen, the account screen and its confirm dialog", async () => {
+    await page.goto(`${server.origin}/apple-health`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(page, "Apple Health screen");
+    await page.getByLabel("Name of the iPhone").fill("Ada's iPhone");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("button", { name: "Done, I've copied it" }).waitFor();
+    await expectAccessible(page, "Apple Health screen, a new key shown");
+    await page.getByRole("button", { name: "Done, I've copied it" }).click();
+
     await page.goto(`${server.origin}/account`);
     await page.getByRole("region", { name: "Profile" }).waitFor();
     await page.getByText("Active Beta Tester").waitFor();
     await expectAccessible(page, "account screen");
 
-    await page.goto(`${server.origin}/apple-health`);
-    await page.getByRole("heading", { level: 1 }).waitFor();
-    await expectAccessible(page, "Apple Health screen");
+    const remove = page.getByRole("button", { name: "Remove Ada's iPhone" });
+    await remove.click();
+    const dialog = page.getByRole("dialog", { name: `Remove the key "Ada's iPhone"?` });
+    await dialog.waitFor();
+    // The safe choice has focus; Escape closes the dialog and gives focus back to its button.
+    expect(
+      await dialog.getByRole("button", { name: "Cancel" }).evaluate((b) => b === document.activeElement),
+    ).toBe(true);
+    await expectAccessible(page, "remove-key confirm dialog");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await remove.evaluate((button) => button === document.activeElement)).toBe(true);
   });
 
   it("terms and the 404 page, signed in", async () => {

@@ -64,8 +64,11 @@ describe("Apple Health through the Shortcuts app", () => {
     await list.getByText(/Last used/).waitFor();
     await screenshot(page, "65-account-step-import-keys");
 
-    page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Remove Wendy's iPhone" }).click();
+    await page
+      .getByRole("dialog", { name: `Remove the key "Wendy's iPhone"?` })
+      .getByRole("button", { name: "Remove key" })
+      .click();
     await page.getByText("No keys yet.").waitFor();
 
     const refused = await sendFromShortcut(stepKey, { steps: 9000 });

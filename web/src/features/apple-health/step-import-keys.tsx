@@ -9,6 +9,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
+import { ConfirmDialog } from "../../components/confirm-dialog";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
@@ -41,6 +42,8 @@ export function StepImportKeys({
   const [problem, setProblem] = useState<string | null>(null);
   // Held only in this component's memory: once the walker leaves or taps Done, it is gone for good.
   const [shown, setShown] = useState<CreatedStepImportKey | null>(null);
+  // The key the walker asked to remove, while the dialog asks them to be sure.
+  const [removing, setRemoving] = useState<StepImportKey | null>(null);
   const ids = { name: useId(), problem: useId() };
 
   const create = useMutation({
@@ -180,10 +183,7 @@ export function StepImportKeys({
                   className="btn-secondary shrink-0 px-3 py-1.5 text-sm text-destructive"
                   aria-label={`Remove ${key.name}`}
                   disabled={!online || remove.isPending}
-                  onClick={() => {
-                    const question = `Remove the key "${key.name}"? The Shortcut using it will stop sending steps.`;
-                    if (window.confirm(question)) remove.mutate(key);
-                  }}
+                  onClick={() => setRemoving(key)}
                 >
                   <Trash2 aria-hidden="true" className="size-4" />
                   Remove
@@ -192,6 +192,17 @@ export function StepImportKeys({
             ))}
           </ul>
         )}
+        <ConfirmDialog
+          open={removing !== null}
+          title={`Remove the key "${removing?.name ?? ""}"?`}
+          description="The Shortcut using it will stop sending steps."
+          confirmLabel="Remove key"
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            if (removing) remove.mutate(removing);
+            setRemoving(null);
+          }}
+        />
       </div>
     </div>
   );

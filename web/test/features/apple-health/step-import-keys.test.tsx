@@ -139,16 +139,23 @@ describe("the walker's step-import keys", () => {
   it("asks before removing a key, keeps it when the walker says no, and drops it when they say yes", async () => {
     const user = userEvent.setup();
     const calls = stubKeyServer([phoneKey, oldKey]);
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
     renderKeys();
     await screen.findByText("Old iPhone");
 
     await user.click(screen.getByRole("button", { name: "Remove Old iPhone" }));
-    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining('Remove the key "Old iPhone"?'));
+    const dialog = screen.getByRole("dialog", { name: 'Remove the key "Old iPhone"?' });
+    expect(dialog.textContent).toContain("The Shortcut using it will stop sending steps.");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
     expect(calls.some((call) => call.method === "DELETE")).toBe(false);
     expect(screen.getByText("Old iPhone")).toBeTruthy();
 
     await user.click(screen.getByRole("button", { name: "Remove Old iPhone" }));
+    await user.click(
+      within(screen.getByRole("dialog", { name: 'Remove the key "Old iPhone"?' })).getByRole("button", {
+        name: "Remove key",
+      }),
+    );
     await waitFor(() => expect(screen.queryByText("Old iPhone")).toBeNull());
     expect(calls.filter((call) => call.method === "DELETE").map((call) => call.url)).toEqual([
       `${HEALTH_KEYS_PATH}/${oldKey.id}`,
