@@ -8,7 +8,7 @@ import { CHROMIUM_PATH, launchChromium } from "@charity-steps/e2e/support/chromi
 import type { Browser } from "playwright-core";
 import { type Figure, type FigureGroup, notMeasured } from "./figure.js";
 import { measureJsWeight } from "./web/js-weight.js";
-import { measureLighthouse } from "./web/lighthouse.js";
+import { measureLighthouse, measureLighthouseQuality } from "./web/lighthouse.js";
 import { measureOfflineReplay } from "./web/offline-replay.js";
 import { measureOfflineVisit } from "./web/offline-visit.js";
 import { attempt, signedInWalker } from "./web/shared.js";
@@ -53,6 +53,30 @@ export const measureWeb: FigureGroup = async ({ quick }) => {
             cookie: page.cookie,
             runs: 3,
             minPerformance: page.minPerformance,
+            quick,
+          }),
+        )),
+      );
+    }
+
+    for (const page of lighthouseFigures) {
+      const names = [`Lighthouse accessibility, ${page.label}`, `Lighthouse best practices, ${page.label}`];
+      if (quick) {
+        figures.push(
+          notMeasured(names[0] as string, "score", "≥ 98", "skipped in --quick"),
+          notMeasured(names[1] as string, "score", "≥ 95", "skipped in --quick"),
+        );
+        continue;
+      }
+      figures.push(
+        ...(await attempt(names, () =>
+          measureLighthouseQuality({
+            label: page.label,
+            url: `${origin}${page.path}`,
+            chromePath: CHROMIUM_PATH,
+            cookie: page.cookie,
+            minAccessibility: 98,
+            minBestPractices: 95,
             quick,
           }),
         )),

@@ -139,3 +139,105 @@ export async function measureLighthouse(options: {
     ),
   ];
 }
+
+/** Lighthouse's accessibility and best-practices scores of one page, and the audits that cost points. */
+interface QualityRun {
+  accessibility: number;
+  bestPractices: number;
+  accessibilityMisses: string[];
+  bestPracticesMisses: string[];
+}
+
+/**
+ * One run for the two scores that do not wobble with the machine's speed (they check the page, not
+ * its timing), kept apart from the performance runs so those measure a page load and nothing else.
+ */
+async function runQualityOnce(url: string, chromePath: string, cookie: string | null): Promise<QualityRun> {
+  const launcher = await chromeLauncher();
+  const chrome = await launcher.launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, "--headless=new"] });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["accessibility", "best-practices"],
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    });
+    if (!result) throw new Error("lighthouse returned no result");
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const score = (id: string) => {
+      const value = lhr.categories[id]?.score;
+      if (value === null || value === undefined) throw new Error(`lighthouse gave no ${id} score`);
+      return Math.round(value * 100);
+    };
+    // The audits that weigh in the category and did not pass, by id; a console error says what it was
+    // (a signed-out visitor's 401 from "who is signed in?" is one Chromium always logs).
+    const misses = (id: string) =>
+      (lhr.categories[id]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+        .map((ref) => {
+          const items = (lhr.audits[ref.id]?.details as { items?: { description?: string; url?: string }[] })
+            ?.items;
+          const first = ref.id === "errors-in-console" ? items?.[0] : undefined;
+          return first
+            ? `${ref.id} (${first.description ?? ""} ${first.url ?? ""})`.replace(" )", ")")
+            : ref.id;
+        });
+    return {
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+      accessibilityMisses: misses("accessibility"),
+      bestPracticesMisses: misses("best-practices"),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** Lighthouse accessibility (≥ `minAccessibility`) and best practices (≥ `minBestPractices`) of a page. */
+export async function measureLighthouseQuality(options: {
+  label: string;
+  url: string;
+  chromePath: string;
+  cookie: string | null;
+  minAccessibility: number;
+  minBestPractices: number;
+  quick: boolean;
+}): Promise<Figure[]> {
+  let run: QualityRun | undefined;
+  for (let attempt = 1; !run; attempt += 1) {
+    try {
+      run = await runQualityOnce(options.url, options.chromePath, options.cookie);
+    } catch (error) {
+      const flake = error instanceof Error && error.message.includes("NO_NAVSTART");
+      if (!flake || attempt >= 3) throw error;
+    }
+  }
+  const missed = (audits: string[]) =>
+    audits.length > 0 ? `missed: ${audits.join(", ")}` : "every audit passed";
+  return [
+    bounded(
+      {
+        name: `Lighthouse accessibility, ${options.label}`,
+        value: run.accessibility,
+        unit: "score",
+        limit: options.minAccessibility,
+        atLeast: true,
+        note: missed(run.accessibilityMisses),
+      },
+      options.quick,
+    ),
+    bounded(
+      {
+        name: `Lighthouse best practices, ${options.label}`,
+        value: run.bestPractices,
+        unit: "score",
+        limit: options.minBestPractices,
+        atLeast: true,
+        note: missed(run.bestPracticesMisses),
+      },
+      options.quick,
+    ),
+  ];
+}
