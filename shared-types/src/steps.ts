@@ -122,7 +122,14 @@ export type MonthlyStepsResponse = Static<typeof MonthlyStepsResponse>;
 
 export const StepHistoryResponse = Type.Object({
   /** Oldest first, one row per day for the last 30 days, today included; days without steps are 0. */
-  days: Type.Array(Type.Object({ date: StepDate, steps: Type.Integer() })),
+  days: Type.Array(
+    Type.Object({
+      date: StepDate,
+      steps: Type.Integer(),
+      /** Of the day's steps, those waiting for a check before they count for prizes; absent when none. */
+      pendingSteps: Type.Optional(Type.Integer()),
+    }),
+  ),
 });
 export type StepHistoryResponse = Static<typeof StepHistoryResponse>;
 

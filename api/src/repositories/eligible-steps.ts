@@ -1,4 +1,4 @@
-import { DAILY_STEP_MAX, type MonthString } from "@charity-steps/shared-types";
+import { DAILY_STEP_MAX, type DayString, type MonthString } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { DialectName } from "../db/database.js";
 import { jsonRows, rowsParam } from "../db/json-rows.js";
@@ -13,15 +13,71 @@ export interface EligibleMonth {
   pendingSteps: number;
 }
 
+/** A day holding steps back from prizes: its counted total, its eligible steps, and those that wait. */
+export interface HeldDay {
+  userId: string;
+  day: DayString;
+  countedSteps: number;
+  eligibleSteps: number;
+  pendingSteps: number;
+}
+
 /**
- * Each walker's month (or only `userId`'s) split by fair play, read on `db` (a transaction too).
- *
- * Almost every day counts for prizes exactly as it is counted, so a month's eligible steps are its
- * counted total (the ledger's month row) less what its few held days hold back: the days with a
- * manual entry not approved or a counter's steps above the pace not approved. Only those days are
- * counted again, by the day rule itself (`countedDays` of `ledger-rule.ts`) from their eligible
- * parts, so the daily cap and the larger-of-motion-and-health rule apply to eligible steps as they
- * do to every step. Walkers without steps that month are not in the map.
+ * The days from `from` to `to` (of every walker, or only `userId`'s) that hold steps back from
+ * prizes: a manual entry not approved, or a counter's steps above the pace not approved. Each is
+ * counted again by the day rule itself (`countedDays` of `ledger-rule.ts`) from its eligible parts,
+ * and from what would be eligible were everything waiting approved, so that the daily cap and the
+ * larger-of-motion-and-health rule apply to eligible steps as they do to every step. Every other day
+ * counts for prizes exactly as it is counted. Read on `db` (a transaction too).
+ */
+export async function heldDays(
+  db: Kysely<DatabaseSchema>,
+  dialect: DialectName,
+  range: { from: DayString; to: DayString; userId?: string },
+): Promise<HeldDay[]> {
+  let entries = db
+    .selectFrom("manual_step_entries")
+    .select(["user_id", "day"])
+    .where("status", "<>", "approved")
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to);
+  let counters = db
+    .selectFrom("step_counters")
+    .select(["user_id", "day"])
+    .where(sql<boolean>`(pending_steps > 0 or rejected_steps > 0)`)
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to);
+  if (range.userId !== undefined) {
+    entries = entries.where("user_id", "=", range.userId);
+    counters = counters.where("user_id", "=", range.userId);
+  }
+  const held = await entries.union(counters).execute();
+  if (held.length === 0) return [];
+
+  const recount = async (steps: CountedSteps) => {
+    const days = jsonRows(dialect, rowsParam(held), { user_id: "text", day: "text" });
+    const { rows } = await countedDays(dialect, days, sql.lit(DAILY_STEP_MAX), steps).execute(db);
+    return new Map(rows.map((row) => [`${row.user_id}|${row.day}`, row]));
+  };
+  const eligible = await recount("eligible");
+  const unrejected = await recount("unrejected");
+  return [...eligible].map(([key, day]) => {
+    const total = Number(day.total);
+    return {
+      userId: day.user_id,
+      day: day.day,
+      // The day as stored: the ledger rewrites it with every change to its counters and entries.
+      countedSteps: Number(day.before),
+      eligibleSteps: total,
+      pendingSteps: Number(unrejected.get(key)?.total ?? total) - total,
+    };
+  });
+}
+
+/**
+ * Each walker's month (or only `userId`'s) split by fair play: its counted total (the ledger's
+ * month row) less what its few held days hold back (`heldDays`). Walkers without steps that month
+ * are not in the map. Read on `db` (a transaction too).
  */
 export async function eligibleMonths(
   db: Kysely<DatabaseSchema>,
@@ -29,25 +85,8 @@ export async function eligibleMonths(
   month: MonthString,
   userId?: string,
 ): Promise<Map<string, EligibleMonth>> {
-  const [first, last] = [`${month}-01`, `${month}-31`];
   let months = db.selectFrom("step_months").select(["user_id", "total_steps"]).where("month", "=", month);
-  let entries = db
-    .selectFrom("manual_step_entries")
-    .select(["user_id", "day"])
-    .where("status", "<>", "approved")
-    .where("day", ">=", first)
-    .where("day", "<=", last);
-  let counters = db
-    .selectFrom("step_counters")
-    .select(["user_id", "day"])
-    .where(sql<boolean>`pending_steps > 0 or rejected_steps > 0`)
-    .where("day", ">=", first)
-    .where("day", "<=", last);
-  if (userId !== undefined) {
-    months = months.where("user_id", "=", userId);
-    entries = entries.where("user_id", "=", userId);
-    counters = counters.where("user_id", "=", userId);
-  }
+  if (userId !== undefined) months = months.where("user_id", "=", userId);
   const result = new Map<string, EligibleMonth>();
   for (const row of await months.execute()) {
     const steps = Number(row.total_steps);
@@ -58,22 +97,12 @@ export async function eligibleMonths(
       pendingSteps: 0,
     });
   }
-  const held = await entries.union(counters).execute();
-  if (held.length === 0) return result;
-
-  const recount = async (steps: CountedSteps) => {
-    const days = jsonRows(dialect, rowsParam(held), { user_id: "text", day: "text" });
-    const { rows } = await countedDays(dialect, days, sql.lit(DAILY_STEP_MAX), steps).execute(db);
-    return new Map(rows.map((row) => [`${row.user_id}|${row.day}`, row]));
-  };
-  const eligible = await recount("eligible");
-  const unrejected = await recount("unrejected");
-  for (const [key, day] of eligible) {
-    const month = result.get(day.user_id);
-    if (!month) continue;
-    const total = Number(day.total);
-    month.eligibleSteps -= Number(day.before) - total;
-    month.pendingSteps += Number(unrejected.get(key)?.total ?? total) - total;
+  const range = { from: `${month}-01`, to: `${month}-31`, ...(userId === undefined ? {} : { userId }) };
+  for (const day of await heldDays(db, dialect, range)) {
+    const walker = result.get(day.userId);
+    if (!walker) continue;
+    walker.eligibleSteps -= day.countedSteps - day.eligibleSteps;
+    walker.pendingSteps += day.pendingSteps;
   }
   return result;
 }

@@ -12,6 +12,7 @@ import {
 } from "@charity-steps/shared-types";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eligibleMonths } from "../../src/repositories/eligible-steps.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { manualForm, photo, stepsClient } from "./support.js";
 
@@ -178,7 +179,9 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       date: string;
       steps: number;
     }[];
-    expect(history.at(-1)).toEqual({ date: TODAY, steps: 17_000 });
+    // Every step shows, those waiting marked as such.
+    expect(history.at(-1)).toEqual({ date: TODAY, steps: 17_000, pendingSteps: 5_000 });
+    expect(history.at(-2)).toEqual({ date: "2026-11-20", steps: 0 });
 
     const list = await walker.api.get(MANUAL_ENTRIES_PATH);
     expect(list.statusCode).toBe(200);
@@ -190,6 +193,33 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
     const other = await newWalker();
     expect((await other.api.get(MANUAL_ENTRIES_PATH)).json()).toEqual({ entries: [] });
     expect(FAIR_PLAY_MESSAGES.pending).toMatch(/waiting for a quick check/);
+  });
+
+  it("splits every walker's month apart, as the draw reads them: held days of other walkers or months change nothing", async () => {
+    const held = await newWalker();
+    const other = await newWalker();
+    await held.api.sync({ steps: 12_000, date: TODAY, source: "device_motion" });
+    expect((await held.add(4_000, await photo("png", 50, 50))).status).toBe("pending");
+    await other.api.sync({ steps: 30_000, date: TODAY, source: "device_motion" });
+    const october = "2026-10-31";
+    await other.api.sync({ steps: 2_000, date: october, source: "device_motion" });
+    expect((await other.add(3_000, await photo("png", 52, 50), october)).status).toBe("pending");
+
+    const { db, dialect } = testApp.app.database;
+    const november = await eligibleMonths(db, dialect, "2026-11");
+    expect(november.get(held.user.id)).toEqual({
+      userId: held.user.id,
+      countedSteps: 16_000,
+      eligibleSteps: 12_000,
+      pendingSteps: 4_000,
+    });
+    expect(november.get(other.user.id)).toMatchObject({ countedSteps: 30_000, eligibleSteps: 30_000 });
+    expect((await eligibleMonths(db, dialect, "2026-10")).get(other.user.id)).toEqual({
+      userId: other.user.id,
+      countedSteps: 5_000,
+      eligibleSteps: 2_000,
+      pendingSteps: 3_000,
+    });
   });
 
   it("leaves out held steps by the day rule: the day's cap and the larger of motion and health", async () => {

@@ -23,6 +23,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { ForbiddenError } from "../../../errors.js";
+import { heldDays } from "../../../repositories/eligible-steps.js";
 import { acceptedStepDate, counterReading } from "./counter-reading.js";
 import { manualEntryRoutes } from "./manual-entry.js";
 import { photoRoutes } from "./photos.js";
@@ -122,10 +123,16 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const today = londonDay();
       const from = addDays(today, -(STEP_HISTORY_DAYS - 1));
-      const totals = await ledger.dayTotals(signedInUser(request).id, from, today);
+      const userId = signedInUser(request).id;
+      const totals = await ledger.dayTotals(userId, from, today);
+      const { db, dialect } = app.database;
+      const pending = new Map(
+        (await heldDays(db, dialect, { from, to: today, userId })).map((day) => [day.day, day.pendingSteps]),
+      );
       const days = Array.from({ length: STEP_HISTORY_DAYS }, (_, index) => {
         const date = addDays(from, index);
-        return { date, steps: totals.get(date) ?? 0 };
+        const pendingSteps = pending.get(date) ?? 0;
+        return { date, steps: totals.get(date) ?? 0, ...(pendingSteps > 0 ? { pendingSteps } : {}) };
       });
       return { days };
     },
