@@ -63,17 +63,22 @@ async function confirmEmail(page: Page, email: string): Promise<void> {
 }
 
 /**
- * Last month's steps, as if synced before its close. Every step the API takes for a closed month
- * first closes it (a late sync must change nothing), so no request can put them there now: they
- * go straight into the month's ledger row, the one place the close reads steps from.
+ * Last month's steps, as if synced before its close, and its draw as opened while the month ran
+ * (this server did not run then). Every step the API takes for a closed month first closes it (a
+ * late sync must change nothing), and a draw cannot be opened after its close, so no request can
+ * put them there now: they go straight into the database, the seed made as the server makes it.
  */
 function stepsLastMonth(userId: string, steps: number): void {
   const script = `
     const Database = require("better-sqlite3");
+    const { createHash, randomBytes } = require("node:crypto");
     const [file, userId, month, steps] = process.argv.slice(1);
     const db = new Database(file);
     db.prepare("insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at) values (?, ?, ?, ?, ?, ?)")
       .run(userId, month, Number(steps), month + "-28", Number(steps), Date.now());
+    const seed = randomBytes(32);
+    db.prepare("insert into draws (month, seed, commitment, status, created_at) values (?, ?, ?, 'open', ?) on conflict do nothing")
+      .run(month, seed.toString("hex"), createHash("sha256").update(seed).digest("hex"), Date.parse(month + "-01T00:00:00Z"));
     db.close();
   `;
   const result = spawnSync(

@@ -94,6 +94,16 @@ export const DrawResults = Type.Object({
 });
 export type DrawResults = Static<typeof DrawResults>;
 
+/** The months that have a draw (this one, the 12 before it and the next one at most), newest first. */
+export const DRAWS_PATH = "/api/draws";
+export const DrawSummary = Type.Object({
+  month: Type.String({ pattern: DRAW_MONTH_PATTERN }),
+  status: DrawStatus,
+});
+export type DrawSummary = Static<typeof DrawSummary>;
+export const DrawList = Type.Object({ draws: Type.Array(DrawSummary) });
+export type DrawList = Static<typeof DrawList>;
+
 /** The free postal route's details, as the prize and terms pages show them. */
 export const DRAW_RULES_PATH = "/api/draws/rules";
 export const DrawRulesResponse = Type.Object({
@@ -107,6 +117,8 @@ export const DrawMonthParams = Type.Object({ month: Type.String({ maxLength: 20 
 export const DRAW_MESSAGES = {
   badMonth: "The month must be written YYYY-MM, e.g. 2026-03.",
   ticketsNotYet: "The ticket list is published once the month's draw has been run.",
+  neverOpened:
+    "There is no draw for that month: it closed before its draw was opened, and a draw cannot begin after its close.",
   monthOutOfRange:
     "There is no draw for that month: draws exist for this month, the 12 before it and the next one.",
 } as const;

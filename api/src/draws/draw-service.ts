@@ -8,9 +8,11 @@ import {
   addMonths,
   type DayString,
   DRAW_CLAIM_MESSAGES,
+  DRAW_MESSAGES,
   DRAW_PRIZES_MAX,
   DRAW_RUN_MESSAGES,
   type DrawResults,
+  type DrawSummary,
   type DrawTier,
   drawClosesAt,
   drawMonthName,
@@ -106,10 +108,29 @@ export class DrawService {
     return true;
   }
 
+  /**
+   * The month's draw, opened (its seed made and committed to) on first ask, but only before its
+   * close: a commitment made once the entries are counted, or once the beacon round is public,
+   * would prove nothing, so a month that closed without a draw has none (404).
+   */
+  async draw(month: string, now = Date.now()): Promise<DrawRow> {
+    const row = await this.repository.find(month);
+    if (row) return row;
+    if (now >= this.closeTime(month)) throw new NotFoundError(DRAW_MESSAGES.neverOpened);
+    return this.repository.ensure(month, now);
+  }
+
+  /** The months that have a draw, from `from` on, newest first. */
+  async list(from: string, now = Date.now()): Promise<DrawSummary[]> {
+    return (await this.repository.list(from)).map((draw) => ({
+      month: draw.month,
+      status: draw.status === "open" && now >= this.closeTime(draw.month) ? "closed" : draw.status,
+    }));
+  }
+
   /** The month's public record; `status` reads `closed` from the close on, even before the close has run. */
   async results(month: string, now = Date.now()): Promise<DrawResults> {
-    const row = await this.repository.ensure(month, now);
-    return this.resultsOf(row, now);
+    return this.resultsOf(await this.draw(month, now), now);
   }
 
   private async resultsOf(row: DrawRow, now: number): Promise<DrawResults> {
@@ -179,7 +200,7 @@ export class DrawService {
     if (clean.reduce((sum, tier) => sum + tier.prizes, 0) > DRAW_PRIZES_MAX) {
       throw new UnprocessableError(DRAW_RUN_MESSAGES.tooManyPrizes);
     }
-    await this.repository.ensure(month, now);
+    await this.draw(month, now);
     if (now >= this.closeTime(month) || !(await this.repository.setTiers(month, clean, operatorId, now))) {
       throw new ConflictError(DRAW_RUN_MESSAGES.tiersAfterClose);
     }
@@ -197,7 +218,7 @@ export class DrawService {
     now = Date.now(),
   ): Promise<{ drawn: boolean; results: DrawResults }> {
     const closesAt = this.closeTime(month);
-    let row = await this.repository.ensure(month, now);
+    let row = await this.draw(month, now);
     if (row.status === "drawn") return { drawn: false, results: await this.resultsOf(row, now) };
     if (now < closesAt)
       throw new ConflictError(DRAW_RUN_MESSAGES.beforeClose(`${londonDateTime(closesAt)} (London time)`));
@@ -355,7 +376,7 @@ export class DrawService {
   }
 
   async operatorView(month: string, now = Date.now()): Promise<OperatorDraw> {
-    const row = await this.repository.ensure(month, now);
+    const row = await this.draw(month, now);
     const counted = row.status !== "open";
     const kinds = counted ? await this.repository.ticketKinds(month) : null;
     const prizes = await this.repository.prizes(month);
@@ -409,9 +430,13 @@ export class DrawService {
    * database, so several processes running it at once still do each thing once.
    */
   async tick(now = Date.now()): Promise<void> {
-    // Last month's too: a month no process saw begin still gets its draw at its close.
+    // Last month's too while it is open (the first days of a month): one no process saw begin
+    // still gets its draw, as long as the commitment comes before the close.
     const thisMonth = londonMonth(now);
-    for (const offset of [-1, 0, 1]) await this.repository.ensure(addMonths(thisMonth, offset), now);
+    for (const offset of [-1, 0, 1]) {
+      const month = addMonths(thisMonth, offset);
+      if (now < this.closeTime(month)) await this.repository.ensure(month, now);
+    }
     for (const month of await this.repository.monthsIn("open")) {
       if (now >= this.closeTime(month)) await this.close(month, now);
     }

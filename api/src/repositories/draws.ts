@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_DRAW_TIERS,
   type DrawBeacon,
+  type DrawSummary,
   type DrawTier,
   PRIZE_CLAIM_DAYS,
   prizeEntries,
@@ -135,6 +136,17 @@ export class DrawsRepository {
     return created;
   }
 
+  /** The months that have a draw, from `from` on, newest first. */
+  async list(from: string): Promise<DrawSummary[]> {
+    const rows = await this.db
+      .selectFrom("draws")
+      .select(["month", "status"])
+      .where("month", ">=", from)
+      .orderBy("month", "desc")
+      .execute();
+    return rows.map((row) => ({ month: row.month, status: row.status as DrawSummary["status"] }));
+  }
+
   find(month: string): Promise<DrawRow | undefined> {
     return this.db.selectFrom("draws").selectAll().where("month", "=", month).executeTakeFirst();
   }
@@ -182,7 +194,7 @@ export class DrawsRepository {
   /**
    * Closes the month: counts its tickets from the steps stored now and the postal entries
    * recorded, and fixes the list's hash. Null when the month was already closed (by this process
-   * or another): the tickets are counted once.
+   * or another), or has no draw: the tickets are counted once.
    *
    * Each walker with a confirmed email gets one ticket per 10,000 of the month's steps; each
    * postal entry is one ticket. One person holds one holder id: a walker's tickets share theirs,
@@ -190,7 +202,6 @@ export class DrawsRepository {
    * with the same email or the same name and address. Prizes are one per holder.
    */
   async close(month: string, now = Date.now()): Promise<CloseOutcome | null> {
-    await this.ensure(month, now);
     return this.database.transaction(async (trx) => {
       const updated = await trx
         .updateTable("draws")

@@ -36,6 +36,8 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
   let testApp: TestApp;
   let operator: { cookie: string; user: { id: string } };
   let counter = 0;
+  /** Opens the month's draw as it would have been while the month ran (a closed month cannot be opened). */
+  const open = (month: string) => testApp.app.draws.draw(month, inside(month));
 
   beforeAll(async () => {
     testApp = await buildTestApp(dialect, OPERATOR_ENV);
@@ -90,6 +92,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("closes a month: one ticket per 10,000 steps for walkers with a confirmed email, one per postal entry", async () => {
     const month = addMonths(thisMonth, -2);
+    await open(month);
     const ada = await walker(month, 25_000);
     const bea = await walker(month, 9_999);
     const cal = await walker(month, 50_000, false);
@@ -123,6 +126,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("counts the steps stored at the close: a late sync is stored and shown, but changes no ticket", async () => {
     const month = addMonths(thisMonth, -3);
+    await open(month);
     const eve = await walker(month, 10_000);
     // Synced after the close (and before anyone closed the month): the sync closes it first.
     await record(eve.user.id, month, 35_000, afterClose(month));
@@ -135,6 +139,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     expect(before.statusCode).toBe(409);
     expect(before.json().message).toMatch(/cannot be run before it closes/);
     const month = addMonths(thisMonth, -4);
+    await open(month);
     await testApp.app.draws.close(month, afterClose(month));
     const tiers = await testApp.app.inject({
       method: "PUT",
@@ -181,6 +186,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("runs a closed month once: the results verify, a second run answers 409 with the same results", async () => {
     const month = addMonths(thisMonth, -5);
+    await open(month);
     const walkers = await Promise.all([30_000, 20_000, 10_000, 40_000].map((steps) => walker(month, steps)));
     await postal(month, "Pat Post", null);
 
@@ -230,6 +236,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("draws once when two processes run the same month at the same moment", async () => {
     const month = addMonths(thisMonth, -6);
+    await open(month);
     for (const steps of [50_000, 30_000, 20_000]) await walker(month, steps);
     const second = await buildApp(testConfig({ DATABASE_URL: testApp.database.url, ...OPERATOR_ENV }), {
       logger: false,
@@ -259,8 +266,8 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("lets a winner claim within 14 days; publishes the name and county; an unclaimed prize is redrawn after", async () => {
     const month = addMonths(thisMonth, -7);
+    await open(month);
     // Set while the month was open (the route refuses: by the real clock it has long closed).
-    await testApp.app.draws.repository.ensure(month, inside(month));
     const tiers = [{ name: "Gold", prizes: 2, description: "A bike" }];
     expect(await testApp.app.draws.repository.setTiers(month, tiers, operator.user.id, inside(month))).toBe(
       true,
@@ -389,6 +396,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {
     const month = addMonths(thisMonth, -8);
+    await open(month);
     const fay = await walker(month, 10_000);
     await testApp.app.draws.close(month, afterClose(month));
     expect((await get(drawTicketsPath(month))).statusCode).toBe(404);
@@ -419,6 +427,7 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
       DRAW_BEACON_CHAIN_HASH: network.chainHash,
       DRAW_BEACON_PUBLIC_KEY: network.publicKey,
     });
+    await testApp.app.draws.draw(month, inside(month));
     for (const steps of [20_000, 30_000]) {
       const w = await walkerWithEmail(testApp.app, `beacon.${steps}.${dialect}@example.org`, true);
       await testApp.app.repositories.steps.recordCount(
@@ -512,6 +521,7 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
     const auto = await buildTestApp(dialect);
     try {
       const month = addMonths(thisMonth, -2);
+      await auto.app.draws.draw(month, inside(month));
       const w = await walkerWithEmail(auto.app, `auto.${dialect}@example.org`, true);
       await auto.app.repositories.steps.recordCount(
         {

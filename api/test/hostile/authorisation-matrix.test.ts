@@ -5,6 +5,7 @@ import {
   ACCOUNT_SESSIONS_PATH,
   APPLE_HEALTH_IMPORT_PATH,
   DRAW_RULES_PATH,
+  DRAWS_PATH,
   drawMinePath,
   drawResultsPath,
   drawTicketsPath,
@@ -107,6 +108,7 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/openapi.json", expected: everyone(200) },
   { method: "GET", url: () => drawResultsPath(londonMonth()), expected: everyone(200) },
   { method: "GET", url: () => DRAW_RULES_PATH, expected: everyone(200) },
+  { method: "GET", url: () => DRAWS_PATH, expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },

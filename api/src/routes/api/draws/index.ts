@@ -1,9 +1,12 @@
 import {
+  addMonths,
   DRAW_MESSAGES,
   DRAW_MONTH_PATTERN,
   DRAW_RULES_PATH,
   DRAW_RUN_MESSAGES,
   DRAW_TICKETS_CONTENT_TYPE,
+  DRAWS_PATH,
+  DrawList,
   DrawMonthParams,
   DrawResults,
   DrawRulesResponse,
@@ -69,6 +72,11 @@ export const drawsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(DRAW_RULES_PATH, { schema: { response: { 200: DrawRulesResponse } } }, async (_request, reply) =>
     reply.header("cache-control", "no-cache").send({ postalEntryAddress: app.config.postalEntryAddress }),
   );
+
+  app.get(DRAWS_PATH, { schema: { response: { 200: DrawList } } }, async (_request, reply) => {
+    const draws = await app.draws.list(addMonths(londonMonth(), -DRAW_MONTHS_BACK));
+    return reply.header("cache-control", "no-cache").send({ draws });
+  });
 
   app.get(
     drawResultsPath(":month"),
