@@ -184,9 +184,13 @@ describe("the whole walker journey with the keyboard alone", () => {
     await tabTo(page.getByRole("link", { name: "View" }).first(), { backwards: true, most: 120 });
     await page.keyboard.press("Enter");
     await page.getByText("Monthly Step Leaderboard").waitFor();
-    await tabTo(page.getByRole("tab", { name: "Members" }));
-    await page.keyboard.press("Enter");
+    // The two tabs are one Tab stop; the arrow keys move between them.
+    await tabTo(page.getByRole("tab", { name: "Leaderboard" }));
+    await page.keyboard.press("ArrowRight");
     await page.getByRole("tabpanel", { name: "Members" }).waitFor();
+    expect(
+      await page.getByRole("tab", { name: "Members" }).evaluate((tab) => tab === document.activeElement),
+    ).toBe(true);
   });
 
   it("never traps focus: Tab goes through the whole page and comes round again", async () => {

@@ -6,7 +6,7 @@ import type {
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown, Medal, Trophy, Users } from "lucide-react";
-import { useState } from "react";
+import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
@@ -20,6 +20,9 @@ import { parseGroupId } from "./group-id";
 import { createdFormat } from "./groups-page";
 import { JoinCodeButton } from "./join-code-button";
 import { LeaveOrDeleteButton } from "./leave-or-delete-button";
+
+const TABS = ["leaderboard", "members"] as const;
+type Tab = (typeof TABS)[number];
 
 export function GroupDetailPage() {
   const groupId = parseGroupId(useParams().id);
@@ -46,7 +49,27 @@ function GroupDetail({ groupId }: { groupId: number }) {
   const navigate = useNavigate();
   const { user } = useAuth();
   const online = useOnline();
-  const [tab, setTab] = useState<"leaderboard" | "members">("leaderboard");
+  const [tab, setTab] = useState<Tab>("leaderboard");
+  const tabIds = useId();
+  const tabButtons = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+  // The tabs pattern: one Tab stop for the list, arrow keys (and Home, End) move between the tabs.
+  const onTabKey = (event: KeyboardEvent) => {
+    const at = TABS.indexOf(tab);
+    const next =
+      event.key === "ArrowRight"
+        ? TABS[(at + 1) % TABS.length]
+        : event.key === "ArrowLeft"
+          ? TABS[(at - 1 + TABS.length) % TABS.length]
+          : event.key === "Home"
+            ? TABS[0]
+            : event.key === "End"
+              ? TABS[TABS.length - 1]
+              : undefined;
+    if (!next) return;
+    event.preventDefault();
+    setTab(next);
+    tabButtons.current[next]?.focus();
+  };
   // Data is loaded only for ids above 0: this component exists only then.
   const group = useQuery<Group | null>({ queryKey: ["/api/groups", groupId] });
   const members = useQuery<GroupMembersResponse | null>({ queryKey: ["/api/groups", groupId, "members"] });
@@ -97,13 +120,19 @@ function GroupDetail({ groupId }: { groupId: number }) {
         />
       </section>
 
-      <div role="tablist" aria-label="Group" className="fit-grid gap-2 [--fit-min:8rem]">
-        {(["leaderboard", "members"] as const).map((name) => (
+      <div role="tablist" aria-label="Group" className="fit-grid gap-2 [--fit-min:8rem]" onKeyDown={onTabKey}>
+        {TABS.map((name) => (
           <button
             key={name}
+            ref={(button) => {
+              tabButtons.current[name] = button;
+            }}
             type="button"
             role="tab"
+            id={`${tabIds}-${name}`}
             aria-selected={tab === name}
+            aria-controls={`${tabIds}-panel`}
+            tabIndex={tab === name ? 0 : -1}
             className={tab === name ? "btn-primary" : "btn-secondary"}
             onClick={() => setTab(name)}
           >
@@ -113,7 +142,13 @@ function GroupDetail({ groupId }: { groupId: number }) {
       </div>
 
       {tab === "leaderboard" ? (
-        <section className="card p-4" role="tabpanel" aria-label="Leaderboard">
+        <section
+          className="card p-4"
+          role="tabpanel"
+          id={`${tabIds}-panel`}
+          aria-labelledby={`${tabIds}-leaderboard`}
+          tabIndex={0}
+        >
           <h3 className="mb-3 flex items-center gap-2 text-lg font-semibold">
             <Trophy aria-hidden="true" className="size-5 text-brand-strong" />
             Monthly Step Leaderboard
@@ -147,7 +182,13 @@ function GroupDetail({ groupId }: { groupId: number }) {
           )}
         </section>
       ) : (
-        <section className="card p-4" role="tabpanel" aria-label="Members">
+        <section
+          className="card p-4"
+          role="tabpanel"
+          id={`${tabIds}-panel`}
+          aria-labelledby={`${tabIds}-members`}
+          tabIndex={0}
+        >
           {members.data && members.data.length > 0 ? (
             <ul className="space-y-2">
               {members.data.map((member) => (

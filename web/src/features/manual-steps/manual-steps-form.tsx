@@ -25,8 +25,7 @@ interface ManualStepsValues {
   note: string;
 }
 
-const showProblem = ({ title, description }: FormProblem) =>
-  toast({ title, description, variant: "destructive" });
+type Field = "steps" | "photo" | "note";
 
 /**
  * Steps walked without the phone, with a photo as proof: checked here with the
@@ -36,9 +35,19 @@ export function ManualStepsForm() {
   const queryClient = useQueryClient();
   const online = useOnline();
   const today = useLondonDay();
-  const ids = { steps: useId(), date: useId(), note: useId() };
+  const ids = { steps: useId(), date: useId(), note: useId(), problem: useId() };
   const [photo, setPhoto] = useState<File | null>(null);
-  const { register, handleSubmit, reset, watch } = useForm<ManualStepsValues>({
+  // What is wrong, and with which field: said by the toast, and kept beside the form (the toast goes).
+  const [problem, setProblem] = useState<(FormProblem & { field: Field }) | null>(null);
+  const showProblem = (found: FormProblem, field: Field) => {
+    toast({ title: found.title, description: found.description, variant: "destructive" });
+    setProblem({ ...found, field });
+  };
+  const problemFor = (field: Field) =>
+    problem?.field === field
+      ? { "aria-invalid": true, "aria-describedby": ids.problem }
+      : { "aria-invalid": false, "aria-describedby": undefined };
+  const { register, handleSubmit, reset, watch, setFocus } = useForm<ManualStepsValues>({
     defaultValues: { steps: "", date: today, note: "" },
   });
   // One key per entry: kept while the same entry is retried, replaced once anything changes.
@@ -46,15 +55,17 @@ export function ManualStepsForm() {
   useEffect(() => {
     const subscription = watch(() => {
       idempotencyKey.current = null;
+      setProblem(null);
     });
     return () => subscription.unsubscribe();
   }, [watch]);
 
   // Checked as soon as it is picked or dropped, so a wrong file is refused with the spec's toast.
   const pickPhoto = (file: File | null) => {
-    const problem = file && photoProblem(file);
-    if (problem) return showProblem(problem);
+    const refused = file && photoProblem(file);
+    if (refused) return showProblem(refused, "photo");
     idempotencyKey.current = null;
+    setProblem(null);
     setPhoto(file);
   };
 
@@ -93,8 +104,18 @@ export function ManualStepsForm() {
   });
 
   const submit = handleSubmit((values) => {
-    const problem = stepsProblem(values.steps) ?? photoProblem(photo) ?? noteProblem(values.note);
-    if (problem) return showProblem(problem);
+    const found: [FormProblem | null, Field][] = [
+      [stepsProblem(values.steps), "steps"],
+      [photoProblem(photo), "photo"],
+      [noteProblem(values.note), "note"],
+    ];
+    const [refused, field] = found.find(([each]) => each !== null) ?? [null, "steps"];
+    if (refused) {
+      showProblem(refused, field);
+      // Focus goes to the field to fix (the photo's picker would open a file dialog: not that one).
+      if (field !== "photo") setFocus(field);
+      return;
+    }
     idempotencyKey.current ??= crypto.randomUUID();
     mutation.mutate({ values, file: photo as File, key: idempotencyKey.current });
   });
@@ -116,6 +137,7 @@ export function ManualStepsForm() {
             autoComplete="off"
             placeholder="e.g. 5000"
             className="field"
+            {...problemFor("steps")}
             {...register("steps")}
           />
         </label>
@@ -134,9 +156,22 @@ export function ManualStepsForm() {
       <label htmlFor={ids.note} className="block text-sm font-medium">
         Note{" "}
         <span className="font-normal text-muted">(optional, up to {MANUAL_NOTE_MAX_CHARS} characters)</span>
-        <textarea id={ids.note} rows={2} className="field" {...register("note")} />
+        <textarea id={ids.note} rows={2} className="field" {...problemFor("note")} {...register("note")} />
       </label>
-      <PhotoDropZone photo={photo} onPick={pickPhoto} />
+      <PhotoDropZone
+        photo={photo}
+        onPick={pickPhoto}
+        problemId={problem?.field === "photo" ? ids.problem : undefined}
+      />
+      {problem && (
+        <p
+          id={ids.problem}
+          className="text-sm font-medium text-destructive"
+          data-testid="manual-steps-problem"
+        >
+          {problem.title}: {problem.description}
+        </p>
+      )}
       {!online && (
         <p className="text-sm text-muted" role="status">
           You're offline: steps added by hand need the connection, so the photo can be checked.

@@ -8,9 +8,12 @@ import { type DragEvent, useId, useState } from "react";
 export function PhotoDropZone({
   photo,
   onPick,
+  problemId,
 }: {
   photo: File | null;
   onPick: (file: File | null) => void;
+  /** The id of the text saying what is wrong with the photo, when something is. */
+  problemId?: string;
 }) {
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
@@ -58,6 +61,8 @@ export function PhotoDropZone({
         type="file"
         accept="image/*"
         aria-label="Photo proof"
+        aria-invalid={problemId !== undefined}
+        aria-describedby={problemId}
         className="sr-only"
         onChange={(event) => {
           onPick(event.target.files?.[0] ?? null);

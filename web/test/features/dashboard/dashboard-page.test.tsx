@@ -103,6 +103,13 @@ describe("the dashboard", () => {
       title: "Invalid Steps",
       description: "Please enter a valid number of steps",
     });
+    // The problem stays beside the form once the toast has gone, tied to the field, which has focus.
+    expect(steps.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(steps);
+    const problemId = steps.getAttribute("aria-describedby") ?? "";
+    expect(document.getElementById(problemId)?.textContent).toBe(
+      "Invalid Steps: Please enter a valid number of steps",
+    );
     await user.type(steps, "50001");
     await user.click(send);
     expect(currentToast()).toMatchObject({ title: "Too Many Steps" });
@@ -110,6 +117,12 @@ describe("the dashboard", () => {
     await user.type(steps, "4000");
     await user.click(send);
     expect(currentToast()).toMatchObject({ title: "Image Required" });
+    expect(steps.getAttribute("aria-invalid")).toBe("false");
+    const photo = screen.getByLabelText("Photo proof");
+    expect(photo.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(photo.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Image Required: Please upload an image to verify your steps",
+    );
     expect(fetchMock.mock.calls.some(([url]) => url === "/api/steps/add-manual-verified")).toBe(false);
   });
 

@@ -1,4 +1,5 @@
 import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { renderApp, testWalker } from "../../render-app";
 
@@ -41,45 +42,78 @@ describe("a group's page the walker cannot see", () => {
   });
 });
 
+/** Group 12 with four walkers on its leaderboard, the signed-in walker its admin. */
+function stubGroupOfFour() {
+  const walker = (id: string, firstName: string) => ({
+    id,
+    firstName,
+    lastName: null,
+    profileImageUrl: null,
+  });
+  const leaderboard = ["Ann", "Bea", "Cy", "Di"].map((name, index) => ({
+    user: walker(`user-${index + 2}`, name),
+    rank: index + 1,
+    todaySteps: 1_000,
+    monthlySteps: 40_000 - index * 5_000,
+  }));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === "/api/auth/user") return Response.json(testWalker);
+      if (url === "/api/groups/12/leaderboard") return Response.json(leaderboard);
+      if (url === "/api/groups/12/members") return Response.json([]);
+      if (url === "/api/groups/12") {
+        return Response.json({
+          id: 12,
+          name: "Lunchtime Striders",
+          description: "",
+          joinCode: "ABCDEFGH",
+          adminUserId: "user-2",
+          createdAt: "2026-11-01T12:00:00.000Z",
+          memberCount: 4,
+        });
+      }
+      return Response.json({ message: "not stubbed" }, { status: 404 });
+    }),
+  );
+}
+
 describe("a group's leaderboard", () => {
   it("marks the top three with a medal that is read out, not with a tint alone", async () => {
-    const walker = (id: string, firstName: string) => ({
-      id,
-      firstName,
-      lastName: null,
-      profileImageUrl: null,
-    });
-    const leaderboard = ["Ann", "Bea", "Cy", "Di"].map((name, index) => ({
-      user: walker(`user-${index + 2}`, name),
-      rank: index + 1,
-      todaySteps: 1_000,
-      monthlySteps: 40_000 - index * 5_000,
-    }));
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        if (url === "/api/auth/user") return Response.json(testWalker);
-        if (url === "/api/groups/12/leaderboard") return Response.json(leaderboard);
-        if (url === "/api/groups/12/members") return Response.json([]);
-        if (url === "/api/groups/12") {
-          return Response.json({
-            id: 12,
-            name: "Lunchtime Striders",
-            description: "",
-            joinCode: "ABCDEFGH",
-            adminUserId: "user-2",
-            createdAt: "2026-11-01T12:00:00.000Z",
-            memberCount: 4,
-          });
-        }
-        return Response.json({ message: "not stubbed" }, { status: 404 });
-      }),
-    );
+    stubGroupOfFour();
     renderApp("/groups/12");
     const rows = await screen.findAllByTestId("leaderboard-row");
     expect(rows).toHaveLength(4);
     const medals = rows.map((row) => within(row).queryByRole("img", { name: "Top three" }) !== null);
     expect(medals).toEqual([true, true, true, false]);
+  });
+});
+
+describe("a group's two tabs", () => {
+  it("are one Tab stop, moved between with the arrow keys, each naming the panel it shows", async () => {
+    stubGroupOfFour();
+    const user = userEvent.setup();
+    renderApp("/groups/12");
+    const leaderboardTab = await screen.findByRole("tab", { name: "Leaderboard" });
+    const membersTab = screen.getByRole("tab", { name: "Members" });
+    expect([leaderboardTab.tabIndex, membersTab.tabIndex]).toEqual([0, -1]);
+    expect(screen.getByRole("tabpanel", { name: "Leaderboard" }).id).toBe(
+      leaderboardTab.getAttribute("aria-controls"),
+    );
+
+    leaderboardTab.focus();
+    await user.keyboard("{ArrowRight}");
+    expect(document.activeElement).toBe(membersTab);
+    expect(membersTab.getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByRole("tabpanel", { name: "Members" })).toBeTruthy();
+    expect([leaderboardTab.tabIndex, membersTab.tabIndex]).toEqual([-1, 0]);
+
+    await user.keyboard("{ArrowRight}");
+    expect(document.activeElement).toBe(leaderboardTab);
+    await user.keyboard("{End}");
+    expect(document.activeElement).toBe(membersTab);
+    await user.keyboard("{Home}");
+    expect(screen.getByRole("tabpanel", { name: "Leaderboard" })).toBeTruthy();
   });
 });
