@@ -147,7 +147,6 @@ function GroupDetail({ groupId }: { groupId: number }) {
           role="tabpanel"
           id={`${tabIds}-panel`}
           aria-labelledby={`${tabIds}-leaderboard`}
-          tabIndex={0}
         >
           <h3 className="mb-3 flex items-center gap-2 text-lg font-semibold">
             <Trophy aria-hidden="true" className="size-5 text-brand-strong" />
@@ -187,7 +186,6 @@ function GroupDetail({ groupId }: { groupId: number }) {
           role="tabpanel"
           id={`${tabIds}-panel`}
           aria-labelledby={`${tabIds}-members`}
-          tabIndex={0}
         >
           {members.data && members.data.length > 0 ? (
             <ul className="space-y-2">
