@@ -141,11 +141,14 @@ describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims 
       walkerEmail,
       `You won a Platinum prize in the Charity Steps draw for ${monthName}`,
     );
-    // The mail links to the results page and, to claim, to the prize page.
+    // The mail links to the results page and, to claim, to the prize's claim form.
     expect(linkIn(mail, `${server.origin}/prize-draw/results/`)).toBe(
       `${server.origin}/prize-draw/results/${month}`,
     );
-    expect((mail.text ?? "").split(/\s+/)).toContain(`${server.origin}/prize-draw`);
+    // The button goes straight to the claim form of this prize.
+    expect(linkIn(mail, `${server.origin}/prizes/`)).toMatch(
+      new RegExp(`^${server.origin}/prizes/[A-Za-z0-9_-]{12}/claim$`),
+    );
     await walker.goto(`${server.origin}/prize-draw`);
     const tickets = walker.getByTestId("my-tickets");
     await tickets.waitFor();

@@ -203,6 +203,8 @@ export const operatorDrawPath = (month: string) => `/api/operator/draws/${month}
 export const operatorDrawTiersPath = (month: string) => `/api/operator/draws/${month}/tiers`;
 export const operatorDrawRunPath = (month: string) => `/api/operator/draws/${month}/run`;
 export const operatorPrizeRedrawPath = (prizeId: string) => `/api/operator/prizes/${prizeId}/redraw`;
+/** Where a winner claims a prize in the app (the winner's mail links here). */
+export const prizeClaimPagePath = (prizeId: string) => `/prizes/${encodeURIComponent(prizeId)}/claim`;
 /** The public results page of a month's draw in the app. */
 export const drawResultsPagePath = (month: string) => `/prize-draw/results/${month}`;
 

@@ -28,6 +28,7 @@ import {
   type OperatorPrize,
   type PrizeClaimRequest,
   type PrizeStatus,
+  prizeClaimPagePath,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
@@ -376,6 +377,9 @@ export class DrawService {
   }
 
   async operatorView(month: string, now = Date.now()): Promise<OperatorDraw> {
+    // Past its close, the month is closed here if nothing has closed it yet: the counts show at once.
+    await this.draw(month, now);
+    await this.close(month, now);
     const row = await this.draw(month, now);
     const counted = row.status !== "open";
     const kinds = counted ? await this.repository.ticketKinds(month) : null;
@@ -400,7 +404,7 @@ export class DrawService {
         .where("id", "=", prize.user_id)
         .executeTakeFirst();
       if (!user?.email || user.email_verified_at === null) continue;
-      const claimUrl = `${this.deps.config.publicUrl}/prize-draw`;
+      const claimUrl = `${this.deps.config.publicUrl}${prizeClaimPagePath(prize.id)}`;
       try {
         await this.deps.mail.send({
           to: user.email,

@@ -25,4 +25,4 @@ export const PRIZE_STATUS_LABEL: Record<MyPrize["status"], string> = {
 };
 
 /** A prize's claim form in the app (`paths.prizeClaim`). */
-export const prizeClaimPagePath = (prizeId: string) => `/prizes/${encodeURIComponent(prizeId)}/claim`;
+export { prizeClaimPagePath } from "@charity-steps/shared-types";
