@@ -1,4 +1,5 @@
 import {
+  type DrawSummary,
   drawClosesAt,
   drawMonthName,
   drawResultsPagePath,
@@ -72,16 +73,20 @@ function PrizeState({ prize }: { prize: MyPrize }) {
   }
 }
 
-/** The walker's tickets in last month's draw, once its close has counted them. */
-export function LastMonthTickets({ month }: { month: string }) {
+/**
+ * The walker's tickets in `month`'s draw. While the month is still open this only says when they
+ * will be counted (at its close); once closed, their count and ids.
+ */
+export function MonthTickets({ month }: { month: string }) {
   const mine = useMyDraw(month);
   const draw = mine.data;
   if (!draw) return null;
   const label = drawMonthName(month);
+  const headingId = `my-tickets-heading-${month}`;
   if (draw.status === "open") {
     return (
-      <section className="card mt-4 space-y-2 p-4" aria-labelledby="my-tickets-heading">
-        <h2 id="my-tickets-heading" className="text-lg font-semibold">
+      <section className="card mt-4 space-y-2 p-4" aria-labelledby={headingId}>
+        <h2 id={headingId} className="text-lg font-semibold">
           Your tickets for {label}
         </h2>
         <p className="text-muted">
@@ -111,8 +116,8 @@ export function LastMonthTickets({ month }: { month: string }) {
     </>
   );
   return (
-    <section className="card mt-4 space-y-2 p-4" aria-labelledby="my-tickets-heading">
-      <h2 id="my-tickets-heading" className="text-lg font-semibold" data-testid="my-tickets">
+    <section className="card mt-4 space-y-2 p-4" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-lg font-semibold" data-testid="my-tickets">
         Your tickets for {label}: {draw.ticketCount.toLocaleString("en-GB")}
       </h2>
       {draw.ticketCount === 0 ? (
@@ -139,19 +144,23 @@ export function LastMonthTickets({ month }: { month: string }) {
 }
 
 /**
- * Links to the results of last month's draw once drawn, and of each earlier month the walker won
- * in. Only months known to be drawn are asked about: asking the API for a month makes its draw,
- * which the scheduled job then closes and runs, so a page view must not sweep the past year.
+ * The walker's tickets: for the newest month whose close has counted them (closed or drawn), and
+ * before that, while last month is still open, when last month's will be counted.
  */
-export function PastResults({ lastMonth }: { lastMonth: string }) {
-  const mine = useMyDraw(lastMonth);
-  const prizes = useMyPrizes();
-  const drawn = [
-    ...new Set([
-      ...(mine.data?.status === "drawn" ? [lastMonth] : []),
-      ...(prizes.data?.prizes ?? []).map((prize) => prize.month),
-    ]),
-  ].sort((a, b) => b.localeCompare(a));
+export function YourTickets({ lastMonth, draws }: { lastMonth: string; draws: readonly DrawSummary[] }) {
+  const lastMonthOpen = draws.some((draw) => draw.month === lastMonth && draw.status === "open");
+  const counted = draws.find((draw) => draw.status !== "open")?.month;
+  return (
+    <>
+      {lastMonthOpen && <MonthTickets month={lastMonth} />}
+      {counted && <MonthTickets month={counted} />}
+    </>
+  );
+}
+
+/** Links to the results of every drawn month in the list of draws (`draws`, newest first). */
+export function PastResults({ draws }: { draws: readonly DrawSummary[] }) {
+  const drawn = draws.filter((draw) => draw.status === "drawn").map((draw) => draw.month);
   if (drawn.length === 0) return null;
   return (
     <section className="card mt-4 space-y-2 p-4" aria-labelledby="past-results-heading">

@@ -17,8 +17,9 @@ import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { formatSteps } from "../dashboard/step-numbers";
 import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
-import { LastMonthTickets, PastResults, YourPrizes } from "./my-draw";
+import { PastResults, YourPrizes, YourTickets } from "./my-draw";
 import { monthsBefore } from "./prize-format";
+import { drawsNewestFirst, useDrawList } from "./prize-queries";
 
 const TIERS = [
   { name: "Platinum", text: "The month's top prize, drawn from every entry." },
@@ -36,6 +37,7 @@ export function PrizeDrawPage() {
   const month = londonMonth();
   const lastMonth = monthsBefore(month, 1);
   const draw = useDraw(month);
+  const draws = drawsNewestFirst(useDrawList().data);
   if (stats.isLoading) return <LoadingSpinner />;
   const entries = prizeEntries(monthSteps);
 
@@ -55,7 +57,7 @@ export function PrizeDrawPage() {
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
       </section>
       <YourPrizes />
-      <LastMonthTickets month={lastMonth} />
+      <YourTickets lastMonth={lastMonth} draws={draws} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="draw-heading">
         <h2 id="draw-heading" className="text-lg font-semibold text-ink">
           This month's draw
@@ -85,7 +87,7 @@ export function PrizeDrawPage() {
           <p>This month's draw details are not available right now; please try again later.</p>
         )}
       </section>
-      <PastResults lastMonth={lastMonth} />
+      <PastResults draws={draws} />
       <section className="card mt-4 space-y-2 p-4 text-muted" aria-labelledby="postal-heading">
         <h2 id="postal-heading" className="text-lg font-semibold text-ink">
           Free entry by post

@@ -1,5 +1,7 @@
 import {
   DRAW_RULES_PATH,
+  DRAWS_PATH,
+  type DrawSummary,
   drawMinePath,
   drawResultsPath,
   MY_PRIZES_PATH,
@@ -28,12 +30,29 @@ const prizes = [
   prize({ id: "prize-4", month: "2026-07", tier: "Platinum", ticket: "J-1", status: "redrawn" }),
 ];
 
-function stubPrizePage(mine: ReturnType<typeof myDraw>, myPrizes = prizes) {
+/** The list of draws on 4 November 2026: October closed or drawn (as `october`), two months drawn before. */
+function drawList(october: DrawSummary["status"], older: DrawSummary[] = []): DrawSummary[] {
+  return [
+    { month: "2026-12", status: "open" },
+    { month: "2026-11", status: "open" },
+    { month: "2026-10", status: october },
+    ...older,
+  ];
+}
+
+function stubPrizePage(
+  mine: ReturnType<typeof myDraw>,
+  myPrizes = prizes,
+  draws = drawList(mine.status),
+  extra: Record<string, [number, unknown]> = {},
+) {
   return stubDrawServer({
+    [DRAWS_PATH]: [200, { draws }],
     [drawResultsPath("2026-11")]: [200, openDraw],
     [DRAW_RULES_PATH]: [200, { postalEntryAddress: "PO Box 1" }],
     [MY_PRIZES_PATH]: [200, { prizes: myPrizes }],
     [drawMinePath("2026-10")]: [200, mine],
+    ...extra,
     [drawResultsPath("2026-10")]: [200, drawnOctober],
     [drawResultsPath("2026-09")]: [200, september],
     [drawResultsPath("2026-08")]: [200, { ...openDraw, month: "2026-08", status: "closed" }],
@@ -80,23 +99,60 @@ describe("the prize page after a draw", () => {
     expect(screen.getByTestId("my-tickets-more").textContent).toBe("and 112 more");
   });
 
-  it("while last month is still open says when its tickets are counted; once closed, the count", async () => {
-    stubPrizePage(myDraw({ status: "open" }));
+  it("while last month is still open says when its tickets are counted, and shows the month before's", async () => {
+    vi.setSystemTime(new Date("2026-11-02T09:00:00Z"));
+    stubPrizePage(
+      myDraw({ status: "open" }),
+      prizes,
+      drawList("open", [
+        { month: "2026-09", status: "drawn" },
+        { month: "2026-08", status: "drawn" },
+      ]),
+      {
+        [drawMinePath("2026-09")]: [
+          200,
+          myDraw({ month: "2026-09", tickets: ["S-1", "S-2"], ticketCount: 2 }),
+        ],
+      },
+    );
     const first = renderApp("/prize-draw");
     expect(
       await screen.findByText(
         "Your tickets are counted when October 2026's draw closes, on 3 November 2026 at 12:00 (London time).",
       ),
     ).toBeTruthy();
-    expect(screen.queryByTestId("my-tickets")).toBeNull();
+    expect(screen.getByRole("heading", { name: "Your tickets for October 2026" })).toBeTruthy();
+    // The newest month already counted is September, not last month.
+    expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for September 2026: 2");
+    expect(screen.getByRole("link", { name: "See the September 2026 results" }).getAttribute("href")).toBe(
+      "/prize-draw/results/2026-09",
+    );
     first.unmount();
 
+    vi.setSystemTime(new Date("2026-11-04T09:00:00Z"));
     stubPrizePage(myDraw({ status: "closed", tickets: ["T-1"], ticketCount: 1 }));
     renderApp("/prize-draw");
     expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for October 2026: 1");
     expect(
       screen.getByText(/The draw has closed; the winners are published once it has been drawn/),
     ).toBeTruthy();
+    expect(screen.queryByText(/Your tickets are counted when/)).toBeNull();
+  });
+
+  it("shows the newest counted month's tickets even when last month never had a draw", async () => {
+    stubPrizePage(
+      myDraw(),
+      prizes,
+      [
+        { month: "2026-12", status: "open" },
+        { month: "2026-11", status: "open" },
+        { month: "2026-08", status: "drawn" },
+      ],
+      { [drawMinePath("2026-08")]: [200, myDraw({ month: "2026-08", tickets: ["A-1"], ticketCount: 1 })] },
+    );
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for August 2026: 1");
+    expect(screen.queryByText(/Your tickets are counted when/)).toBeNull();
   });
 
   it("lists the walker's prizes with their status in words, and a claim link for the one awaiting", async () => {
@@ -122,26 +178,33 @@ describe("the prize page after a draw", () => {
     for (const item of items.slice(1)) expect(within(item).queryByRole("link")).toBeNull();
   });
 
-  it("links to the results of last month once drawn and of each month won in, asking about no other month", async () => {
-    const { calls } = stubPrizePage(myDraw(), [
-      prizes[0] as MyPrize,
-      prize({ id: "prize-5", month: "2026-06" }),
-    ]);
+  it("links to the results of every drawn month in the list of draws, from one request", async () => {
+    const { calls } = stubPrizePage(
+      myDraw(),
+      [prizes[0] as MyPrize],
+      drawList("drawn", [
+        { month: "2026-09", status: "drawn" },
+        { month: "2026-08", status: "closed" },
+        { month: "2026-06", status: "drawn" },
+      ]),
+    );
     renderApp("/prize-draw");
     const past = await screen.findByRole("heading", { name: "Past draws' results" });
     const links = within(past.closest("section") as HTMLElement).getAllByRole("link");
     expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
       ["October 2026", "/prize-draw/results/2026-10"],
+      ["September 2026", "/prize-draw/results/2026-09"],
       ["June 2026", "/prize-draw/results/2026-06"],
     ]);
-    // Asking for a month makes its draw: only this month's is asked for.
+    // Which months were drawn comes from the list alone: no month's record is asked for but this one's.
+    expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
     const asked = calls
       .filter((call) => /^\/api\/draws\/\d{4}-\d{2}$/.test(call.url))
       .map((call) => call.url);
     expect([...new Set(asked)]).toEqual([drawResultsPath("2026-11")]);
   });
 
-  it("shows no past results while last month is not drawn and nothing was won", async () => {
+  it("shows no past results while no month in the list is drawn, and no prizes when none was won", async () => {
     stubPrizePage(myDraw({ status: "closed" }), []);
     renderApp("/prize-draw");
     await screen.findByTestId("my-tickets");
