@@ -246,7 +246,16 @@ export class ManualEntries {
       .executeTakeFirst();
     if (record) {
       if (record.request_hash !== input.requestHash) return { kind: "key-reused" };
-      return { kind: "replayed", body: JSON.parse(record.response_body) as ManualEntryResponse };
+      const body = JSON.parse(record.response_body) as ManualEntryResponse;
+      // An answer stored before entries had a status was for an entry counted at once: approved.
+      const stored: Partial<ManualEntry> = body.entry;
+      const entry = {
+        ...body.entry,
+        status: stored.status ?? "approved",
+        reasons: stored.reasons ?? [],
+        decisionReason: stored.decisionReason ?? null,
+      };
+      return { kind: "replayed", body: { ...body, entry } };
     }
     // The record expires; the entry keeps its key for good, so a very late replay still adds nothing.
     const entry = await this.db

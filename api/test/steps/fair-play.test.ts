@@ -83,6 +83,27 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
     });
   });
 
+  it("replays an answer stored before entries had a status as approved", async () => {
+    const walker = await newWalker();
+    const key = "replay-from-before-fair-play";
+    const form = manualForm({ steps: "1200", date: TODAY }, { bytes: await uniquePhoto() });
+    const first = await walker.api.addManual(form, key);
+    expect(first.statusCode).toBe(201);
+    const { entry, ...totals } = first.json() as ManualEntryResponse;
+    const { status: _status, reasons: _reasons, decisionReason: _decision, ...older } = entry;
+    await testApp.app.database.db
+      .updateTable("idempotency_records")
+      .set({ response_body: JSON.stringify({ entry: older, ...totals }) })
+      .where("key", "=", key)
+      .execute();
+    const replay = await walker.api.addManual(form, key);
+    expect(replay.statusCode, replay.body).toBe(201);
+    expect(replay.json()).toEqual({
+      entry: { ...older, status: "approved", reasons: [], decisionReason: null },
+      ...totals,
+    });
+  });
+
   it("holds the same photo, and a re-encoded, resized or cropped copy of it, but not other pictures of the same kind of scene", async () => {
     const first = await newWalker();
     const original = await scene("park-evening");
