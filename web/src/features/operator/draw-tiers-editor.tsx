@@ -15,7 +15,7 @@ import { FormProblem } from "../../components/form-problem";
 import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
-import { DRAW_STATUS_KEY, monthName, operatorDrawQuery } from "./operator-draw-queries";
+import { DRAW_LIST_KEY, monthName, operatorDrawQuery } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 
 interface FormValues {
@@ -118,7 +118,7 @@ export function DrawTiersEditor({
         onClosed(message);
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: operatorDrawQuery(month).queryKey }),
-          queryClient.invalidateQueries({ queryKey: DRAW_STATUS_KEY }),
+          queryClient.invalidateQueries({ queryKey: DRAW_LIST_KEY }),
         ]);
         return;
       }

@@ -1,8 +1,9 @@
 import {
   type AlreadyDrawnResponse,
-  type DrawResults,
+  DRAWS_PATH,
+  type DrawList,
   type DrawStatus,
-  drawResultsPath,
+  type DrawSummary,
   londonMonth,
   type OperatorDraw,
   operatorDrawPath,
@@ -11,18 +12,26 @@ import { queryOptions } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../../lib/api-client";
 
 export const OPERATOR_DRAW_KEY = ["/api/operator/draws"] as const;
-export const DRAW_STATUS_KEY = ["operator", "draw-status"] as const;
+/** The list of draws, shared with the prize page's: one cache entry for both. */
+export const DRAW_LIST_KEY = [DRAWS_PATH] as const;
 
-/** How many months before this one the console offers: the server keeps draws for as many. */
-export const DRAW_MONTHS_BACK = 12;
-
-/** This London month and the `DRAW_MONTHS_BACK` before it, newest first. */
-export function drawMonths(now: Date | number = Date.now()): string[] {
-  const [year, month] = londonMonth(now).split("-").map(Number) as [number, number];
-  return Array.from({ length: DRAW_MONTHS_BACK + 1 }, (_, back) => {
-    const index = year * 12 + (month - 1) - back;
-    return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+/** The months that have a draw and where each stands, newest first, in one request. */
+export const drawListQuery = () =>
+  queryOptions({
+    queryKey: DRAW_LIST_KEY,
+    queryFn: async () => {
+      const { draws } = (await (await apiRequest("GET", DRAWS_PATH)).json()) as DrawList;
+      return [...draws].sort((a, b) => b.month.localeCompare(a.month));
+    },
   });
+
+/**
+ * The month an operator most likely came for: the newest that has closed and waits for its draw,
+ * else the newest drawn (its prizes to follow), else this month (its tiers to set).
+ */
+export function defaultDrawMonth(draws: readonly DrawSummary[], thisMonth: string = londonMonth()): string {
+  const newest = (status: DrawStatus) => draws.find((draw) => draw.status === status)?.month;
+  return newest("closed") ?? newest("drawn") ?? thisMonth;
 }
 
 const monthNameFormat = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -38,27 +47,6 @@ export const operatorDrawQuery = (month: string) =>
   queryOptions({
     queryKey: [...OPERATOR_DRAW_KEY, month],
     queryFn: async () => (await (await apiRequest("GET", operatorDrawPath(month))).json()) as OperatorDraw,
-  });
-
-/**
- * The month an operator most likely came for: the latest one that has closed and waits for its
- * draw. Months are asked newest first, and the search stops at the first drawn one: months are
- * drawn in order, and asking for a month makes its draw (its seed), which the scheduled job then
- * closes and runs, so months nobody needs are not asked for. The statuses seen come back too.
- */
-export const waitingDrawQuery = (earlier: readonly string[]) =>
-  queryOptions({
-    queryKey: [...DRAW_STATUS_KEY, ...earlier],
-    queryFn: async () => {
-      const statuses: Record<string, DrawStatus> = {};
-      for (const month of earlier) {
-        const { status } = (await (await apiRequest("GET", drawResultsPath(month))).json()) as DrawResults;
-        statuses[month] = status;
-        if (status === "closed") return { waiting: month as string | null, statuses };
-        if (status === "drawn") break;
-      }
-      return { waiting: null as string | null, statuses };
-    },
   });
 
 /**

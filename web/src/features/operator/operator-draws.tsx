@@ -2,12 +2,13 @@ import {
   type DrawResults,
   type DrawTier,
   drawResultsPagePath,
+  londonMonth,
   type OperatorDraw,
   operatorDrawRunPath,
 } from "@charity-steps/shared-types";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, Clock, Dices, ExternalLink, Lock, Trophy } from "lucide-react";
-import { type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { FormProblem } from "../../components/form-problem";
 import { serverMessage } from "../../lib/api-client";
@@ -17,13 +18,13 @@ import { handleUnauthorizedError } from "../auth/unauthorized";
 import { DrawPrizesTable } from "./draw-prizes-table";
 import { DrawTiersEditor } from "./draw-tiers-editor";
 import {
-  DRAW_STATUS_KEY,
+  DRAW_LIST_KEY,
   DrawRunRefusal,
-  drawMonths,
+  defaultDrawMonth,
+  drawListQuery,
   monthName,
   operatorDrawQuery,
   postForDraw,
-  waitingDrawQuery,
 } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-draws.css";
@@ -41,19 +42,22 @@ const londonMoment = (at: string) => `${londonTime(at)} on ${londonShortDay(at)}
  */
 export function OperatorDraws() {
   const ids = { title: useId(), month: useId() };
-  const months = useMemo(() => drawMonths(), []);
-  const earlier = months.slice(1);
-  const search = useQuery(waitingDrawQuery(earlier));
+  const list = useQuery(drawListQuery());
   const [chosen, setChosen] = useState<string | null>(null);
-  const lastMonth = earlier[0] as string;
-  const settled = !search.isPending;
-  const waiting = search.data?.waiting ?? null;
+  const settled = !list.isPending;
+  const draws = list.data ?? [];
+  // Without the list (it could not be loaded) this month is still offered: its draw says the rest.
+  const months = draws.length > 0 ? draws : [{ month: londonMonth(), status: undefined }];
+  const preferred = list.data ? defaultDrawMonth(list.data) : londonMonth();
 
-  // The month that waits for its draw is the one an operator most likely came for; it is chosen
-  // once, so that running its draw does not move the page to another month.
+  // The month is chosen once, so that running its draw does not move the page to another month.
   useEffect(() => {
-    if (chosen === null && settled) setChosen(waiting ?? lastMonth);
-  }, [chosen, settled, waiting, lastMonth]);
+    if (chosen === null && settled) setChosen(preferred);
+  }, [chosen, settled, preferred]);
+  const offered =
+    chosen !== null && !months.some((draw) => draw.month === chosen)
+      ? [...months, { month: chosen, status: undefined }].sort((a, b) => b.month.localeCompare(a.month))
+      : months;
 
   return (
     <section className="card mt-4 space-y-3 p-4" aria-labelledby={ids.title}>
@@ -75,15 +79,12 @@ export function OperatorDraws() {
               value={chosen}
               onChange={(event) => setChosen(event.target.value)}
             >
-              {months.map((month, index) => {
-                const status = index === 0 ? "open" : search.data?.statuses[month];
-                return (
-                  <option key={month} value={month}>
-                    {monthName(month)}
-                    {status ? ` (${STATUS_WORDS[status]})` : ""}
-                  </option>
-                );
-              })}
+              {offered.map(({ month, status }) => (
+                <option key={month} value={month}>
+                  {monthName(month)}
+                  {status ? ` (${STATUS_WORDS[status]})` : ""}
+                </option>
+              ))}
             </select>
           </div>
           <DrawMonth key={chosen} month={chosen} />
@@ -138,7 +139,7 @@ function DrawMonth({ month }: { month: string }) {
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: operatorDrawQuery(month).queryKey }),
-      queryClient.invalidateQueries({ queryKey: DRAW_STATUS_KEY }),
+      queryClient.invalidateQueries({ queryKey: DRAW_LIST_KEY }),
       queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
     ]);
 

@@ -1,8 +1,11 @@
 import {
   type AuthUser,
   DEFAULT_DRAW_TIERS,
+  DRAW_MESSAGES,
   DRAW_RUN_MESSAGES,
+  DRAWS_PATH,
   type DrawResults,
+  type DrawSummary,
   drawClosesAt,
   drawPostalClosesAt,
   drawResultsPagePath,
@@ -20,12 +23,23 @@ import {
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { drawMonths, monthName } from "../../../src/features/operator/operator-draw-queries";
+import { monthName } from "../../../src/features/operator/operator-draw-queries";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { renderApp, testWalker } from "../../render-app";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
-const [thisMonth, lastMonth, monthBefore] = drawMonths() as [string, string, string];
+/** The `YYYY-MM` `back` months before this London month. */
+function monthsAgo(back: number): string {
+  const [year, month] = londonMonth().split("-").map(Number) as [number, number];
+  const index = year * 12 + (month - 1) - back;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+}
+const [nextMonth, thisMonth, lastMonth, monthBefore] = [-1, 0, 1, 2].map(monthsAgo) as [
+  string,
+  string,
+  string,
+  string,
+];
 const hex = (digit: string) => digit.repeat(64);
 
 function results(month: string, overrides: Partial<DrawResults> = {}): DrawResults {
@@ -101,12 +115,20 @@ type Answer = [number, unknown, (() => void)?];
 
 /**
  * The draw API as the server answers it: each month's draw from `draws` (an open one with the
- * default tiers otherwise), the public status from the same, and each write answered by the next
- * of its queue; an answer's third element changes the stored draws, as the write would.
+ * default tiers otherwise), the list of draws from the same (this month's always among them) unless
+ * `list` gives it, a 404 for the `missing` months, and each write answered by the next of its
+ * queue; an answer's third element changes the stored draws, as the write would.
  */
 function stubDrawServer(
   draws: Record<string, OperatorDraw>,
-  answers: { put?: Answer[]; run?: Answer[]; redraw?: Answer[] } = {},
+  answers: {
+    put?: Answer[];
+    run?: Answer[];
+    redraw?: Answer[];
+    /** The list of draws as given, or "error" for a server error. */
+    list?: DrawSummary[] | "error";
+    missing?: string[];
+  } = {},
 ) {
   const calls: { method: string; url: string; body?: unknown }[] = [];
   const drawOf = (month: string) => draws[month] ?? openDraw(month);
@@ -127,7 +149,26 @@ function stubDrawServer(
         return Response.json({ month: thisMonth, entries: [], truncated: false });
       }
       if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: [], nextBefore: null });
-      for (const month of drawMonths()) {
+      if (url === DRAWS_PATH) {
+        if (answers.list === "error") return Response.json({ message: "down" }, { status: 500 });
+        const listed = Object.fromEntries(
+          Object.entries({ [thisMonth]: openDraw(thisMonth), ...draws }).map(([month, draw]) => [
+            month,
+            draw.results.status,
+          ]),
+        );
+        const list =
+          answers.list ??
+          Object.entries(listed)
+            .map(([month, status]) => ({ month, status }))
+            .sort((a, b) => b.month.localeCompare(a.month));
+        return Response.json({ draws: list });
+      }
+      const month = url.match(/\/(\d{4}-\d{2})(\/|$)/)?.[1];
+      if (month) {
+        if (answers.missing?.includes(month)) {
+          return Response.json({ message: DRAW_MESSAGES.neverOpened }, { status: 404 });
+        }
         if (url === drawResultsPath(month)) return Response.json(drawOf(month).results);
         if (url === operatorDrawPath(month)) return Response.json(drawOf(month));
         if (url === operatorDrawTiersPath(month) && method === "PUT") return next(answers.put);
@@ -153,25 +194,38 @@ afterEach(() => {
 });
 
 describe("the operator console's monthly draw", () => {
-  it("opens on the latest month that has closed and waits for its draw, and offers this month and the 12 before", async () => {
+  it("opens on the newest month that has closed and waits for its draw, and offers the months that have a draw", async () => {
     // Last month still open (the first days of a month), the one before closed.
-    const { calls } = stubDrawServer({
-      [lastMonth]: openDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
-      [monthBefore]: closedDraw(monthBefore),
-    });
+    const { calls } = stubDrawServer(
+      {
+        [lastMonth]: openDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
+        [monthBefore]: closedDraw(monthBefore),
+      },
+      {
+        list: [
+          { month: nextMonth, status: "open" },
+          { month: thisMonth, status: "open" },
+          { month: lastMonth, status: "open" },
+          { month: monthBefore, status: "closed" },
+        ],
+      },
+    );
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
-    expect(Array.from(select.options).map((option) => option.value)).toEqual(drawMonths());
-    expect(select.options).toHaveLength(13);
-    expect(select.options[0]?.textContent).toBe(`${monthName(thisMonth)} (open)`);
-    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (open)`);
-    expect(select.options[2]?.textContent).toBe(`${monthName(monthBefore)} (closed, not drawn)`);
-    // Asking for a month makes its draw: the search stops at the month it found.
-    const third = drawMonths()[3] as string;
-    expect(select.options[3]?.textContent).toBe(monthName(third));
-    expect(calls.some((call) => call.url === drawResultsPath(third))).toBe(false);
+    expect(Array.from(select.options).map((option) => option.textContent)).toEqual([
+      `${monthName(nextMonth)} (open)`,
+      `${monthName(thisMonth)} (open)`,
+      `${monthName(lastMonth)} (open)`,
+      `${monthName(monthBefore)} (closed, not drawn)`,
+    ]);
+    // One request says which months have a draw: no month's draw is asked for but the chosen one.
+    expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
+    expect(calls.some((call) => /^\/api\/draws\/\d{4}-\d{2}$/.test(call.url))).toBe(false);
+    expect(
+      calls.filter((call) => call.url.startsWith("/api/operator/draws/")).map((call) => call.url),
+    ).toEqual([operatorDrawPath(monthBefore)]);
     await within(section).findByText("Closed, not drawn");
     expect(within(section).getByText(hex("c"))).toBeTruthy();
     expect(
@@ -192,27 +246,27 @@ describe("the operator console's monthly draw", () => {
     ).toBe(false);
   });
 
-  it("stops looking at the first drawn month: months are drawn in order", async () => {
-    const { calls } = stubDrawServer({
+  it("prefers a month waiting for its draw to a newer drawn one", async () => {
+    stubDrawServer({
       [lastMonth]: drawnDraw(lastMonth, []),
       [monthBefore]: closedDraw(monthBefore),
     });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
-    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await waitFor(() => expect(select.value).toBe(monthBefore));
     expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
-    await within(section).findByText("Drawn");
-    expect(calls.some((call) => call.url === drawResultsPath(monthBefore))).toBe(false);
+    await within(section).findByText("Closed, not drawn");
   });
 
-  it("opens on last month when no draw waits to be run, and shows an open draw's closing time in London time", async () => {
+  it("opens on this month when no draw is closed or drawn, and shows an open draw's closing time in London time", async () => {
     const closesAt = "2099-01-03T12:00:00.000Z";
-    stubDrawServer({ [lastMonth]: openDraw(lastMonth, { closesAt }) });
+    stubDrawServer({ [thisMonth]: openDraw(thisMonth, { closesAt }) });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
-    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await waitFor(() => expect(select.value).toBe(thisMonth));
+    expect(select.options).toHaveLength(1);
     await within(section).findByText("Open");
     expect(
       within(section).getByText(/Steps synced until 12:00 on 3 Jan 2099 \(London time\) count\./),
@@ -224,9 +278,23 @@ describe("the operator console's monthly draw", () => {
     ).toBeTruthy();
   });
 
+  it("shows the server's word when a month has no draw", async () => {
+    stubDrawServer({}, { list: [{ month: lastMonth, status: "closed" }], missing: [lastMonth] });
+    renderApp("/operator");
+    const section = await drawSection();
+    expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_MESSAGES.neverOpened);
+  });
+
+  it("still offers this month when the list of draws cannot be had", async () => {
+    stubDrawServer({}, { list: "error" });
+    renderApp("/operator");
+    const section = await drawSection();
+    expect((within(section).getByLabelText("Month") as HTMLSelectElement).value).toBe(thisMonth);
+  });
+
   it("edits the tiers: reorders, removes and adds, checks them, saves them with PUT, and shows the server's refusals", async () => {
     const user = userEvent.setup();
-    const saved = openDraw(lastMonth, {
+    const saved = openDraw(thisMonth, {
       tiers: [
         { name: "Gold", prizes: 1, description: "Major prizes." },
         { name: "Grand", prizes: 1, description: "The month's top prize." },
@@ -238,11 +306,11 @@ describe("the operator console's monthly draw", () => {
     const { calls } = stubDrawServer(draws, {
       put: [
         [422, { message: "The tiers could not be stored as given." }],
-        [200, saved, () => (draws[lastMonth] = saved)],
+        [200, saved, () => (draws[thisMonth] = saved)],
         [
           409,
           { message: DRAW_RUN_MESSAGES.tiersAfterClose },
-          () => (draws[lastMonth] = closedDraw(lastMonth)),
+          () => (draws[thisMonth] = closedDraw(thisMonth)),
         ],
       ],
     });
@@ -287,7 +355,7 @@ describe("the operator console's monthly draw", () => {
       "The tiers could not be stored as given.",
     );
     const put = calls.find((call) => call.method === "PUT");
-    expect(put?.url).toBe(operatorDrawTiersPath(lastMonth));
+    expect(put?.url).toBe(operatorDrawTiersPath(thisMonth));
     expect(put?.body).toEqual({
       tiers: [
         { name: "Gold", prizes: 1, description: "Major prizes for a handful of entries each month." },
@@ -334,7 +402,17 @@ describe("the operator console's monthly draw", () => {
     // Loaded as open, with the close already past on this clock: the server decides.
     const stale = openDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
     const message = DRAW_RUN_MESSAGES.beforeClose("2026-01-03T12:00:00.000Z");
-    const { calls } = stubDrawServer({ [lastMonth]: stale }, { run: [[409, { message }]] });
+    // The list reads the month as the server sees it: past its close.
+    const { calls } = stubDrawServer(
+      { [lastMonth]: stale },
+      {
+        run: [[409, { message }]],
+        list: [
+          { month: thisMonth, status: "open" },
+          { month: lastMonth, status: "closed" },
+        ],
+      },
+    );
     renderApp("/operator");
     const section = await drawSection();
     const run = await within(section).findByRole("button", { name: "Run the draw" });
@@ -562,7 +640,7 @@ describe("the operator console's monthly draw", () => {
 
   it("keeps this month's draw open to tier changes", async () => {
     const user = userEvent.setup();
-    stubDrawServer({});
+    stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
