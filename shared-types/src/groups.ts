@@ -95,6 +95,8 @@ export const GroupLeaderboardEntry = Type.Object({
   user: PublicUser,
   todaySteps: Type.Integer(),
   monthlySteps: Type.Integer(),
+  /** Of the month's steps, those waiting for a check before they count for prizes; absent when none. */
+  pendingSteps: Type.Optional(Type.Integer()),
 });
 export type GroupLeaderboardEntry = Static<typeof GroupLeaderboardEntry>;
 

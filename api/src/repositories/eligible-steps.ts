@@ -23,7 +23,8 @@ export interface HeldDay {
 }
 
 /**
- * The days from `from` to `to` (of every walker, or only `userId`'s) that hold steps back from
+ * The days from `from` to `to` (of every walker, or only `userId`'s, or only the members of group
+ * `groupId`) that hold steps back from
  * prizes: a manual entry not approved, or a counter's steps above the pace not approved. Each is
  * counted again by the day rule itself (`countedDays` of `ledger-rule.ts`) from its eligible parts,
  * and from what would be eligible were everything waiting approved, so that the daily cap and the
@@ -33,7 +34,7 @@ export interface HeldDay {
 export async function heldDays(
   db: Kysely<DatabaseSchema>,
   dialect: DialectName,
-  range: { from: DayString; to: DayString; userId?: string },
+  range: { from: DayString; to: DayString; userId?: string; groupId?: number },
 ): Promise<HeldDay[]> {
   let entries = db
     .selectFrom("manual_step_entries")
@@ -50,6 +51,11 @@ export async function heldDays(
   if (range.userId !== undefined) {
     entries = entries.where("user_id", "=", range.userId);
     counters = counters.where("user_id", "=", range.userId);
+  }
+  if (range.groupId !== undefined) {
+    const members = db.selectFrom("group_members").select("user_id").where("group_id", "=", range.groupId);
+    entries = entries.where("user_id", "in", members);
+    counters = counters.where("user_id", "in", members);
   }
   const held = await entries.union(counters).execute();
   if (held.length === 0) return [];

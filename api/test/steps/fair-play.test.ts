@@ -243,6 +243,23 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
     });
   });
 
+  it("marks the steps that wait on the group leaderboard, and ranks by every step", async () => {
+    const admin = await newWalker();
+    const member = await newWalker();
+    await admin.api.sync({ steps: 2_000, date: TODAY, source: "device_motion" });
+    expect((await admin.add(6_000, await photo("png", 54, 50))).status).toBe("pending");
+    await member.api.sync({ steps: 7_000, date: TODAY, source: "device_motion" });
+    const group = (await admin.api.post("/api/groups", { name: "Fair walkers", description: "" })).json();
+    expect((await member.api.post("/api/groups/join", { joinCode: group.joinCode })).statusCode).toBe(201);
+
+    const board = (await member.api.get(`/api/groups/${group.id}/leaderboard`)).json();
+    expect(board).toEqual([
+      expect.objectContaining({ rank: 1, monthlySteps: 8_000, pendingSteps: 6_000 }),
+      expect.objectContaining({ rank: 2, monthlySteps: 7_000 }),
+    ]);
+    expect(board[1]).not.toHaveProperty("pendingSteps");
+  });
+
   it("leaves out held steps by the day rule: the day's cap and the larger of motion and health", async () => {
     const walker = await newWalker();
     const day = "2026-11-18";

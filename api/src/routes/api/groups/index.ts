@@ -9,6 +9,7 @@ import {
   JoinGroupRequest,
   londonDay,
   MyGroupsResponse,
+  monthOfDay,
   normaliseJoinCode,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
@@ -16,6 +17,7 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
+import { heldDays } from "../../../repositories/eligible-steps.js";
 
 export const GROUP_MESSAGES = {
   notFound: "This group does not exist: it may have been deleted.",
@@ -124,7 +126,21 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const group = await groupForMember(request.params.id, signedInUser(request).id);
-      return groups.leaderboard(group.id, londonDay());
+      const today = londonDay();
+      const entries = await groups.leaderboard(group.id, today);
+      // Every step shows; those waiting for a check are marked.
+      const month = monthOfDay(today);
+      const { db, dialect } = app.database;
+      const range = { from: `${month}-01`, to: `${month}-31`, groupId: group.id };
+      const pending = new Map<string, number>();
+      for (const day of await heldDays(db, dialect, range)) {
+        pending.set(day.userId, (pending.get(day.userId) ?? 0) + day.pendingSteps);
+      }
+      for (const entry of entries) {
+        const pendingSteps = pending.get(entry.user.id) ?? 0;
+        if (pendingSteps > 0) entry.pendingSteps = pendingSteps;
+      }
+      return entries;
     },
   );
 
