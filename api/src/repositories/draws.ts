@@ -15,7 +15,7 @@ import {
   prizeEntries,
   STEPS_PER_PRIZE_ENTRY,
 } from "@charity-steps/shared-types";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DrawPrizesTable, DrawsTable } from "../db/schema/draws.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -165,20 +165,8 @@ export class DrawsRepository {
   /** Sets the month's tiers while it is open; false (nothing written) once it has closed. */
   async setTiers(month: string, tiers: DrawTier[], operatorId: string, now = Date.now()): Promise<boolean> {
     return this.database.transaction(async (trx) => {
-      const before = await trx
-        .selectFrom("draws")
-        .select("tiers_json")
-        .where("month", "=", month)
-        .where("status", "=", "open")
-        .executeTakeFirst();
+      const before = await guardedUpdate(trx, month, "open", { tiers_json: JSON.stringify(tiers) });
       if (!before) return false;
-      const updated = await trx
-        .updateTable("draws")
-        .set({ tiers_json: JSON.stringify(tiers) })
-        .where("month", "=", month)
-        .where("status", "=", "open")
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return false;
       await this.auditLog.append(trx, {
         operatorUserId: operatorId,
         action: DRAW_AUDIT_ACTIONS.tiers,
@@ -203,13 +191,7 @@ export class DrawsRepository {
    */
   async close(month: string, now = Date.now()): Promise<CloseOutcome | null> {
     return this.database.transaction(async (trx) => {
-      const updated = await trx
-        .updateTable("draws")
-        .set({ status: "closed", closed_at: now })
-        .where("month", "=", month)
-        .where("status", "=", "open")
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return null;
+      if (!(await guardedUpdate(trx, month, "open", { status: "closed", closed_at: now }))) return null;
 
       const rows: DatabaseSchema["draw_tickets"][] = [];
       const walkerHolders = new Map<string, string>();
@@ -367,26 +349,14 @@ export class DrawsRepository {
    */
   async recordDraw(month: string, draw: DrawRecord, now = Date.now()): Promise<boolean> {
     return this.database.transaction(async (trx) => {
-      const row = await trx
-        .selectFrom("draws")
-        .select("tiers_json")
-        .where("month", "=", month)
-        .where("status", "=", "closed")
-        .executeTakeFirst();
+      const row = await guardedUpdate(trx, month, "closed", {
+        status: "drawn",
+        drawn_at: now,
+        beacon_json: draw.beacon === null ? null : JSON.stringify(draw.beacon),
+        picks_used: draw.picksUsed,
+        drawn_by: draw.operatorId,
+      });
       if (!row) return false;
-      const updated = await trx
-        .updateTable("draws")
-        .set({
-          status: "drawn",
-          drawn_at: now,
-          beacon_json: draw.beacon === null ? null : JSON.stringify(draw.beacon),
-          picks_used: draw.picksUsed,
-          drawn_by: draw.operatorId,
-        })
-        .where("month", "=", month)
-        .where("status", "=", "closed")
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return false;
 
       const descriptions = new Map(drawTiers(row).map((tier) => [tier.name, tier.description]));
       const owners = await ticketOwners(
@@ -619,6 +589,34 @@ export class DrawsRepository {
         throw error;
       });
   }
+}
+
+/**
+ * In `trx`, writes `set` to the month's row if its status is `from`, and answers the row's tiers as
+ * they were; null (nothing written) when the status was not `from`. The update's own condition is
+ * what makes it happen once: on PostgreSQL a second transaction waits for the first's row lock and
+ * then finds the status moved on; SQLite has one writer.
+ */
+async function guardedUpdate(
+  trx: Kysely<DatabaseSchema>,
+  month: string,
+  from: "open" | "closed",
+  set: Updateable<DrawsTable>,
+): Promise<Pick<DrawRow, "tiers_json"> | null> {
+  const before = await trx
+    .selectFrom("draws")
+    .select("tiers_json")
+    .where("month", "=", month)
+    .where("status", "=", from)
+    .executeTakeFirst();
+  if (!before) return null;
+  const updated = await trx
+    .updateTable("draws")
+    .set(set)
+    .where("month", "=", month)
+    .where("status", "=", from)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 0 ? null : before;
 }
 
 /** Thrown inside a redraw's transaction to undo it when another change got there first. */
