@@ -78,6 +78,7 @@ async function textSize(percent: number): Promise<void> {
 const screens = [
   { name: "landing", path: "/", ready: "Every step you walk helps a charity", signedIn: false },
   { name: "terms", path: "/terms", ready: "Terms", signedIn: false },
+  { name: "sign-in", path: "/api/login", ready: "Create an account", signedIn: false },
   { name: "dashboard", path: "/dashboard", ready: "Last 30 days", signedIn: true },
   { name: "charity", path: "/charity", ready: "Choose Your Charity", signedIn: true },
   { name: "groups", path: "/groups", ready: "Lunchtime Striders", signedIn: true },
