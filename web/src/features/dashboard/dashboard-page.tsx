@@ -14,6 +14,8 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
+import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
+import { ManualEntriesList } from "../manual-steps/manual-entries-list";
 import { PrizeBanner } from "../prizes/prize-banner";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
@@ -39,6 +41,8 @@ export function DashboardPage() {
   const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
+  // Prize entries count only eligible steps: what waits for a check shows, but buys no entry yet.
+  const eligibleSteps = liveEligibleSteps(data, monthSteps);
 
   return (
     <Page title="Dashboard">
@@ -90,9 +94,14 @@ export function DashboardPage() {
         </Tile>
         <Tile icon={<Trophy aria-hidden="true" className="size-5" />} title="Prize Entries">
           <span className="text-2xl font-bold" data-testid="prize-entries">
-            {prizeEntries(monthSteps)}
+            {prizeEntries(eligibleSteps)}
           </span>
-          <span className="text-sm text-muted">{prizeEntriesText(monthSteps)}</span>
+          <span className="text-sm text-muted">{prizeEntriesText(eligibleSteps)}</span>
+          {(data?.pendingMonthSteps ?? 0) > 0 && (
+            <span className="text-sm" data-testid="prize-entries-waiting">
+              {waitingStepsText(data?.pendingMonthSteps ?? 0)}
+            </span>
+          )}
         </Tile>
       </div>
 
@@ -127,6 +136,7 @@ export function DashboardPage() {
         <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
           <ManualStepsForm />
         </Suspense>
+        <ManualEntriesList />
       </div>
     </Page>
   );

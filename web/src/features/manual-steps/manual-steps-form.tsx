@@ -1,5 +1,6 @@
 import {
   addDays,
+  FAIR_PLAY_MESSAGES,
   IDEMPOTENCY_KEY_HEADER,
   londonDay,
   MANUAL_NOTE_MAX_CHARS,
@@ -16,6 +17,7 @@ import { toast } from "../../lib/toast-store";
 import { useLondonDay } from "../../lib/use-london-day";
 import { useOnline } from "../../lib/use-online";
 import { handleUnauthorizedError } from "../auth/unauthorized";
+import { MANUAL_ENTRIES_KEY } from "./fair-play-words";
 import { type FormProblem, noteProblem, photoProblem, stepsProblem } from "./manual-steps-rules";
 import { PhotoDropZone } from "./photo-drop-zone";
 
@@ -83,15 +85,22 @@ export function ManualStepsForm() {
       });
       return (await response.json()) as ManualEntryResponse;
     },
-    onSuccess: async () => {
+    onSuccess: async (added) => {
       toast({
         title: "Steps Added Successfully",
-        description: "Your steps have been added and automatically verified!",
+        // An entry held for a check is said neutrally: its steps count, its prize entries wait.
+        description:
+          added?.entry?.status === "pending"
+            ? FAIR_PLAY_MESSAGES.pending
+            : "Your steps have been added and automatically verified!",
       });
       idempotencyKey.current = null;
       reset({ steps: "", date: londonDay(), note: "" });
       setPhoto(null);
-      await refreshStepQueries(queryClient);
+      await Promise.all([
+        refreshStepQueries(queryClient),
+        queryClient.invalidateQueries({ queryKey: MANUAL_ENTRIES_KEY }),
+      ]);
     },
     onError: (error) => {
       if (handleUnauthorizedError(error)) return;

@@ -6,6 +6,7 @@ import { useAuth } from "../auth/use-auth";
 import { NotFoundPage } from "../not-found/not-found-page";
 import { AuditLog } from "./audit-log";
 import { OperatorDraws } from "./operator-draws";
+import { OperatorReviews } from "./operator-reviews";
 import { PostalEntriesList } from "./postal-entries-list";
 import { PostalEntryForm } from "./postal-entry-form";
 
@@ -26,6 +27,7 @@ export function OperatorConsole() {
       <PostalEntryForm onMonth={setMonth} onRecorded={(entry) => setMonth(entry.month)} />
       <PostalEntriesList month={month} onMonth={setMonth} />
       <OperatorDraws />
+      <OperatorReviews />
       <AuditLog />
     </Page>
   );

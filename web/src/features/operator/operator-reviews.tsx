@@ -1,0 +1,227 @@
+import {
+  FAIR_PLAY_MESSAGES,
+  OPERATOR_REVIEWS_PATH,
+  operatorReviewPath,
+  REVIEW_DECISION_REASON_MAX_CHARS,
+  type ReviewDecisionRequest,
+  type ReviewItem,
+  type ReviewQueue,
+} from "@charity-steps/shared-types";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ShieldCheck } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { FormProblem } from "../../components/form-problem";
+import { apiRequest, serverMessage } from "../../lib/api-client";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../auth/unauthorized";
+import { formatDay, formatShortDay } from "../manual-steps/fair-play-words";
+import { AUDIT_LOG_KEY } from "./operator-queries";
+import "./operator-reviews.css";
+
+export const REVIEW_QUEUE_KEY = [OPERATOR_REVIEWS_PATH] as const;
+
+/** What waits for a check, oldest first. */
+export const reviewQueueQuery = queryOptions({
+  queryKey: REVIEW_QUEUE_KEY,
+  queryFn: async () => (await (await apiRequest("GET", OPERATOR_REVIEWS_PATH)).json()) as ReviewQueue,
+});
+
+const numberFormat = new Intl.NumberFormat("en-GB");
+const KIND_WORDS = {
+  manual: "Added by hand with a photo",
+  pace: "Counted by a phone or health app faster than the pace a person walks",
+} as const;
+
+/**
+ * The review queue: steps that wait for a check before they count for prize entries (a manual entry
+ * held when it was sent, or a counter's steps above the pace), oldest first, each with why, its
+ * photo and its walker's latest days. Approving makes the steps count for prizes; rejecting keeps
+ * them on the walker's totals, never for prizes, and the reason is shown to the walker.
+ */
+export function OperatorReviews() {
+  const ids = { title: useId() };
+  const queue = useQuery(reviewQueueQuery);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const [focusTitle, setFocusTitle] = useState(0);
+  useEffect(() => {
+    if (focusTitle > 0) titleRef.current?.focus();
+  }, [focusTitle]);
+  const reviews = queue.data?.reviews ?? [];
+
+  return (
+    <section className="card mt-4 space-y-3 p-4" aria-labelledby={ids.title}>
+      <h2
+        ref={titleRef}
+        tabIndex={-1}
+        id={ids.title}
+        className="review-title flex items-center gap-2 text-lg font-semibold"
+      >
+        <ShieldCheck aria-hidden="true" className="size-5 text-brand-strong" />
+        Review queue
+      </h2>
+      <p className="text-sm text-muted">
+        Steps waiting for a quick check before they count toward prize entries, oldest first. They already
+        count on the walker's totals; nothing is deleted.
+      </p>
+      {queue.isPending ? (
+        <p className="text-sm text-muted">Loading…</p>
+      ) : queue.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {serverMessage(queue.error, "The review queue could not be loaded.")}
+        </p>
+      ) : reviews.length === 0 ? (
+        <p className="text-sm text-muted">Nothing is waiting for a check.</p>
+      ) : (
+        <>
+          <ol className="review-list" aria-label="Entries waiting for a check, oldest first">
+            {reviews.map((item) => (
+              <ReviewCard key={item.id} item={item} onDecided={() => setFocusTitle((n) => n + 1)} />
+            ))}
+          </ol>
+          {queue.data?.truncated && (
+            <p className="text-sm text-muted">
+              More entries wait than are shown: the oldest come first, the rest follow as these are checked.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => void }) {
+  const queryClient = useQueryClient();
+  const ids = { title: useId(), reason: useId(), reasonHelp: useId(), problem: useId() };
+  const [reason, setReason] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+
+  const decide = useMutation({
+    mutationFn: async (body: ReviewDecisionRequest) =>
+      (await (await apiRequest("POST", operatorReviewPath(item.id), body)).json()) as ReviewItem,
+    onSuccess: async (decided) => {
+      setProblem(null);
+      toast({
+        title: decided.status === "approved" ? "Approved" : "Rejected",
+        description:
+          decided.status === "approved"
+            ? `${numberFormat.format(decided.steps)} steps of ${decided.walkerName} now count toward prize entries.`
+            : `${decided.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
+      });
+      // The item leaves the queue: the focus goes to the queue's heading, not lost with it.
+      onDecided();
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
+      ]);
+    },
+    onError: async (error) => {
+      if (handleUnauthorizedError(error)) return;
+      setProblem(
+        serverMessage(error, "The decision could not be saved. Check your connection and try again."),
+      );
+      // Decided meanwhile by another operator: the queue as it stands now.
+      await queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY });
+    },
+  });
+
+  const approve = () => {
+    const given = reason.trim();
+    decide.mutate({ decision: "approve", ...(given ? { reason: given } : {}) });
+  };
+  const reject = () => {
+    const given = reason.trim();
+    if (!given) {
+      setProblem(FAIR_PLAY_MESSAGES.reasonRequired);
+      reasonRef.current?.focus();
+      return;
+    }
+    decide.mutate({ decision: "reject", reason: given });
+  };
+
+  const reasonInvalid = problem === FAIR_PLAY_MESSAGES.reasonRequired;
+  return (
+    <li className="review-item" aria-labelledby={ids.title}>
+      <h3 id={ids.title} className="font-semibold">
+        {item.walkerName}: {numberFormat.format(item.steps)} steps on {formatDay(item.date)}
+      </h3>
+      <dl className="review-facts">
+        <dt>Walker</dt>
+        <dd className="review-email">{item.walkerEmail ?? "no email on file"}</dd>
+        <dt>What</dt>
+        <dd>{KIND_WORDS[item.kind]}</dd>
+        {item.note && (
+          <>
+            <dt>Note</dt>
+            <dd>{item.note}</dd>
+          </>
+        )}
+        <dt>Sent</dt>
+        <dd>
+          <time dateTime={item.createdAt}>
+            {new Date(item.createdAt).toLocaleString("en-GB", { timeZone: "Europe/London" })}
+          </time>
+        </dd>
+        <dt>Why it waits</dt>
+        <dd>
+          <ul className="review-reasons">
+            {item.reasons.map((why) => (
+              <li key={why.code}>{why.message}</li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      {item.photoUrl && (
+        <a href={item.photoUrl} target="_blank" rel="noreferrer" className="review-photo">
+          <img src={item.photoUrl} alt={`Proof sent with ${item.walkerName}'s entry`} />
+          <span className="text-sm">Open the photo full size</span>
+        </a>
+      )}
+      {item.recentDays.length > 0 && (
+        <div>
+          <p className="text-sm font-semibold">Latest days (counted steps)</p>
+          <ol className="review-days" aria-label={`${item.walkerName}'s latest days, oldest first`}>
+            {item.recentDays.map((day) => (
+              <li key={day.date} data-flagged={day.date === item.date ? "" : undefined}>
+                <span className="text-muted">
+                  {formatShortDay(day.date)}
+                  {day.date === item.date && " (this entry)"}
+                </span>{" "}
+                <span className="font-semibold">{numberFormat.format(day.steps)}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+      <label htmlFor={ids.reason} className="block text-sm font-medium">
+        Reason{" "}
+        <span id={ids.reasonHelp} className="font-normal text-muted">
+          (shown to the walker; needed to reject)
+        </span>
+        <textarea
+          ref={reasonRef}
+          id={ids.reason}
+          rows={2}
+          maxLength={REVIEW_DECISION_REASON_MAX_CHARS}
+          className="field"
+          value={reason}
+          aria-invalid={reasonInvalid}
+          aria-describedby={reasonInvalid ? `${ids.reasonHelp} ${ids.problem}` : ids.reasonHelp}
+          onChange={(event) => {
+            setReason(event.target.value);
+            if (reasonInvalid) setProblem(null);
+          }}
+        />
+      </label>
+      <FormProblem id={ids.problem} problem={problem} />
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-primary" disabled={decide.isPending} onClick={approve}>
+          {decide.isPending && decide.variables?.decision === "approve" ? "Approving…" : "Approve"}
+        </button>
+        <button type="button" className="btn-secondary" disabled={decide.isPending} onClick={reject}>
+          {decide.isPending && decide.variables?.decision === "reject" ? "Rejecting…" : "Reject"}
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,193 @@
+import {
+  type AuditLogEntry,
+  type AuthUser,
+  FAIR_PLAY_MESSAGES,
+  OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_REVIEWS_PATH,
+  operatorReviewPath,
+  operatorReviewPhotoPath,
+  REVIEW_REASON_MESSAGES,
+  type ReviewItem,
+} from "@charity-steps/shared-types";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useToastStore } from "../../../src/lib/toast-store";
+import { renderApp, testWalker } from "../../render-app";
+
+const operator: AuthUser = { ...testWalker, isOperator: true };
+const FIRST = "6f1c9d2e-1111-4a2b-8c3d-000000000001";
+const SECOND = "6f1c9d2e-2222-4a2b-8c3d-000000000002";
+
+function reviewItem(overrides: Partial<ReviewItem>): ReviewItem {
+  return {
+    id: FIRST,
+    kind: "manual",
+    status: "pending",
+    userId: "walker-1",
+    walkerName: "Wendy Walker",
+    walkerEmail: "wendy@example.org",
+    date: "2026-11-20",
+    steps: 12_000,
+    note: "Hill walk, phone flat",
+    reasons: [{ code: "capture-date-missing", message: REVIEW_REASON_MESSAGES["capture-date-missing"] }],
+    createdAt: "2026-11-20T18:00:00.000Z",
+    photoUrl: operatorReviewPhotoPath(FIRST),
+    recentDays: [
+      { date: "2026-11-19", steps: 6_100 },
+      { date: "2026-11-20", steps: 18_000 },
+    ],
+    decisionReason: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The review API as the server answers it: the queue (a decided item leaves it), each decision
+ * answered by the next of `answers` (or as the server would), and an audit log that grows by one
+ * entry per decision.
+ */
+function stubReviewServer(queue: ReviewItem[], answers: [number, unknown][] = []) {
+  const waiting = [...queue];
+  const log: AuditLogEntry[] = [];
+  const calls: { method: string; url: string; body?: unknown }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? "GET";
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      calls.push({ method, url, body });
+      if (url === "/api/auth/user") return Response.json(operator);
+      if (url === OPERATOR_REVIEWS_PATH) return Response.json({ reviews: waiting, truncated: false });
+      const decided = waiting.find((item) => url === operatorReviewPath(item.id));
+      if (decided && method === "POST") {
+        const answer = answers.shift();
+        if (answer) return Response.json(answer[1], { status: answer[0] });
+        waiting.splice(waiting.indexOf(decided), 1);
+        const after = {
+          ...decided,
+          status: body.decision === "approve" ? "approved" : "rejected",
+          decisionReason: body.reason ?? null,
+        };
+        log.unshift({
+          id: log.length + 1,
+          at: "2026-11-21T10:00:00.000Z",
+          operatorUserId: operator.id,
+          operatorEmail: operator.email,
+          action: `review.${body.decision}`,
+          subject: `review:${decided.id}`,
+          before: decided,
+          after,
+        });
+        return Response.json(after);
+      }
+      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: log, nextBefore: null });
+      return Response.json({ message: "not stubbed" }, { status: 404 });
+    }),
+  );
+  return { calls };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useToastStore.setState({ current: null });
+});
+
+/** The first render loads the app's lazy chunks: slow while other suites run. */
+const LOADED = { timeout: 10_000 };
+const queueList = () =>
+  screen.findByRole("list", { name: "Entries waiting for a check, oldest first" }, LOADED);
+
+describe("the review queue", () => {
+  it("shows each item with its photo, the walker's latest days and why it waits, oldest first", async () => {
+    stubReviewServer([
+      reviewItem({}),
+      reviewItem({
+        id: SECOND,
+        walkerName: "Pat Pacer",
+        kind: "pace",
+        photoUrl: null,
+        note: "",
+        reasons: [{ code: "pace", message: REVIEW_REASON_MESSAGES.pace }],
+      }),
+    ]);
+    renderApp("/operator");
+    const list = await queueList();
+    const [first, second] = within(list).getAllByRole("listitem", { name: /steps on/ }) as HTMLElement[];
+    expect(within(first as HTMLElement).getByRole("heading").textContent).toBe(
+      "Wendy Walker: 12,000 steps on Fri, 20 Nov 2026",
+    );
+    expect(
+      within(first as HTMLElement).getByText(REVIEW_REASON_MESSAGES["capture-date-missing"]),
+    ).toBeTruthy();
+    expect(within(first as HTMLElement).getByText("Hill walk, phone flat")).toBeTruthy();
+    const photo = within(first as HTMLElement).getByRole("img", {
+      name: "Proof sent with Wendy Walker's entry",
+    });
+    expect(photo.getAttribute("src")).toBe(operatorReviewPhotoPath(FIRST));
+    const days = within(first as HTMLElement).getByRole("list", {
+      name: "Wendy Walker's latest days, oldest first",
+    });
+    expect(days.textContent).toContain("Thu 19 Nov 6,100");
+    expect(days.textContent).toContain("Fri 20 Nov (this entry) 18,000");
+    expect(within(second as HTMLElement).getByText(REVIEW_REASON_MESSAGES.pace)).toBeTruthy();
+    expect(within(second as HTMLElement).queryByRole("img")).toBeNull();
+  });
+
+  it("approves an item: it leaves the queue, and the audit log shows the decision", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubReviewServer([reviewItem({})]);
+    renderApp("/operator");
+    const list = await queueList();
+    await user.click(within(list).getByRole("button", { name: "Approve" }));
+    await screen.findByText("Nothing is waiting for a check.");
+    expect(calls.find((call) => call.url === operatorReviewPath(FIRST))).toEqual({
+      method: "POST",
+      url: operatorReviewPath(FIRST),
+      body: { decision: "approve" },
+    });
+    expect(useToastStore.getState().current).toMatchObject({ title: "Approved" });
+    const log = await screen.findByRole("list", { name: "Operator actions, newest first" });
+    await within(log).findByText("review.approve");
+    // The item has gone: the focus is on the queue's heading, not lost with the item.
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Review queue" }));
+  });
+
+  it("rejects only with a reason, which it sends for the walker to read", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubReviewServer([reviewItem({})]);
+    renderApp("/operator");
+    const list = await queueList();
+    await user.click(within(list).getByRole("button", { name: "Reject" }));
+    const reason = within(list).getByRole("textbox", { name: /Reason/ });
+    expect(within(list).getByRole("alert").textContent).toBe(FAIR_PLAY_MESSAGES.reasonRequired);
+    expect(reason.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(reason);
+    expect(calls.some((call) => call.url === operatorReviewPath(FIRST))).toBe(false);
+
+    await user.type(reason, "  The photo is of a different walk.  ");
+    expect(within(list).queryByRole("alert")).toBeNull();
+    await user.click(within(list).getByRole("button", { name: "Reject" }));
+    await screen.findByText("Nothing is waiting for a check.");
+    expect(calls.find((call) => call.url === operatorReviewPath(FIRST))?.body).toEqual({
+      decision: "reject",
+      reason: "The photo is of a different walk.",
+    });
+    expect(useToastStore.getState().current).toMatchObject({ title: "Rejected" });
+    await within(await screen.findByRole("list", { name: "Operator actions, newest first" })).findByText(
+      "review.reject",
+    );
+  });
+
+  it("shows the server's refusal beside the item, and the queue as it now stands", async () => {
+    const user = userEvent.setup();
+    stubReviewServer([reviewItem({})], [[409, { message: FAIR_PLAY_MESSAGES.alreadyDecided }]]);
+    renderApp("/operator");
+    const list = await queueList();
+    await user.click(within(list).getByRole("button", { name: "Approve" }));
+    await waitFor(() =>
+      expect(within(list).getByRole("alert").textContent).toBe(FAIR_PLAY_MESSAGES.alreadyDecided),
+    );
+  });
+});
