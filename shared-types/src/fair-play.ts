@@ -86,6 +86,24 @@ export const REVIEW_DECISION_REASON_MAX_CHARS = 500;
 /** A walker's latest manual entries in one answer at most. */
 export const MANUAL_ENTRIES_LIST_MAX = 200;
 
+/** A walker's own counts held for their pace, with where each stands. */
+export const PACE_REVIEWS_PATH = "/api/steps/pace-reviews";
+
+/** Steps of one of the walker's counters and days that rose faster than the pace. */
+export const PaceReview = Type.Object({
+  id: Type.String(),
+  date: Type.String({ description: "London calendar day, YYYY-MM-DD" }),
+  /** The steps held back: above the pace. */
+  steps: Type.Integer(),
+  createdAt: Type.String({ description: "ISO 8601 timestamp" }),
+  ...EntryReviewFields,
+});
+export type PaceReview = Static<typeof PaceReview>;
+
+/** `GET /api/steps/pace-reviews`: the walker's own, newest first. */
+export const PaceReviewList = Type.Object({ reviews: Type.Array(PaceReview) });
+export type PaceReviewList = Static<typeof PaceReviewList>;
+
 export const ReviewItem = Type.Object({
   id: Type.String(),
   kind: Type.Enum(["manual", "pace"]),

@@ -3,6 +3,7 @@ import {
   type EntryStatus,
   londonDay,
   operatorReviewPhotoPath,
+  type PaceReview,
   REVIEW_HISTORY_DAYS,
   REVIEW_REASON_MESSAGES,
   type ReviewItem,
@@ -114,6 +115,27 @@ export class ReviewsRepository {
       .sort((a, b) => Number(a.created_at) - Number(b.created_at) || (a.id < b.id ? -1 : 1))
       .slice(0, limit);
     return this.withRecentDays(rows as ReviewRow[], now);
+  }
+
+  /** The walker's own counts held for their pace, newest first, with where each stands. */
+  async paceReviewsOf(userId: string, limit: number): Promise<PaceReview[]> {
+    const rows = await this.db
+      .selectFrom("pace_reviews")
+      .select(["id", "day", "steps", "status", "created_at", "decision_reason"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      date: row.day,
+      steps: Number(row.steps),
+      createdAt: new Date(Number(row.created_at)).toISOString(),
+      status: row.status,
+      reasons: [{ code: "pace", message: REVIEW_REASON_MESSAGES.pace }],
+      decisionReason: row.decision_reason,
+    }));
   }
 
   /** One review, waiting or decided, or undefined for an unknown id. */

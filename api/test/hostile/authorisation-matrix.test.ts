@@ -24,6 +24,7 @@ import {
   operatorPrizeRedrawPath,
   operatorReviewPath,
   operatorReviewPhotoPath,
+  PACE_REVIEWS_PATH,
   prizeClaimPath,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,6 +254,7 @@ const MATRIX: Call[] = [
   },
   { method: "GET", url: () => OPERATOR_AUDIT_LOG_PATH, expected: operatorOnly(200) },
   { method: "GET", url: () => MANUAL_ENTRIES_PATH, expected: anyWalker(200) },
+  { method: "GET", url: () => PACE_REVIEWS_PATH, expected: anyWalker(200) },
   { method: "GET", url: () => OPERATOR_REVIEWS_PATH, expected: operatorOnly(200) },
   { method: "GET", url: (world) => operatorReviewPhotoPath(world.entryId), expected: operatorOnly(200) },
   {

@@ -1,6 +1,7 @@
 import {
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
+  PACE_REVIEWS_PATH,
   PACE_STEPS_PER_MINUTE_MAX,
   type ReviewItem,
 } from "@charity-steps/shared-types";
@@ -149,5 +150,20 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       eligibleMonthSteps: 1_250,
       pendingMonthSteps: 0,
     });
+    // The walker sees what was held, and why it does not count.
+    expect((await walker.api.get(PACE_REVIEWS_PATH)).json()).toEqual({
+      reviews: [
+        expect.objectContaining({
+          id: review?.id,
+          date: TODAY,
+          steps: 7_750,
+          status: "rejected",
+          reasons: [{ code: "pace", message: expect.any(String) }],
+          decisionReason: "The count jumped by 8,000 in one minute.",
+        }),
+      ],
+    });
+    const other = await newWalker();
+    expect((await other.api.get(PACE_REVIEWS_PATH)).json()).toEqual({ reviews: [] });
   });
 });

@@ -6,9 +6,12 @@ import {
   LocalStepSyncRequest,
   londonDay,
   londonMonth,
+  MANUAL_ENTRIES_LIST_MAX,
   MANUAL_ENTRIES_PATH,
   ManualEntryList,
   MonthlyStepsResponse,
+  PACE_REVIEWS_PATH,
+  PaceReviewList,
   RealtimeStepsRequest,
   RealtimeStepsResponse,
   STEP_HISTORY_DAYS,
@@ -24,6 +27,7 @@ import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { ForbiddenError } from "../../../errors.js";
 import { heldDays } from "../../../repositories/eligible-steps.js";
+import { ReviewsRepository } from "../../../repositories/reviews.js";
 import { acceptedStepDate, counterReading } from "./counter-reading.js";
 import { manualEntryRoutes } from "./manual-entry.js";
 import { photoRoutes } from "./photos.js";
@@ -142,6 +146,15 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     MANUAL_ENTRIES_PATH,
     { schema: { response: { 200: ManualEntryList, ...readResponses } } },
     async (request) => ({ entries: await ledger.manualEntries.list(signedInUser(request).id) }),
+  );
+
+  const reviews = new ReviewsRepository(app.database);
+  app.get(
+    PACE_REVIEWS_PATH,
+    { schema: { response: { 200: PaceReviewList, ...readResponses } } },
+    async (request) => ({
+      reviews: await reviews.paceReviewsOf(signedInUser(request).id, MANUAL_ENTRIES_LIST_MAX),
+    }),
   );
 
   await app.register(manualEntryRoutes);
