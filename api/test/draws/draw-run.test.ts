@@ -18,6 +18,7 @@ import {
   PRIZE_CLAIM_DAYS,
   prizeClaimPath,
 } from "@charity-steps/shared-types";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { PostalEntriesRepository } from "../../src/repositories/postal-entries.js";
@@ -31,6 +32,13 @@ const thisMonth = londonMonth();
 const inside = (month: string) => Date.parse(`${month}-10T12:00:00Z`);
 const afterClose = (month: string) => drawClosesAt(month).getTime() + 60_000;
 const day = (month: string, n: number): DayString => `${month}-${String(n).padStart(2, "0")}`;
+
+/** A walker's phone syncing `steps` for the 5th of `month`, received at `now`. */
+const stepsOn5th = (app: FastifyInstance, userId: string, month: string, steps: number, now: number) =>
+  app.repositories.steps.recordCount(
+    { userId, day: day(month, 5), counterId: "device:test", kind: "motion", source: "device_motion", steps },
+    now,
+  );
 
 describe.each(dialects)("running a month's draw (%s)", (dialect) => {
   let testApp: TestApp;
@@ -55,17 +63,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     return w;
   };
   const record = (userId: string, month: string, steps: number, now: number) =>
-    testApp.app.repositories.steps.recordCount(
-      {
-        userId,
-        day: day(month, 5),
-        counterId: "device:test",
-        kind: "motion",
-        source: "device_motion",
-        steps,
-      },
-      now,
-    );
+    stepsOn5th(testApp.app, userId, month, steps, now);
   /** A postal entry recorded while the month was open (the route takes only this month's and last). */
   const postal = (month: string, fullName: string, email: string | null, address = "1 Letterbox Lane") =>
     new PostalEntriesRepository(testApp.app.database).create(
@@ -430,17 +428,7 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
     await testApp.app.draws.draw(month, inside(month));
     for (const steps of [20_000, 30_000]) {
       const w = await walkerWithEmail(testApp.app, `beacon.${steps}.${dialect}@example.org`, true);
-      await testApp.app.repositories.steps.recordCount(
-        {
-          userId: w.user.id,
-          day: `${month}-05`,
-          counterId: "device:t",
-          kind: "motion",
-          source: "device_motion",
-          steps,
-        },
-        inside(month),
-      );
+      await stepsOn5th(testApp.app, w.user.id, month, steps, inside(month));
     }
   });
   afterAll(async () => {
@@ -487,17 +475,7 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
   it("publishes this and next month's commitments, closes a month at its close, and leaves the run to operators when told to", async () => {
     const month = addMonths(thisMonth, -1);
     const w = await walkerWithEmail(testApp.app, `tick.${dialect}@example.org`, true);
-    await testApp.app.repositories.steps.recordCount(
-      {
-        userId: w.user.id,
-        day: `${month}-05`,
-        counterId: "device:t",
-        kind: "motion",
-        source: "device_motion",
-        steps: 20_000,
-      },
-      inside(month),
-    );
+    await stepsOn5th(testApp.app, w.user.id, month, 20_000, inside(month));
     // A minute before the close: the month's row exists (the sync made it open) and stays open.
     await testApp.app.draws.tick(drawClosesAt(month).getTime() - 60_000);
     expect(await status(month)).toBe("open");
@@ -523,17 +501,7 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
       const month = addMonths(thisMonth, -2);
       await auto.app.draws.draw(month, inside(month));
       const w = await walkerWithEmail(auto.app, `auto.${dialect}@example.org`, true);
-      await auto.app.repositories.steps.recordCount(
-        {
-          userId: w.user.id,
-          day: `${month}-05`,
-          counterId: "device:t",
-          kind: "motion",
-          source: "device_motion",
-          steps: 20_000,
-        },
-        inside(month),
-      );
+      await stepsOn5th(auto.app, w.user.id, month, 20_000, inside(month));
       await Promise.all([auto.app.draws.tick(afterClose(month)), auto.app.draws.tick(afterClose(month))]);
       const results = await auto.app.draws.results(month);
       expect(results.status).toBe("drawn");
