@@ -23,19 +23,35 @@ const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
     .format(at)
     .slice(0, 7);
-/** Last London month, whose draw this test runs. */
-const month = londonMonth(Date.parse(`${londonMonth(Date.now())}-01T12:00:00Z`) - 5 * 86_400_000);
+const monthBefore = (month: string) => londonMonth(Date.parse(`${month}-01T12:00:00Z`) - 5 * 86_400_000);
+const londonHour = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/London",
+  hour: "2-digit",
+  hourCycle: "h23",
+});
+/**
+ * `month`'s close: 12:00 London on the 3rd of the next month (11:00 UTC in summer time). The same
+ * rule as the shared `drawClosesAt`, which this package does not depend on.
+ */
+function closesAt(month: string): number {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  const noonUtc = Date.UTC(year, number, 3, 12);
+  return noonUtc - (Number(londonHour.format(noonUtc)) - 12) * 3_600_000;
+}
+/**
+ * The month whose draw this test runs: the newest whose close has passed, so that its draw can be
+ * run now. That is last month once its close is past, and the month before until then (the 1st to
+ * the 3rd), when the prize page's tickets are that month's too.
+ */
+const month = (() => {
+  const lastMonth = monthBefore(londonMonth(Date.now()));
+  return Date.now() >= closesAt(lastMonth) ? lastMonth : monthBefore(lastMonth);
+})();
 const monthName = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
   month: "long",
   year: "numeric",
 }).format(Date.parse(`${month}-15T12:00:00Z`));
-/**
- * Last month's draw can be run only after its close (12:00 London on the 3rd; 13:00 UTC is past it
- * in summer and winter): from the 1st to then, there is no drawn month to claim from, and the
- * suite skips itself.
- */
-const closedForThisTest = Date.now() >= Date.parse(`${londonMonth(Date.now())}-03T13:00:00Z`);
 
 beforeAll(async () => {
   mailServer = await startMailServer();
@@ -63,12 +79,12 @@ async function confirmEmail(page: Page, email: string): Promise<void> {
 }
 
 /**
- * Last month's steps, as if synced before its close, and its draw as opened while the month ran
- * (this server did not run then). Every step the API takes for a closed month first closes it (a
+ * The test month's steps, as if synced before its close, and its draw as opened while the month
+ * ran (this server did not run then). Every step the API takes for a closed month first closes it (a
  * late sync must change nothing), and a draw cannot be opened after its close, so no request can
  * put them there now: they go straight into the database, the seed made as the server makes it.
  */
-function stepsLastMonth(userId: string, steps: number): void {
+function stepsBeforeClose(userId: string, steps: number): void {
   const script = `
     const Database = require("better-sqlite3");
     const { createHash, randomBytes } = require("node:crypto");
@@ -86,7 +102,7 @@ function stepsLastMonth(userId: string, steps: number): void {
     ["-e", script, join(server.dataDir, "charity-steps.db"), userId, month, String(steps)],
     { cwd: join(repoRoot, "api"), encoding: "utf8" },
   );
-  if (result.status !== 0) throw new Error(`could not store last month's steps: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`could not store the month's steps: ${result.stderr}`);
 }
 
 async function api(page: Page, method: string, path: string, body?: unknown) {
@@ -105,13 +121,13 @@ async function api(page: Page, method: string, path: string, body?: unknown) {
   );
 }
 
-describe.skipIf(!closedForThisTest)("a walker wins last month's draw and claims the prize", () => {
+describe("a walker wins the newest closed month's draw and claims the prize", () => {
   it("the walker's tickets are counted at the close and the operator runs the draw", async () => {
     walkerEmail = (await signUpNewWalker(walker, server.origin)).email;
     await confirmEmail(walker, walkerEmail);
     const me = (await api(walker, "GET", "/api/auth/user")).body as { id: string; emailVerified: boolean };
     expect(me.emailVerified).toBe(true);
-    stepsLastMonth(me.id, 25_000);
+    stepsBeforeClose(me.id, 25_000);
 
     const operator = await (await phoneContext(browser)).newPage();
     await operator.goto(`${server.origin}/api/login`);
