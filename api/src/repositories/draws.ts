@@ -364,27 +364,18 @@ export class DrawsRepository {
         month,
         draw.winners.map((winner) => winner.ticket),
       );
-      const prizes = draw.winners.map((winner, position) => ({
-        id: randomPublicId(),
-        month,
-        position,
-        tier: winner.tier,
-        description: descriptions.get(winner.tier) ?? "",
-        pick: winner.pick,
-        replaces_pick: null,
-        ticket_id: winner.ticket,
-        holder_id: winner.holder,
-        user_id: owners.get(winner.ticket)?.user_id ?? null,
-        postal_entry_id: owners.get(winner.ticket)?.postal_entry_id ?? null,
-        status: "awaiting_claim",
-        drawn_at: now,
-        claim_by: now + PRIZE_CLAIM_MS,
-        notified_at: null,
-        claimed_at: null,
-        public_name: null,
-        county: null,
-        delivery_address: null,
-      }));
+      const prizes = draw.winners.map((winner, position) =>
+        newPrize({
+          month,
+          position,
+          tier: winner.tier,
+          description: descriptions.get(winner.tier) ?? "",
+          win: winner,
+          replaces: null,
+          owner: owners.get(winner.ticket),
+          now,
+        }),
+      );
       for (let i = 0; i < prizes.length; i += TICKET_INSERT_BATCH) {
         await trx
           .insertInto("draw_prizes")
@@ -535,31 +526,18 @@ export class DrawsRepository {
           const owner = (await ticketOwners(trx, prize.month, [redraw.winner.ticket])).get(
             redraw.winner.ticket,
           );
-          newId = randomPublicId();
-          await trx
-            .insertInto("draw_prizes")
-            .values({
-              id: newId,
-              month: prize.month,
-              position: Number(last.position) + 1,
-              tier: prize.tier,
-              description: prize.description,
-              pick: redraw.winner.pick,
-              replaces_pick: prize.pick,
-              ticket_id: redraw.winner.ticket,
-              holder_id: redraw.winner.holder,
-              user_id: owner?.user_id ?? null,
-              postal_entry_id: owner?.postal_entry_id ?? null,
-              status: "awaiting_claim",
-              drawn_at: now,
-              claim_by: now + PRIZE_CLAIM_MS,
-              notified_at: null,
-              claimed_at: null,
-              public_name: null,
-              county: null,
-              delivery_address: null,
-            })
-            .execute();
+          const added = newPrize({
+            month: prize.month,
+            position: Number(last.position) + 1,
+            tier: prize.tier,
+            description: prize.description,
+            win: redraw.winner,
+            replaces: prize.pick,
+            owner,
+            now,
+          });
+          newId = added.id;
+          await trx.insertInto("draw_prizes").values(added).execute();
         }
         await this.auditLog.append(trx, {
           operatorUserId: redraw.operatorId,
@@ -589,6 +567,40 @@ export class DrawsRepository {
         throw error;
       });
   }
+}
+
+/** A prize just drawn (or redrawn): awaiting its winner's claim for the days to claim from `now`. */
+function newPrize(p: {
+  month: string;
+  position: number;
+  tier: string;
+  description: string;
+  win: { ticket: string; holder: string; pick: number };
+  replaces: number | null;
+  owner: { user_id: string | null; postal_entry_id: string | null } | undefined;
+  now: number;
+}): PrizeRow {
+  return {
+    id: randomPublicId(),
+    month: p.month,
+    position: p.position,
+    tier: p.tier,
+    description: p.description,
+    pick: p.win.pick,
+    replaces_pick: p.replaces,
+    ticket_id: p.win.ticket,
+    holder_id: p.win.holder,
+    user_id: p.owner?.user_id ?? null,
+    postal_entry_id: p.owner?.postal_entry_id ?? null,
+    status: "awaiting_claim",
+    drawn_at: p.now,
+    claim_by: p.now + PRIZE_CLAIM_MS,
+    notified_at: null,
+    claimed_at: null,
+    public_name: null,
+    county: null,
+    delivery_address: null,
+  };
 }
 
 /**
