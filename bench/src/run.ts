@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureApi } from "./api/figures.js";
 import { measureDetector } from "./detector.js";
+import { measureDraw } from "./draw.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
 import { measureHealthExport } from "./health-export/figures.js";
 import { waitForQuietMachine } from "./quiet.js";
@@ -19,6 +20,7 @@ const allGroups: [string, FigureGroup][] = [
   ["API", measureApi],
   ["web and offline replay", measureWeb],
   ["Apple Health export", measureHealthExport],
+  ["prize draw", measureDraw],
 ];
 // `--only=API` (any part of a group's name) runs just that group, for profiling one thing.
 const only = process.argv
