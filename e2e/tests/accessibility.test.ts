@@ -107,8 +107,8 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
           .pendingMonthSteps,
     );
     expect(pending).toBe(1_200);
-    expect(await page.getByTestId("pending-month-steps").textContent()).toBe(
-      "Pending: 1,200 steps wait for a check before they count for prizes",
+    expect(await page.getByTestId("prize-entries-waiting").textContent()).toBe(
+      "1,200 steps waiting for a quick check",
     );
     await page.getByText("Show the 30 days as a table").click();
     const table = page.getByRole("table", { name: "Steps per day for the last 30 days" });

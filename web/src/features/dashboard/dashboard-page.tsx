@@ -6,7 +6,7 @@ import {
   type StepHistoryResponse,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
-import { Clock, Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
+import { Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../app/paths";
@@ -25,7 +25,6 @@ import {
   formatSteps,
   monthlyProgressText,
   monthlyRingText,
-  pendingStepsText,
   prizeEntriesText,
   todayStepsText,
 } from "./step-numbers";
@@ -71,12 +70,6 @@ export function DashboardPage() {
         </ProgressRing>
         <p className="mt-3 font-medium">Goal: {formatSteps(MONTHLY_STEP_GOAL)} steps</p>
         <p className="text-sm text-muted">{monthlyProgressText(monthSteps)}</p>
-        {(data?.pendingMonthSteps ?? 0) > 0 && (
-          <p className="mt-2 inline-flex items-center gap-1.5 text-sm" data-testid="pending-month-steps">
-            <Clock aria-hidden="true" className="size-4 shrink-0 text-brand-strong" />
-            <span>{pendingStepsText(data?.pendingMonthSteps ?? 0)}</span>
-          </p>
-        )}
       </section>
 
       <div className="fit-grid mt-4 gap-3 [--fit-min:8rem]">

@@ -34,8 +34,3 @@ export function monthlyRingText(monthSteps: number): string {
 export function todayStepsText(todaySteps: number): string {
   return `${formatSteps(todaySteps)} steps today, ${dailyGoalPercent(todaySteps)}% of the ${formatSteps(DAILY_STEP_GOAL)}-step daily goal`;
 }
-
-/** Steps added by hand that wait for a check: said in words, never only by a colour. */
-export function pendingStepsText(pendingSteps: number): string {
-  return `Pending: ${formatSteps(pendingSteps)} steps wait for a check before they count for prizes`;
-}

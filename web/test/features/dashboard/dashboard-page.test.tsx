@@ -60,7 +60,7 @@ describe("the dashboard", () => {
     expect(await screen.findByTestId("month-steps")).toHaveProperty("textContent", "25,500");
     expect(screen.getByText("Goal: 100,000 steps")).toBeTruthy();
     expect(screen.getByText("74,500 steps remaining")).toBeTruthy();
-    expect(screen.queryByTestId("pending-month-steps")).toBeNull();
+    expect(screen.queryByTestId("prize-entries-waiting")).toBeNull();
     expect(screen.getByTestId("today-steps").textContent).toBe("5,500");
     expect(screen.getByText("55% of 10,000")).toBeTruthy();
     // The ring and today's tile read as sentences, not as bare figures.
@@ -86,8 +86,8 @@ describe("the dashboard", () => {
   it("says in words that steps wait for a check, not by a colour alone", async () => {
     stubApi(() => Response.json({}), { eligibleMonthSteps: 21_500, pendingMonthSteps: 4_000 });
     renderApp("/dashboard");
-    expect((await screen.findByTestId("pending-month-steps")).textContent).toBe(
-      "Pending: 4,000 steps wait for a check before they count for prizes",
+    expect((await screen.findByTestId("prize-entries-waiting")).textContent).toBe(
+      "4,000 steps waiting for a quick check",
     );
   });
 
