@@ -228,7 +228,17 @@ describe("the operator console's monthly draw", () => {
       if ((await counted.count()) > 0 || Date.now() > deadline) break;
       await page.waitForTimeout(5_000);
     }
-    expect(await drawSection().getByRole("combobox", { name: "Month" }).inputValue()).toBe(month);
+    const monthBox = drawSection().getByRole("combobox", { name: "Month" });
+    expect(await monthBox.inputValue()).toBe(month);
+    // The box offers the months that have a draw, each with where it stands, newest first.
+    const offered = await monthBox.locator("option").allTextContents();
+    expect(offered).toContain(`${monthLabel} (closed, not drawn)`);
+    for (const option of offered)
+      expect(option).toMatch(/^[A-Z][a-z]+ \d{4} \((open|closed, not drawn|drawn)\)$/);
+    const values = await monthBox
+      .locator("option")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(values).toEqual([...values].sort().reverse());
     await counted.waitFor();
     const tiers = drawSection().getByRole("table", {
       name: `Prize tiers for ${monthLabel}, in the order drawn`,
