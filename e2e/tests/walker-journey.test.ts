@@ -128,7 +128,11 @@ describe("a new walker's first visit", () => {
     await page.getByText("Steps Added Successfully").first().waitFor();
     await expect.poll(() => page.getByTestId("today-steps").textContent()).toBe("4,200");
     expect(await page.getByTestId("month-steps").textContent()).toBe("4,200");
-    expect(await page.getByText("Need 5,800 more steps for first entry").count()).toBe(1);
+    // A PNG says nothing of when it was taken: its steps show, and wait for a check before prize entries.
+    expect(await page.getByText("Need 10,000 more steps for first entry").count()).toBe(1);
+    expect(await page.getByTestId("prize-entries-waiting").textContent()).toBe(
+      "4,200 steps waiting for a quick check",
+    );
     const today = await page.evaluate(async () => (await fetch("/api/steps/today")).json());
     expect(today.steps).toBe(4_200);
     await screenshot(page, "14-dashboard-after-manual-steps");
@@ -159,7 +163,10 @@ describe("a new walker's first visit", () => {
 
   it("sees the month's prize entries, and the account's beta status", async () => {
     await tabBar().getByRole("link", { name: "Prizes" }).click();
-    await page.getByText("Walk 5,800 more steps this month to earn your first prize entry").waitFor();
+    await page.getByText("Walk 10,000 more steps this month to earn your first prize entry").waitFor();
+    expect(await page.getByTestId("entry-count-waiting").textContent()).toBe(
+      "4,200 steps waiting for a quick check",
+    );
     expect(await page.getByTestId("entry-count").textContent()).toBe("0");
     await page.getByText("Prize Categories").click();
     await page.getByText("Platinum:").waitFor();

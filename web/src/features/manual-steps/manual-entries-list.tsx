@@ -76,6 +76,7 @@ function ManualEntryItem({ entry }: { entry: ManualEntry }) {
         </span>
         <span className="font-semibold">{numberFormat.format(entry.steps)} steps</span>
       </p>
+      {entry.note && <p className="text-muted">Note: {entry.note}</p>}
       <p className="mt-1 flex items-start gap-1.5" data-status={entry.status}>
         <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-strong" />
         <span>{label}</span>
@@ -87,7 +88,6 @@ function ManualEntryItem({ entry }: { entry: ManualEntry }) {
           ))}
         </ul>
       )}
-      {entry.note && <p className="mt-1 text-muted">{entry.note}</p>}
     </li>
   );
 }

@@ -26,8 +26,8 @@ export function OperatorConsole() {
     <Page title="Operator console">
       <PostalEntryForm onMonth={setMonth} onRecorded={(entry) => setMonth(entry.month)} />
       <PostalEntriesList month={month} onMonth={setMonth} />
-      <OperatorDraws />
       <OperatorReviews />
+      <OperatorDraws />
       <AuditLog />
     </Page>
   );

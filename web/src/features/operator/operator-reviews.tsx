@@ -27,6 +27,15 @@ export const reviewQueueQuery = queryOptions({
 });
 
 const numberFormat = new Intl.NumberFormat("en-GB");
+/** "24 Nov 2026, 18:00", London time. */
+const sentFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/London",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
 const KIND_WORDS = {
   manual: "Added by hand with a photo",
   pace: "Counted by a phone or health app faster than the pace a person walks",
@@ -158,9 +167,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
         )}
         <dt>Sent</dt>
         <dd>
-          <time dateTime={item.createdAt}>
-            {new Date(item.createdAt).toLocaleString("en-GB", { timeZone: "Europe/London" })}
-          </time>
+          <time dateTime={item.createdAt}>{sentFormat.format(new Date(item.createdAt))}</time>
         </dd>
         <dt>Why it waits</dt>
         <dd>

@@ -16,6 +16,7 @@ import { Page } from "../../components/page";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { formatSteps } from "../dashboard/step-numbers";
+import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
 import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
 import { monthsBefore } from "./prize-format";
@@ -39,7 +40,10 @@ export function PrizeDrawPage() {
   const draw = useDraw(month);
   const draws = drawsNewestFirst(useDrawList().data);
   if (stats.isLoading) return <LoadingSpinner />;
-  const entries = prizeEntries(monthSteps);
+  // Entries count only eligible steps: steps waiting for a check show, but buy no entry yet.
+  const eligibleSteps = liveEligibleSteps(stats.data, monthSteps);
+  const entries = prizeEntries(eligibleSteps);
+  const waitingSteps = stats.data?.pendingMonthSteps ?? 0;
 
   return (
     <Page title="Prize Draw">
@@ -52,9 +56,14 @@ export function PrizeDrawPage() {
         <p className="mt-3 font-semibold">
           {entries > 0
             ? "Eligible for Prize Distribution!"
-            : `Walk ${formatSteps(stepsToNextEntry(monthSteps))} more steps this month to earn your first prize entry`}
+            : `Walk ${formatSteps(stepsToNextEntry(eligibleSteps))} more steps this month to earn your first prize entry`}
         </p>
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
+        {waitingSteps > 0 && (
+          <p className="mt-1 text-sm" data-testid="entry-count-waiting">
+            {waitingStepsText(waitingSteps)}
+          </p>
+        )}
       </section>
       <YourPrizes />
       <YourTickets lastMonth={lastMonth} draws={draws} />
