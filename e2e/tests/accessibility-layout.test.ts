@@ -19,6 +19,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A real 2×2 PNG, as a phone's photo picker would hand over. */
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGPgndLBO6WDAUIBAB6eBKUt+GUOAAAAAElFTkSuQmCC",
+  "base64",
+);
+
 /**
  * What sticks out sideways: the page scrolling horizontally, an element reaching past the screen's
  * edge, or text clipped by a box too narrow for it. Each entry
@@ -115,6 +121,13 @@ describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide", (
   it("signed in, at 200% text and at 320 px", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signUpNewWalker(page, server.origin);
+    // Steps added by hand, so the dashboard also shows the entries list and what waits for a check.
+    await page.getByLabel("Steps", { exact: true }).fill("1200");
+    await page
+      .getByLabel("Photo proof")
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: TINY_PNG });
+    await page.getByRole("button", { name: "Add Steps" }).click();
+    await page.getByTestId("manual-entry").first().waitFor();
     await page.goto(`${server.origin}/groups`);
     await page.getByRole("button", { name: "Create Group" }).click();
     await page.getByLabel("Group name").fill("Lunchtime Striders");
