@@ -163,6 +163,7 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
       "15,000 steps waiting for a quick check",
     );
     await screenshot(walker, "101-fair-play-prize-page-pending", { fullPage: false });
+    await expectAccessible(walker, "prize page with steps waiting for a check");
   });
 
   it("lets an operator approve one entry and reject the other with a reason", async () => {
@@ -221,8 +222,12 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
     const log = operator.getByRole("list", { name: "Operator actions, newest first" });
     await log.getByText("review.reject").waitFor();
     await log.getByText("review.approve").waitFor();
-    await operator.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(operator, "104-fair-play-queue-done");
+    await operator.locator("li.toast").getByText("Rejected").waitFor();
+    await operator.getByRole("button", { name: "Close" }).click();
+    await operator.getByRole("button", { name: "Close" }).waitFor({ state: "hidden" });
+    await operator.getByRole("heading", { name: "Review queue" }).scrollIntoViewIfNeeded();
+    await screenshot(operator, "104-fair-play-queue-done", { fullPage: false });
+    await expectAccessible(operator, "operator console with the review queue empty");
   });
 
   it("shows the walker the approved entry's prize entries and the rejected one's reason", async () => {
