@@ -215,6 +215,29 @@ describe("fair play as the walker sees it", () => {
     );
   });
 
+  it("shows the latest five entries, and all of them on asking", async () => {
+    stubWalkerApi({
+      entries: Array.from({ length: 7 }, (_, index) =>
+        manualEntry({
+          id: `e${index}`,
+          date: `2026-11-${String(20 - index).padStart(2, "0")}`,
+          steps: 1_000 + index,
+        }),
+      ),
+    });
+    const user = userEvent.setup();
+    renderApp("/dashboard");
+    const list = await screen.findByRole("list", { name: "Your manual entries" }, LOADED);
+    expect(within(list).getAllByTestId("manual-entry")).toHaveLength(5);
+    const more = screen.getByRole("button", { name: "Show all 7 entries" });
+    expect(more.getAttribute("aria-expanded")).toBe("false");
+    await user.click(more);
+    expect(within(list).getAllByTestId("manual-entry")).toHaveLength(7);
+    expect(screen.getByRole("button", { name: "Show the latest only" }).getAttribute("aria-expanded")).toBe(
+      "true",
+    );
+  });
+
   it("shows no list before the walker has added steps by hand", async () => {
     stubWalkerApi({});
     renderApp("/dashboard");
