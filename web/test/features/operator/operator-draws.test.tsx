@@ -182,7 +182,8 @@ function stubDrawServer(
 }
 
 async function drawSection() {
-  const section = await screen.findByRole("region", { name: "Monthly draw" });
+  // The console is a lazily loaded route: the first test of a busy run waits for its import.
+  const section = await screen.findByRole("region", { name: "Monthly draw" }, { timeout: 5_000 });
   await within(section).findByRole("combobox", { name: "Month" });
   return section;
 }
