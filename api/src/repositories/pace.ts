@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type DayString, londonDay, PACE_STEPS_PER_MINUTE_MAX } from "@charity-steps/shared-types";
+import { addDays, type DayString, londonDay, PACE_STEPS_PER_MINUTE_MAX } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { DialectName } from "../db/database.js";
 import { jsonRows, rowsParam } from "../db/json-rows.js";
@@ -33,7 +33,7 @@ interface StoredCounter {
 }
 
 /**
- * The most a counter could honestly read at `now`: what it read at its previous raise plus the pace
+ * The most a counter can read at `now` at a walker's pace: what it read at its previous raise plus the pace
  * for every minute since (since the day began, for the day's first reading). A day that is over is
  * judged by the pace over the whole day, however late it arrives: a week offline is no burst.
  */
@@ -43,15 +43,11 @@ export function paceCeiling(
   now: number,
 ): number {
   const start = londonDayStart(day);
-  const end = londonDayStart(nextDay(day));
+  const end = londonDayStart(addDays(day, 1));
   const wholeDay = (PACE_STEPS_PER_MINUTE_MAX * (end - start)) / MINUTE_MS;
   if (now >= end) return Math.max(previous?.steps ?? 0, wholeDay);
   const since = Math.max(previous?.at ?? start, start);
   return (previous?.steps ?? 0) + (PACE_STEPS_PER_MINUTE_MAX * Math.max(0, now - since)) / MINUTE_MS;
-}
-
-function nextDay(day: DayString): DayString {
-  return new Date(Date.parse(`${day}T12:00:00Z`) + 24 * HOUR_MS).toISOString().slice(0, 10);
 }
 
 /**

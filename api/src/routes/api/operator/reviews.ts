@@ -14,6 +14,9 @@ import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../errors.js";
 import { ReviewsRepository } from "../../../repositories/reviews.js";
 
+/** The only types a stored photo can have (it was sniffed and re-encoded on the way in). */
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
+
 /**
  * The operators' review queue: steps waiting for a check (a manual entry held when it was sent, or
  * a counter's steps above the pace), oldest first, each with why, its photo and its walker's latest
@@ -69,7 +72,10 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Served as the walker's own photo is: an image only, never stored, never run as a page.
       return reply
         .code(200)
-        .header("content-type", photo.content_type)
+        .header(
+          "content-type",
+          IMAGE_TYPES.has(photo.content_type) ? photo.content_type : "application/octet-stream",
+        )
         .header("content-disposition", "inline")
         .header("cache-control", "no-store")
         .header("content-security-policy", "default-src 'none'; sandbox")
