@@ -12,22 +12,27 @@ import { queryOptions } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../../lib/api-client";
 
 export const OPERATOR_DRAW_KEY = ["/api/operator/draws"] as const;
-/** The list of draws, shared with the prize page's: one cache entry for both. */
+/**
+ * The list of draws, under the prize page's key: one cache entry for both, so both must keep the
+ * server's `DrawList` there as it came.
+ */
 export const DRAW_LIST_KEY = [DRAWS_PATH] as const;
 
-/** The months that have a draw and where each stands, newest first, in one request. */
+/** The months that have a draw and where each stands, in one request. */
 export const drawListQuery = () =>
   queryOptions({
     queryKey: DRAW_LIST_KEY,
-    queryFn: async () => {
-      const { draws } = (await (await apiRequest("GET", DRAWS_PATH)).json()) as DrawList;
-      return [...draws].sort((a, b) => b.month.localeCompare(a.month));
-    },
+    queryFn: async () => (await (await apiRequest("GET", DRAWS_PATH)).json()) as DrawList,
   });
+
+/** The list's months, newest first whatever order the server sent. */
+export const newestFirst = (list: DrawList): DrawSummary[] =>
+  [...list.draws].sort((a, b) => b.month.localeCompare(a.month));
 
 /**
  * The month an operator most likely came for: the newest that has closed and waits for its draw,
- * else the newest drawn (its prizes to follow), else this month (its tiers to set).
+ * else the newest drawn (its prizes to follow), else this month (its tiers to set). `draws` is
+ * newest first.
  */
 export function defaultDrawMonth(draws: readonly DrawSummary[], thisMonth: string = londonMonth()): string {
   const newest = (status: DrawStatus) => draws.find((draw) => draw.status === status)?.month;

@@ -23,6 +23,7 @@ import {
   defaultDrawMonth,
   drawListQuery,
   monthName,
+  newestFirst,
   operatorDrawQuery,
   postForDraw,
 } from "./operator-draw-queries";
@@ -45,10 +46,10 @@ export function OperatorDraws() {
   const list = useQuery(drawListQuery());
   const [chosen, setChosen] = useState<string | null>(null);
   const settled = !list.isPending;
-  const draws = list.data ?? [];
+  const draws = list.data ? newestFirst(list.data) : [];
   // Without the list (it could not be loaded) this month is still offered: its draw says the rest.
   const months = draws.length > 0 ? draws : [{ month: londonMonth(), status: undefined }];
-  const preferred = list.data ? defaultDrawMonth(list.data) : londonMonth();
+  const preferred = list.data ? defaultDrawMonth(draws) : londonMonth();
 
   // The month is chosen once, so that running its draw does not move the page to another month.
   useEffect(() => {

@@ -286,6 +286,20 @@ describe("the operator console's monthly draw", () => {
     expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_MESSAGES.neverOpened);
   });
 
+  it("shares the list of draws with the prize page, which reads it from the same cache", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
+    renderApp("/operator");
+    const section = await drawSection();
+    await within(section).findByText("Drawn");
+    await user.click(screen.getAllByRole("link", { name: "Prizes" })[0] as HTMLElement);
+    const past = await screen.findByRole("heading", { name: "Past draws' results" }, { timeout: 5_000 });
+    expect(within(past.closest("section") as HTMLElement).getByRole("link").textContent).toBe(
+      monthName(lastMonth),
+    );
+    expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
+  });
+
   it("still offers this month when the list of draws cannot be had", async () => {
     stubDrawServer({}, { list: "error" });
     renderApp("/operator");
