@@ -4,7 +4,8 @@ import { LOGOUT_PATH } from "@charity-steps/shared-types";
  * Asked when a sign-out comes from a link on another site: a page of this origin whose button posts
  * the sign-out itself, so another site can take a walker this far but no further. Nothing in it
  * comes from the request. Styled inline (the CSP allows inline styles, never inline script), in
- * the app's colours, so that it needs nothing that only the built-in provider serves.
+ * the app's colours (the button the darker teal, for contrast with its white text), so that it
+ * needs nothing that only the built-in provider serves.
  */
 export const SIGN_OUT_CONFIRMATION_PAGE = `<!doctype html>
 <html lang="en">
@@ -20,7 +21,8 @@ main{background:#fff;border-radius:1rem;box-shadow:0 4px 24px rgb(0 0 0 / 8%);pa
 h1{margin:0 0 .5rem;font-size:1.5rem}
 p{margin:0 0 1.5rem;line-height:1.5}
 button,a{display:block;box-sizing:border-box;width:100%;padding:.75rem 1rem;border-radius:.75rem;font:inherit;font-weight:600;text-align:center;text-decoration:none}
-button{border:0;background:#0d9488;color:#fff;cursor:pointer}
+button{border:0;background:#0f766e;color:#fff;cursor:pointer}
+button:hover{background:#115e59}
 a{margin-top:.75rem;border:1px solid #99f6e4;color:#0f766e}
 </style>
 </head>

@@ -1,0 +1,95 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { expectAccessible } from "../support/axe.js";
+import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { signUpNewWalker } from "../support/walker.js";
+
+let mailServer: MailServer;
+let server: AppServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let email = "";
+
+beforeAll(async () => {
+  mailServer = await startMailServer();
+  [server, browser] = await Promise.all([
+    startAppServer({ env: { SMTP_URL: mailServer.url } }),
+    launchChromium(),
+  ]);
+  page = await (await phoneContext(browser)).newPage();
+  errors = watchForErrors(page);
+  ({ email } = await signUpNewWalker(page, server.origin));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mailServer?.close();
+});
+
+// The sign-in and sign-up pages are checked in accessibility.test.ts; these are the other pages the
+// server renders itself, reached as a walker reaches them (a mailed link, a link on another site).
+describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", () => {
+  it("the sign-out confirmation a link on another site opens", async () => {
+    const otherSite = "http://other-site.example/";
+    await page.route(`${otherSite}**`, (route) =>
+      route.request().url() === otherSite
+        ? route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><a href="${server.origin}/api/logout">Free prizes</a>`,
+          })
+        : route.fulfill({ status: 204 }),
+    );
+    await page.goto(otherSite);
+    await page.getByRole("link", { name: "Free prizes" }).click();
+    await page.getByRole("heading", { name: "Sign out of Charity Steps?" }).waitFor();
+    await expectAccessible(page, "sign-out confirmation page");
+    await page.getByRole("link", { name: "Stay signed in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+  });
+
+  it("the email-confirmation result pages: confirmed, and a link that no longer works", async () => {
+    const link = linkIn(
+      await mailServer.mail(email, "Confirm your email for Charity Steps"),
+      `${server.origin}/auth/confirm-email/`,
+    );
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
+    await expectAccessible(page, "email confirmed page");
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Link no longer works" }).waitFor();
+    await expectAccessible(page, "link no longer works page");
+  });
+
+  it("forgot password: the form, its refusal and the page saying the mail is on its way", async () => {
+    await page.goto(`${server.origin}/api/logout`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+    await page.goto(`${server.origin}/auth/forgot-password`);
+    await page.getByRole("heading", { level: 1, name: "Forgot your password?" }).waitFor();
+    await expectAccessible(page, "forgot password page");
+    await page.getByRole("button", { name: "Send me a link" }).click();
+    await page.getByRole("alert").waitFor();
+    await expectAccessible(page, "forgot password page, no email given");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send me a link" }).click();
+    await page.getByRole("heading", { level: 1, name: "Check your mail" }).waitFor();
+    await expectAccessible(page, "reset link sent page");
+  });
+
+  it("the new-password page a mailed reset link opens, and its refusal", async () => {
+    const mail = await mailServer.mail(email, "Choose a new Charity Steps password");
+    await page.goto(linkIn(mail, `${server.origin}/auth/password-reset/`));
+    await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
+    await expectAccessible(page, "new password page");
+    await page.getByLabel("New password").fill("password1");
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "too easy to guess" }).waitFor();
+    await expectAccessible(page, "new password page, a weak password refused");
+  });
+
+  it("logged no errors on the way", () => {
+    expect(errors).toEqual([]);
+  });
+});
