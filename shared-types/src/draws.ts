@@ -262,7 +262,8 @@ export type MyDraw = Static<typeof MyDraw>;
 export const MyPrizes = Type.Object({ prizes: Type.Array(MyPrize) });
 export type MyPrizes = Static<typeof MyPrizes>;
 
-export const PrizeIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+/** A prize id is a public id (letters, digits, `_`, `-`): anything else names no prize, and is a 400. */
+export const PrizeIdParams = Type.Object({ id: Type.String({ pattern: DRAW_TICKET_ID_PATTERN }) });
 
 export const PrizeClaimRequest = Type.Object(
   {

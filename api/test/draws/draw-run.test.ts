@@ -136,6 +136,22 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const before = await run(thisMonth);
     expect(before.statusCode).toBe(409);
     expect(before.json().message).toMatch(/cannot be run before it closes/);
+    // A prize id that could be no prize's (here a NUL, which PostgreSQL cannot even compare) is a 400.
+    for (const id of ["%00abc", "a%20b", "x".repeat(65)]) {
+      const claim = await testApp.app.inject({
+        method: "POST",
+        url: prizeClaimPath(id),
+        headers: { cookie: operator.cookie },
+        payload: { over18: true, publicName: "A", county: "B", deliveryAddress: "C" },
+      });
+      expect(claim.statusCode, id).toBe(400);
+      const redraw = await testApp.app.inject({
+        method: "POST",
+        url: operatorPrizeRedrawPath(id),
+        headers: { cookie: operator.cookie },
+      });
+      expect(redraw.statusCode, id).toBe(400);
+    }
     const month = addMonths(thisMonth, -4);
     await open(month);
     await testApp.app.draws.close(month, afterClose(month));
