@@ -176,6 +176,37 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     await page.getByRole("tab", { name: "Members" }).click();
     await page.getByRole("tabpanel", { name: "Members" }).waitFor();
     await expectAccessible(page, "group detail, members tab");
+
+    // Deleting asks in the app's own dialog: Cancel has focus, Tab stays inside, Escape gives focus
+    // back to Delete and deletes nothing.
+    const deleteButton = page.getByRole("button", { name: "Delete", exact: true });
+    await deleteButton.click();
+    const dialog = page.getByRole("dialog", {
+      name: 'Are you sure you want to delete "Lunchtime Striders"?',
+    });
+    await dialog.waitFor();
+    // What has focus: a button's text inside the dialog, "page" for anything behind it, or "none"
+    // when focus has gone past the last button to the browser's own controls (the page is inert).
+    const focused = () =>
+      dialog.evaluate((element) => {
+        const active = document.activeElement;
+        if (active && element.contains(active)) return active.textContent;
+        return active === null || active === document.body ? "none" : "page";
+      });
+    expect(await focused()).toBe("Cancel");
+    await expectAccessible(page, "delete-group confirm dialog");
+    const visited: (string | null)[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press("Tab");
+      visited.push(await focused());
+    }
+    expect(visited).not.toContain("page");
+    expect(visited[0]).toBe("Delete group");
+    expect(visited).toContain("Cancel");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await deleteButton.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
   });
 
   it("the Apple Health screen, the account screen and its confirm dialog", async () => {

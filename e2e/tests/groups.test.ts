@@ -7,7 +7,6 @@ import { signUpNewWalker } from "../support/walker.js";
 let server: AppServer;
 let browser: Browser;
 const walkers: { context: BrowserContext; page: Page; errors: string[] }[] = [];
-const dialogs: string[] = [];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
@@ -15,10 +14,6 @@ beforeAll(async () => {
     const context = await phoneContext(browser);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
     const page = await context.newPage();
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
     walkers.push({ context, page, errors: watchForErrors(page) });
   }
 });
@@ -131,20 +126,31 @@ describe("two walkers in a group", () => {
     await page.getByRole("link", { name: "View" }).click();
     await page.getByText("Monthly Step Leaderboard").waitFor();
     await page.getByRole("button", { name: "Leave" }).first().click();
+    // The app's own dialog asks; Cancel keeps the walker in the group.
+    const dialog = page.getByRole("dialog", { name: "Are you sure you want to leave this group?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(page.url()).toMatch(/\/groups\/\d+$/);
+    await page.getByRole("button", { name: "Leave" }).first().click();
+    await dialog.getByRole("button", { name: "Leave group" }).click();
     await page.waitForURL(`${server.origin}/groups`);
     await page.getByText("No Groups Yet").waitFor();
-    expect(dialogs).toContain("Are you sure you want to leave this group?");
   });
 
   it("the admin deletes the group after confirming", async () => {
     const page = admin();
     await page.goto(`${server.origin}/groups`);
     await page.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("dialog", {
+      name: 'Are you sure you want to delete "Lunchtime Striders"?',
+    });
+    expect(await dialog.getByText("This action cannot be undone and will remove all members.").count()).toBe(
+      1,
+    );
+    await screenshot(page, "34-groups-delete-confirm");
+    await dialog.getByRole("button", { name: "Delete group" }).click();
     await page.getByText("Group Deleted").first().waitFor();
     await page.getByText("No Groups Yet").waitFor();
-    expect(dialogs).toContain(
-      'Are you sure you want to delete "Lunchtime Striders"? This action cannot be undone and will remove all members.',
-    );
     // Steps are the walkers' own: deleting the group keeps them.
     const today = await page.evaluate(async () => (await (await fetch("/api/steps/today")).json()).steps);
     expect(today).toBe(3_000);

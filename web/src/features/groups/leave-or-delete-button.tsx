@@ -1,10 +1,13 @@
+import { useState } from "react";
+import { ConfirmDialog } from "../../components/confirm-dialog";
 import type { useGroupActions } from "./group-actions";
 
 type GroupActions = ReturnType<typeof useGroupActions>;
 
 /**
- * Delete for the group's admin, Leave for everyone else, each after a
- * confirmation. `leaveQuestion` differs between the list and the group's own page.
+ * Delete for the group's admin, Leave for everyone else, each after the app's own confirm dialog
+ * (Cancel has focus first; Escape gives focus back to this button). `leaveQuestion` differs between
+ * the list and the group's own page.
  */
 export function LeaveOrDeleteButton({
   group,
@@ -22,31 +25,33 @@ export function LeaveOrDeleteButton({
   className?: string;
 }) {
   const { leave, remove } = actions;
-  if (isAdmin) {
-    return (
+  const [asking, setAsking] = useState(false);
+  const action = isAdmin ? remove : leave;
+  return (
+    <>
       <button
         type="button"
-        className={`btn-secondary text-destructive ${className}`}
-        disabled={!online || remove.isPending}
-        onClick={() => {
-          const question = `Are you sure you want to delete "${group.name}"? This action cannot be undone and will remove all members.`;
-          if (window.confirm(question)) remove.mutate(group);
-        }}
+        className={`btn-secondary ${isAdmin ? "text-destructive" : ""} ${className}`}
+        disabled={!online || action.isPending}
+        onClick={() => setAsking(true)}
       >
-        Delete
+        {isAdmin ? "Delete" : "Leave"}
       </button>
-    );
-  }
-  return (
-    <button
-      type="button"
-      className={`btn-secondary ${className}`}
-      disabled={!online || leave.isPending}
-      onClick={() => {
-        if (window.confirm(leaveQuestion)) leave.mutate(group);
-      }}
-    >
-      Leave
-    </button>
+      <ConfirmDialog
+        open={asking}
+        title={isAdmin ? `Are you sure you want to delete "${group.name}"?` : leaveQuestion}
+        description={
+          isAdmin
+            ? "This action cannot be undone and will remove all members. Each walker keeps their own steps."
+            : "You can join again later with the group's join code."
+        }
+        confirmLabel={isAdmin ? "Delete group" : "Leave group"}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          action.mutate(group);
+        }}
+      />
+    </>
   );
 }
