@@ -54,6 +54,11 @@ export interface ExportManualEntry {
   photoContentType: string;
   photoWidth: number;
   photoHeight: number;
+  /** Whether it counts for prizes: approved, pending (with why) or rejected (with the operator's reason). */
+  status: string;
+  reasons: string[];
+  decisionReason: string | null;
+  decidedAt: number | null;
 }
 
 export interface ExportGroup {
@@ -210,6 +215,10 @@ export class AccountDataRepository {
           "p.content_type",
           "p.width",
           "p.height",
+          "e.status",
+          "e.reasons",
+          "e.decision_reason",
+          "e.decided_at",
         ])
         .where("e.user_id", "=", userId);
       if (after) {
@@ -233,6 +242,10 @@ export class AccountDataRepository {
         photoContentType: row.content_type,
         photoWidth: Number(row.width),
         photoHeight: Number(row.height),
+        status: row.status,
+        reasons: JSON.parse(row.reasons) as string[],
+        decisionReason: row.decision_reason,
+        decidedAt: row.decided_at === null ? null : Number(row.decided_at),
       }));
       const last = rows[rows.length - 1];
       if (!last || rows.length < EXPORT_PAGE_ROWS) return;

@@ -106,6 +106,9 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
     expect(entries).toEqual([
       expect.objectContaining({ date: ana.today, steps: 3000, note: ana.note, photo: expect.any(String) }),
     ]);
+    // Its test photo carries no capture date, so it waits for a check: the export says so, and why.
+    expect(entries[0]).toMatchObject({ status: "pending", decisionReason: null, decidedAt: null });
+    expect((entries[0] as unknown as { reasons: string[] }).reasons).toContain("capture-date-missing");
     const photoName = entries[0]?.photo ?? "";
     expect(photoName).toMatch(/^photos\/[0-9a-f-]+\.(jpg|png|webp)$/);
     expect(Buffer.from(download.files[photoName] ?? [])).toEqual(ana.photoBytes);

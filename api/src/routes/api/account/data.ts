@@ -234,6 +234,10 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
           photoContentType: entry.photoContentType,
           photoWidth: entry.photoWidth,
           photoHeight: entry.photoHeight,
+          status: entry.status,
+          reasons: entry.reasons,
+          decisionReason: entry.decisionReason,
+          decidedAt: isoOrNull(entry.decidedAt),
         }));
         // Photos are JPEG, PNG or WebP: compressed already, so stored as they are.
         for await (const page of accountData.manualEntries(user.id)) {
