@@ -15,8 +15,6 @@ import { Page } from "../../components/page";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
-import { ManualEntriesList } from "../manual-steps/manual-entries-list";
-import { PrizeBanner } from "../prizes/prize-banner";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
@@ -33,6 +31,13 @@ import {
 const ManualStepsForm = lazy(() =>
   import("../manual-steps/manual-steps-form").then((module) => ({ default: module.ManualStepsForm })),
 );
+// Shown only to some walkers (a prize to claim, entries added by hand): loaded after the page.
+const PrizeBanner = lazy(() =>
+  import("../prizes/prize-banner").then((module) => ({ default: module.PrizeBanner })),
+);
+const ManualEntriesList = lazy(() =>
+  import("../manual-steps/manual-entries-list").then((module) => ({ default: module.ManualEntriesList })),
+);
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
@@ -45,7 +50,9 @@ export function DashboardPage() {
 
   return (
     <Page title="Dashboard">
-      <PrizeBanner />
+      <Suspense fallback={null}>
+        <PrizeBanner />
+      </Suspense>
       {stats.error && (
         <p className="card mb-4 p-3 text-sm text-muted" role="status">
           {navigator.onLine
@@ -129,7 +136,9 @@ export function DashboardPage() {
         <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
           <ManualStepsForm />
         </Suspense>
-        <ManualEntriesList />
+        <Suspense fallback={null}>
+          <ManualEntriesList />
+        </Suspense>
       </div>
     </Page>
   );

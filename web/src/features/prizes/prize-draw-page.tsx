@@ -1,4 +1,5 @@
 import {
+  addMonths,
   type DashboardStatsResponse,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatPounds,
@@ -19,7 +20,6 @@ import { formatSteps } from "../dashboard/step-numbers";
 import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
 import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
-import { monthsBefore } from "./prize-format";
 import { drawsNewestFirst, useDrawList } from "./prize-queries";
 
 const TIERS = [
@@ -36,7 +36,7 @@ export function PrizeDrawPage() {
   const revenue = useQuery<RevenueResponse | null>({ queryKey: ["/api/revenue/current"] });
   const { monthSteps } = useLiveSteps(stats.data);
   const month = londonMonth();
-  const lastMonth = monthsBefore(month, 1);
+  const lastMonth = addMonths(month, -1);
   const draw = useDraw(month);
   const draws = drawsNewestFirst(useDrawList().data);
   if (stats.isLoading) return <LoadingSpinner />;

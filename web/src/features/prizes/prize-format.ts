@@ -2,13 +2,6 @@ import type { MyPrize } from "@charity-steps/shared-types";
 
 const DAY_MS = 86_400_000;
 
-/** The `YYYY-MM` `count` months before `month`. */
-export function monthsBefore(month: string, count: number): string {
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  const index = year * 12 + (monthNumber - 1) - count;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
-}
-
 /** "13 days left", "1 day left", "less than a day left": whole days until `iso`. */
 export function daysLeftText(iso: string, now: number = Date.now()): string {
   const days = Math.floor((new Date(iso).getTime() - now) / DAY_MS);
