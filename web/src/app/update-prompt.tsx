@@ -9,10 +9,11 @@ export function UpdatePrompt() {
   return (
     <div
       role="status"
-      className="fixed inset-x-0 bottom-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom)+0.75rem)] z-40 mx-auto flex w-[calc(100%-2rem)] max-w-md items-center gap-3 rounded-xl border border-line bg-white p-3 shadow-lg"
+      className="fixed inset-x-0 bottom-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom)+0.75rem)] z-40 mx-auto flex w-[calc(100%-2rem)] max-w-md flex-wrap items-center gap-3 rounded-xl border border-line bg-white p-3 shadow-lg"
     >
       <RefreshCw aria-hidden="true" className="size-5 shrink-0 text-brand" />
-      <p className="flex-1 text-sm">A new version of Charity Steps is available.</p>
+      {/* The sentence keeps a readable width; at large text the buttons move under it. */}
+      <p className="min-w-0 flex-[1_1_10rem] text-sm">A new version of Charity Steps is available.</p>
       <button type="button" className="btn-primary px-3 py-1.5 text-sm" onClick={() => void reload()}>
         Reload
       </button>
