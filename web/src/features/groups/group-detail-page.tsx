@@ -98,9 +98,16 @@ function GroupDetail({ groupId }: { groupId: number }) {
         </p>
       )}
       <section className="card space-y-2 p-4">
-        <h2 className="flex items-center gap-2 text-xl font-bold">
+        {/* The crown sits in the line after the name, not in a flex row beside it, so the name's
+            words get the card's whole width at large text. */}
+        <h2 className="text-xl font-bold">
           {data.name}
-          {isAdmin && <Crown aria-label="You are the admin" className="size-5 text-amber-500" />}
+          {isAdmin && (
+            <Crown
+              aria-label="You are the admin"
+              className="ml-2 inline-block size-5 align-[-0.15em] text-amber-500"
+            />
+          )}
         </h2>
         {data.description && <p className="text-muted">{data.description}</p>}
         <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
@@ -148,8 +155,13 @@ function GroupDetail({ groupId }: { groupId: number }) {
           id={`${tabIds}-panel`}
           aria-labelledby={`${tabIds}-leaderboard`}
         >
-          <h3 className="mb-3 flex items-center gap-2 text-lg font-semibold">
-            <Trophy aria-hidden="true" className="size-5 text-brand-strong" />
+          {/* The trophy sits in the line, not in a flex row, so the words wrap across the card's
+              whole width and "Leaderboard" fits whole at large text. */}
+          <h3 className="mb-3 text-lg font-semibold">
+            <Trophy
+              aria-hidden="true"
+              className="mr-2 inline-block size-5 align-[-0.2em] text-brand-strong"
+            />
             Monthly Step Leaderboard
           </h3>
           {leaderboard.data?.some((entry) => entry.monthlySteps > 0) ? (
@@ -157,7 +169,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
               {leaderboard.data.map((entry) => (
                 <li
                   key={entry.user.id}
-                  className={`flex items-center gap-3 rounded-lg p-2 ${entry.rank <= 3 ? "bg-brand-soft" : ""}`}
+                  className={`flex flex-wrap items-center gap-3 rounded-lg p-2 ${entry.rank <= 3 ? "bg-brand-soft" : ""}`}
                   data-testid="leaderboard-row"
                 >
                   <span className="w-6 text-center font-bold">{entry.rank}</span>
@@ -166,12 +178,14 @@ function GroupDetail({ groupId }: { groupId: number }) {
                     <Medal role="img" aria-label="Top three" className="size-5 shrink-0 text-brand-strong" />
                   )}
                   <Avatar user={entry.user} />
-                  <span className="min-w-0 flex-1 [overflow-wrap:anywhere] font-medium">
-                    {displayName(entry.user)}
-                  </span>
-                  <span className="text-right text-sm">
-                    <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
-                    <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+                  {/* Name and steps share the row while they have room; at large text they move
+                      under the rank and avatar, so a name wraps between its words. */}
+                  <span className="flex min-w-0 flex-[1_1_9rem] flex-wrap items-center justify-between gap-x-3">
+                    <span className="min-w-0 font-medium">{displayName(entry.user)}</span>
+                    <span className="ml-auto text-right text-sm">
+                      <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
+                      <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+                    </span>
                   </span>
                 </li>
               ))}
