@@ -89,6 +89,24 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
     await expectAccessible(page, "new password page, a weak password refused");
   });
 
+  it("the provider's signing-out page, held still", async () => {
+    await page.goto(`${server.origin}/api/login`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("steps-for-charity-2026");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Goal: 100,000 steps").waitFor();
+    // The page's script submits its form at once; without it, the page and its Sign out button stay.
+    const script = `${server.origin}/auth/assets/sign-out.js`;
+    await page.route(script, (route) => route.fulfill({ contentType: "text/javascript", body: "" }));
+    try {
+      await page.goto(`${server.origin}/api/logout`);
+      await page.getByRole("heading", { level: 1, name: "Signing you out…" }).waitFor();
+      await expectAccessible(page, "provider's signing-out page");
+    } finally {
+      await page.unroute(script);
+    }
+  });
+
   it("logged no errors on the way", () => {
     expect(errors).toEqual([]);
   });
