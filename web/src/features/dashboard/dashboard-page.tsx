@@ -38,6 +38,9 @@ const PrizeBanner = lazy(() =>
 const ManualEntriesList = lazy(() =>
   import("../manual-steps/manual-entries-list").then((module) => ({ default: module.ManualEntriesList })),
 );
+const PaceHoldsList = lazy(() =>
+  import("../manual-steps/pace-holds-list").then((module) => ({ default: module.PaceHoldsList })),
+);
 
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
@@ -138,6 +141,9 @@ export function DashboardPage() {
         </Suspense>
         <Suspense fallback={null}>
           <ManualEntriesList />
+        </Suspense>
+        <Suspense fallback={null}>
+          <PaceHoldsList />
         </Suspense>
       </div>
     </Page>

@@ -2,11 +2,14 @@ import {
   type DashboardStatsResponse,
   type EntryStatus,
   MANUAL_ENTRIES_PATH,
+  PACE_REVIEWS_PATH,
   type ReviewReason,
 } from "@charity-steps/shared-types";
 
 /** The walker's manual entries with where each stands; refreshed after each entry is added. */
 export const MANUAL_ENTRIES_KEY = [MANUAL_ENTRIES_PATH] as const;
+/** The walker's counts held for their pace, with where each stands. */
+export const PACE_REVIEWS_KEY = [PACE_REVIEWS_PATH] as const;
 
 const numberFormat = new Intl.NumberFormat("en-GB");
 const dayFormat = new Intl.DateTimeFormat("en-GB", {
@@ -72,4 +75,15 @@ export function entryStatusWords(entry: {
         details: [],
       };
   }
+}
+
+/**
+ * Where steps held for their pace stand, in words. Counted and not counted read as for a manual
+ * entry; waiting says what happened and that the steps still count once checked, never a charge.
+ */
+export function paceHoldStatusWords(hold: Parameters<typeof entryStatusWords>[0]): string {
+  if (hold.status === "pending") {
+    return "Counted a little faster than walking pace: these steps count toward prize entries once checked";
+  }
+  return entryStatusWords(hold).label;
 }
