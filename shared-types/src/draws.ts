@@ -203,6 +203,8 @@ export const operatorDrawPath = (month: string) => `/api/operator/draws/${month}
 export const operatorDrawTiersPath = (month: string) => `/api/operator/draws/${month}/tiers`;
 export const operatorDrawRunPath = (month: string) => `/api/operator/draws/${month}/run`;
 export const operatorPrizeRedrawPath = (prizeId: string) => `/api/operator/prizes/${prizeId}/redraw`;
+/** Operators record a postal winner's claim, sent back by post or mail (a walker claims in the app). */
+export const operatorPrizeClaimPath = (prizeId: string) => `/api/operator/prizes/${prizeId}/claim`;
 /** Where a winner claims a prize in the app (the winner's mail links here). */
 export const prizeClaimPagePath = (prizeId: string) => `/prizes/${encodeURIComponent(prizeId)}/claim`;
 /** The public results page of a month's draw in the app. */
@@ -308,6 +310,8 @@ export const OperatorPrize = Type.Object({
   deliveryAddress: Type.Union([Type.String(), Type.Null()]),
   /** True once the days to claim have passed with no claim, and it has not been redrawn. */
   canRedraw: Type.Boolean(),
+  /** True for a postal winner's prize awaiting its claim: an operator records the claim they send. */
+  canRecordClaim: Type.Boolean(),
 });
 export type OperatorPrize = Static<typeof OperatorPrize>;
 
@@ -340,6 +344,8 @@ export const DRAW_CLAIM_MESSAGES = {
   alreadyClaimed: "You have already claimed this prize.",
   expired: `The ${PRIZE_CLAIM_DAYS} days to claim this prize have passed.`,
   redrawn: "This prize was given to another entry after it went unclaimed.",
+  walkerClaimsInApp:
+    "This prize was won by a walker, who claims it in the app: only a postal winner's claim is recorded here.",
   blankField: (field: string) => `${field} must not be blank.`,
 } as const;
 

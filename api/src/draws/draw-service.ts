@@ -317,26 +317,32 @@ export class DrawService {
     request: PrizeClaimRequest,
     now = Date.now(),
   ): Promise<MyPrize> {
-    const claim = {
-      publicName: request.publicName.trim(),
-      county: request.county.trim(),
-      deliveryAddress: request.deliveryAddress.trim(),
-    };
-    if (claim.publicName === "")
-      throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The name to publish"));
-    if (claim.county === "") throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The county"));
-    if (claim.deliveryAddress === "")
-      throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The delivery address"));
-    const claimed = await this.repository.claim(prizeId, userId, claim, now);
+    const claim = cleanClaim(request);
+    const claimed = await this.repository.claim(prizeId, { userId }, claim, now);
     const prize = await this.repository.findPrize(prizeId);
     if (!prize || prize.user_id !== userId) throw new NotFoundError(DRAW_CLAIM_MESSAGES.notYours);
-    if (!claimed) {
-      const status = prizeStatus(prize, now);
-      if (status === "claimed") throw new ConflictError(DRAW_CLAIM_MESSAGES.alreadyClaimed);
-      if (status === "redrawn") throw new ConflictError(DRAW_CLAIM_MESSAGES.redrawn);
-      throw new ConflictError(DRAW_CLAIM_MESSAGES.expired);
-    }
+    if (!claimed) throw claimRefusal(prize, now);
     return toMyPrize(prize, now);
+  }
+
+  /**
+   * Records a postal winner's claim as they sent it back (they have no account to claim with):
+   * in time, once, and in the audit log. A walker's prize is theirs to claim in the app.
+   */
+  async recordPostalClaim(
+    prizeId: string,
+    operatorId: string,
+    request: PrizeClaimRequest,
+    now = Date.now(),
+  ): Promise<OperatorPrize> {
+    const claim = cleanClaim(request);
+    const before = await this.repository.findPrize(prizeId);
+    if (!before) throw new NotFoundError(DRAW_RUN_MESSAGES.noSuchPrize);
+    if (before.postal_entry_id === null) throw new ConflictError(DRAW_CLAIM_MESSAGES.walkerClaimsInApp);
+    if (!(await this.repository.claim(prizeId, { operatorId }, claim, now))) throw claimRefusal(before, now);
+    const prize = (await this.repository.prizes(before.month)).find((candidate) => candidate.id === prizeId);
+    if (!prize) throw new NotFoundError(DRAW_RUN_MESSAGES.noSuchPrize);
+    return toOperatorPrize(prize, now);
   }
 
   /** The walker's tickets and prizes for the month. */
@@ -458,6 +464,29 @@ export class DrawService {
   }
 }
 
+/** A claim's fields trimmed; a blank one is the caller's mistake (400). */
+function cleanClaim(request: PrizeClaimRequest) {
+  const claim = {
+    publicName: request.publicName.trim(),
+    county: request.county.trim(),
+    deliveryAddress: request.deliveryAddress.trim(),
+  };
+  if (claim.publicName === "")
+    throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The name to publish"));
+  if (claim.county === "") throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The county"));
+  if (claim.deliveryAddress === "")
+    throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The delivery address"));
+  return claim;
+}
+
+/** Why a claim on `prize` was not recorded: already claimed, redrawn, or past its days. */
+function claimRefusal(prize: PrizeRow, now: number): ConflictError {
+  const status = prizeStatus(prize, now);
+  if (status === "claimed") return new ConflictError(DRAW_CLAIM_MESSAGES.alreadyClaimed);
+  if (status === "redrawn") return new ConflictError(DRAW_CLAIM_MESSAGES.redrawn);
+  return new ConflictError(DRAW_CLAIM_MESSAGES.expired);
+}
+
 function toMyPrize(row: PrizeRow, now: number): MyPrize {
   const status = prizeStatus(row, now);
   return {
@@ -506,5 +535,6 @@ function toOperatorPrize(row: PrizeWithWinner, now: number): OperatorPrize {
     county: row.county,
     deliveryAddress: row.delivery_address,
     canRedraw: status === "expired",
+    canRecordClaim: status === "awaiting_claim" && row.postal_entry_id !== null,
   };
 }

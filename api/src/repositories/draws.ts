@@ -53,6 +53,7 @@ export const DRAW_AUDIT_ACTIONS = {
   tiers: "draw.tiers",
   run: "draw.run",
   redraw: "prize.redraw",
+  postalClaim: "prize.postal_claim",
 } as const;
 
 /**
@@ -454,28 +455,48 @@ export class DrawsRepository {
     return Number(updated.numUpdatedRows) > 0;
   }
 
-  /** Records the walker's claim; false (nothing written) unless it is theirs, unclaimed and in time. */
+  /**
+   * Records a claim; false (nothing written) unless the prize is unclaimed and in time, and is the
+   * walker's (`by: { userId }`) or a postal winner's recorded by an operator (`by: { operatorId }`,
+   * written to the audit log in the same transaction).
+   */
   async claim(
     id: string,
-    userId: string,
+    by: { userId: string } | { operatorId: string },
     claim: { publicName: string; county: string; deliveryAddress: string },
     now = Date.now(),
   ): Promise<boolean> {
-    const updated = await this.db
-      .updateTable("draw_prizes")
-      .set({
-        status: "claimed",
-        claimed_at: now,
-        public_name: claim.publicName,
-        county: claim.county,
-        delivery_address: claim.deliveryAddress,
-      })
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .where("status", "=", "awaiting_claim")
-      .where("claim_by", ">=", now)
-      .executeTakeFirst();
-    return Number(updated.numUpdatedRows) > 0;
+    return this.database.transaction(async (trx) => {
+      let query = trx
+        .updateTable("draw_prizes")
+        .set({
+          status: "claimed",
+          claimed_at: now,
+          public_name: claim.publicName,
+          county: claim.county,
+          delivery_address: claim.deliveryAddress,
+        })
+        .where("id", "=", id)
+        .where("status", "=", "awaiting_claim")
+        .where("claim_by", ">=", now);
+      query =
+        "userId" in by
+          ? query.where("user_id", "=", by.userId)
+          : query.where("postal_entry_id", "is not", null);
+      const updated = await query.executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      if ("operatorId" in by) {
+        await this.auditLog.append(trx, {
+          operatorUserId: by.operatorId,
+          action: DRAW_AUDIT_ACTIONS.postalClaim,
+          subject: `prize:${id}`,
+          before: { status: "awaiting_claim" },
+          after: { status: "claimed", publicName: claim.publicName, county: claim.county },
+          at: now,
+        });
+      }
+      return true;
+    });
   }
 
   /** Every holder who has won in the month, redrawn prizes' included. */

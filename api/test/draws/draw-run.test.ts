@@ -408,6 +408,71 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     expect(stored).toMatchObject({ status: "claimed", delivery_address: null, public_name: null });
   });
 
+  it("lets an operator record a postal winner's claim (in time, once, logged), and only a postal winner's", async () => {
+    const month = addMonths(thisMonth, -9);
+    await open(month);
+    const walkerWinner = await walker(month, 10_000);
+    await postal(month, "Pam Post", null);
+    const drawnAt = afterClose(month);
+    await testApp.app.draws.run(month, operator.user.id, drawnAt);
+    const view = await testApp.app.draws.operatorView(month, drawnAt + DAY_MS);
+    const postalPrize = view.prizes.find((prize) => prize.winner.kind === "postal");
+    const walkerPrize = view.prizes.find((prize) => prize.winner.kind === "walker");
+    expect(postalPrize).toMatchObject({
+      canRecordClaim: true,
+      winner: { name: "Pam Post", address: "1 Letterbox Lane" },
+    });
+    expect(walkerPrize?.canRecordClaim).toBe(false);
+    const claim = {
+      over18: true as const,
+      publicName: "P. Post",
+      county: "Devon",
+      deliveryAddress: "1 Letterbox Lane",
+    };
+    const inTime = drawnAt + 2 * DAY_MS;
+
+    const recorded = await testApp.app.draws.recordPostalClaim(
+      postalPrize?.id ?? "",
+      operator.user.id,
+      claim,
+      inTime,
+    );
+    expect(recorded).toMatchObject({
+      status: "claimed",
+      publicName: "P. Post",
+      county: "Devon",
+      canRecordClaim: false,
+    });
+    await expect(
+      testApp.app.draws.recordPostalClaim(postalPrize?.id ?? "", operator.user.id, claim, inTime),
+    ).rejects.toThrow("You have already claimed this prize.");
+    await expect(
+      testApp.app.draws.recordPostalClaim(walkerPrize?.id ?? "", operator.user.id, claim, inTime),
+    ).rejects.toThrow("only a postal winner's claim is recorded here");
+    // The walker claims their own in the app; nobody else's claim route finds the postal prize.
+    const stranger = await testApp.app.inject({
+      method: "POST",
+      url: prizeClaimPath(postalPrize?.id ?? ""),
+      headers: { cookie: walkerWinner.cookie },
+      payload: claim,
+    });
+    expect(stranger.statusCode).toBe(404);
+    const log = await testApp.app.database.db
+      .selectFrom("audit_log")
+      .select(["action", "operator_user_id"])
+      .where("subject", "=", `prize:${postalPrize?.id}`)
+      .execute();
+    expect(log).toEqual([{ action: "prize.postal_claim", operator_user_id: operator.user.id }]);
+    const published = (await get(drawResultsPath(month))).json();
+    expect(published.winners.find((w: { ticket: string }) => w.ticket === postalPrize?.ticket)).toMatchObject(
+      {
+        publicName: "P. Post",
+        county: "Devon",
+      },
+    );
+    expect((await verify(month)).ok).toBe(true);
+  });
+
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {
     const month = addMonths(thisMonth, -8);
     await open(month);

@@ -21,6 +21,7 @@ import {
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
+  operatorPrizeClaimPath,
   operatorPrizeRedrawPath,
   operatorReviewPath,
   operatorReviewPhotoPath,
@@ -284,6 +285,17 @@ const MATRIX: Call[] = [
   // This month has not closed: running its draw is refused, even to an operator.
   { method: "POST", url: () => operatorDrawRunPath(londonMonth()), expected: operatorOnly(409) },
   { method: "POST", url: () => operatorPrizeRedrawPath("made-up-prize"), expected: operatorOnly(404) },
+  {
+    method: "POST",
+    url: () => operatorPrizeClaimPath("made-up-prize"),
+    body: () => ({
+      over18: true,
+      publicName: "P. Post",
+      county: "Devon",
+      deliveryAddress: "1 Letterbox Lane",
+    }),
+    expected: operatorOnly(404),
+  },
 ];
 
 const CASES = MATRIX.flatMap((call) =>

@@ -15,6 +15,7 @@ import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { operatorDrawQuery, postForDraw } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
+import { PostalClaimForm } from "./postal-claim-form";
 
 /** "17 Nov, 12:00" (the year too when it is not this one), London time. */
 export function londonAt(at: string): string {
@@ -185,6 +186,7 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
                 </td>
                 <td role="cell" data-label="Status">
                   <PrizeStatusText prize={prize} />
+                  {prize.canRecordClaim && <PostalClaimForm month={month} prize={prize} />}
                   {prize.canRedraw &&
                     (confirming === prize.id ? (
                       <RedrawConfirm

@@ -103,6 +103,7 @@ function prize(overrides: Partial<OperatorPrize>): OperatorPrize {
     county: null,
     deliveryAddress: null,
     canRedraw: false,
+    canRecordClaim: false,
     ...overrides,
   };
 }
@@ -633,6 +634,47 @@ describe("the operator console's monthly draw", () => {
     await user.click(within(table).getByRole("button", { name: /^Redraw Platinum/ }));
     await user.click(within(table).getByRole("button", { name: "Redraw the prize" }));
     expect((await within(section).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.redrawClaimed);
+  });
+
+  it("records a postal winner's claim, once they have confirmed they are 18 or over", async () => {
+    const user = userEvent.setup();
+    const postalWinner = prize({
+      canRecordClaim: true,
+      winner: { kind: "postal", name: "Pam Post", email: null, address: "1 Letterbox Lane" },
+    });
+    const claimed = {
+      ...postalWinner,
+      status: "claimed" as const,
+      canRecordClaim: false,
+      publicName: "P. Post",
+    };
+    const draws = { [lastMonth]: drawnDraw(lastMonth, [postalWinner]) };
+    const { calls } = stubDrawServer(draws, {
+      redraw: [[200, claimed, () => (draws[lastMonth] = drawnDraw(lastMonth, [claimed]))]],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const table = await within(section).findByRole("table", { name: "Prizes" });
+    await user.click(within(table).getByText("Record their claim"));
+    await user.type(within(table).getByLabelText("Name to publish (e.g. J. Smith)"), "P. Post");
+    await user.type(within(table).getByLabelText("County"), "Devon");
+    await user.type(within(table).getByLabelText("Where to send the prize"), "1 Letterbox Lane");
+    await user.click(within(table).getByRole("button", { name: "Record the claim" }));
+    expect((await within(table).findByRole("alert")).textContent).toBe(
+      "Record the claim only once the winner has confirmed that they are 18 or over.",
+    );
+    expect(calls.filter((call) => call.method === "POST")).toEqual([]);
+
+    await user.click(within(table).getByLabelText("The winner confirmed that they are 18 or over"));
+    await user.click(within(table).getByRole("button", { name: "Record the claim" }));
+    await within(section).findByText(/Published as P\. Post/);
+    expect(calls.filter((call) => call.method === "POST")).toEqual([
+      {
+        method: "POST",
+        url: `/api/operator/prizes/${postalWinner.id}/claim`,
+        body: { over18: true, publicName: "P. Post", county: "Devon", deliveryAddress: "1 Letterbox Lane" },
+      },
+    ]);
   });
 
   it("says so when a redraw finds every entrant has already won", async () => {

@@ -22,9 +22,11 @@ import {
   MyPrize,
   MyPrizes,
   OperatorDraw,
+  OperatorPrize,
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
+  operatorPrizeClaimPath,
   operatorPrizeRedrawPath,
   PrizeClaimRequest,
   PrizeIdParams,
@@ -195,6 +197,18 @@ const operatorDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!drawn) return reply.status(409).send({ message: DRAW_RUN_MESSAGES.alreadyDrawn, results });
       return results;
     },
+  );
+
+  app.post(
+    operatorPrizeClaimPath(":id"),
+    {
+      schema: {
+        params: PrizeIdParams,
+        body: PrizeClaimRequest,
+        response: { 200: OperatorPrize, ...refused, 409: ErrorResponse },
+      },
+    },
+    async (request) => draws.recordPostalClaim(request.params.id, signedInUser(request).id, request.body),
   );
 
   app.post(

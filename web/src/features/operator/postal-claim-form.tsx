@@ -1,0 +1,113 @@
+import {
+  type OperatorPrize,
+  operatorPrizeClaimPath,
+  PRIZE_COUNTY_MAX_CHARS,
+  PRIZE_DELIVERY_ADDRESS_MAX_CHARS,
+  PRIZE_PUBLIC_NAME_MAX_CHARS,
+  type PrizeClaimRequest,
+} from "@charity-steps/shared-types";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { FormProblem } from "../../components/form-problem";
+import { apiRequest, serverMessage } from "../../lib/api-client";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../auth/unauthorized";
+import { operatorDrawQuery } from "./operator-draw-queries";
+import { AUDIT_LOG_KEY } from "./operator-queries";
+
+/**
+ * A postal winner has no account to claim with: they send their claim back (by post or mail) and
+ * an operator records it here, within the same days to claim, with the same confirmations.
+ */
+export function PostalClaimForm({ month, prize }: { month: string; prize: OperatorPrize }) {
+  const queryClient = useQueryClient();
+  const ids = { name: useId(), county: useId(), address: useId(), over18: useId(), problem: useId() };
+  const [problem, setProblem] = useState<string | null>(null);
+  const [fields, setFields] = useState({ publicName: "", county: "", deliveryAddress: "", over18: false });
+
+  const record = useMutation({
+    mutationFn: async (claim: PrizeClaimRequest) =>
+      (await apiRequest("POST", operatorPrizeClaimPath(prize.id), claim)).json() as Promise<OperatorPrize>,
+    onSuccess: async () => {
+      setProblem(null);
+      toast({ title: "Claim recorded", description: `${prize.tier}, ticket ${prize.ticket}: claimed.` });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: operatorDrawQuery(month).queryKey }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
+      ]);
+    },
+    onError: (error) => {
+      if (handleUnauthorizedError(error)) return;
+      setProblem(
+        serverMessage(error, "The claim could not be recorded. Check your connection and try again."),
+      );
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!fields.over18) {
+      setProblem("Record the claim only once the winner has confirmed that they are 18 or over.");
+      return;
+    }
+    if (!fields.publicName.trim() || !fields.county.trim() || !fields.deliveryAddress.trim()) {
+      setProblem("Fill in the name to publish, the county and where to send the prize.");
+      return;
+    }
+    record.mutate({ ...fields, over18: true });
+  };
+
+  const set = (key: keyof typeof fields) => (value: string | boolean) =>
+    setFields((current) => ({ ...current, [key]: value }));
+
+  return (
+    <details className="draw-confirm mt-2">
+      <summary className="cursor-pointer text-sm font-medium">Record their claim</summary>
+      <form className="mt-2 space-y-2" onSubmit={submit} noValidate aria-describedby={ids.problem}>
+        <div className="field">
+          <label htmlFor={ids.name}>Name to publish (e.g. J. Smith)</label>
+          <input
+            id={ids.name}
+            value={fields.publicName}
+            maxLength={PRIZE_PUBLIC_NAME_MAX_CHARS}
+            onChange={(event) => set("publicName")(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.county}>County</label>
+          <input
+            id={ids.county}
+            value={fields.county}
+            maxLength={PRIZE_COUNTY_MAX_CHARS}
+            onChange={(event) => set("county")(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.address}>Where to send the prize</label>
+          <textarea
+            id={ids.address}
+            rows={3}
+            value={fields.deliveryAddress}
+            maxLength={PRIZE_DELIVERY_ADDRESS_MAX_CHARS}
+            onChange={(event) => set("deliveryAddress")(event.target.value)}
+          />
+        </div>
+        <div className="flex items-start gap-2">
+          <input
+            id={ids.over18}
+            type="checkbox"
+            checked={fields.over18}
+            onChange={(event) => set("over18")(event.target.checked)}
+          />
+          <label htmlFor={ids.over18} className="text-sm">
+            The winner confirmed that they are 18 or over
+          </label>
+        </div>
+        <FormProblem id={ids.problem} problem={problem} />
+        <button type="submit" className="btn-primary draw-small-button" disabled={record.isPending}>
+          {record.isPending ? "Recording…" : "Record the claim"}
+        </button>
+      </form>
+    </details>
+  );
+}
