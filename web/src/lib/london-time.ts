@@ -36,3 +36,17 @@ export function londonShortDay(at: Date | string, now: Date | number = Date.now(
 export function isLondonToday(at: Date | string, now: Date | number = Date.now()): boolean {
   return londonDay(new Date(at)) === londonDay(now);
 }
+
+const dayAndTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** "24 Nov 2026, 18:00", London time: when something happened, in the operator's lists. */
+export function londonDayAndTime(at: Date | string): string {
+  return dayAndTimeFormat.format(new Date(at));
+}

@@ -2,11 +2,11 @@ import type { ManualEntry, ManualEntryList } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheck, CircleSlash, Clock } from "lucide-react";
 import { useId, useState } from "react";
-import { entryStatusWords, formatDay, MANUAL_ENTRIES_KEY } from "./fair-play-words";
+import { DayStepsLine } from "./day-steps-line";
+import { entryStatusWords, MANUAL_ENTRIES_KEY } from "./fair-play-words";
 
 /** How many entries show before "Show all": the latest ones are the ones a walker looks for. */
 const SHOWN_AT_FIRST = 5;
-const numberFormat = new Intl.NumberFormat("en-GB");
 
 const STATUS_ICONS = {
   approved: CircleCheck,
@@ -70,12 +70,7 @@ function ManualEntryItem({ entry }: { entry: ManualEntry }) {
   const Icon = STATUS_ICONS[entry.status];
   return (
     <li className="py-2 text-sm" data-testid="manual-entry">
-      <p className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <span className="font-medium">
-          <time dateTime={entry.date}>{formatDay(entry.date)}</time>
-        </span>
-        <span className="font-semibold">{numberFormat.format(entry.steps)} steps</span>
-      </p>
+      <DayStepsLine date={entry.date} steps={entry.steps} />
       {entry.note && <p className="text-muted">Note: {entry.note}</p>}
       <p className="mt-1 flex items-start gap-1.5" data-status={entry.status}>
         <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-strong" />

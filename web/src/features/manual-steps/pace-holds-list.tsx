@@ -2,9 +2,8 @@ import type { PaceReview, PaceReviewList } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheck, CircleSlash, Clock } from "lucide-react";
 import { useId } from "react";
-import { formatDay, PACE_REVIEWS_KEY, paceHoldStatusWords } from "./fair-play-words";
-
-const numberFormat = new Intl.NumberFormat("en-GB");
+import { DayStepsLine } from "./day-steps-line";
+import { PACE_REVIEWS_KEY, paceHoldStatusWords } from "./fair-play-words";
 
 const STATUS_ICONS = {
   approved: CircleCheck,
@@ -44,12 +43,7 @@ function PaceHoldItem({ hold }: { hold: PaceReview }) {
   const Icon = STATUS_ICONS[hold.status];
   return (
     <li className="py-2 text-sm" data-testid="pace-hold">
-      <p className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <span className="font-medium">
-          <time dateTime={hold.date}>{formatDay(hold.date)}</time>
-        </span>
-        <span className="font-semibold">{numberFormat.format(hold.steps)} steps</span>
-      </p>
+      <DayStepsLine date={hold.date} steps={hold.steps} />
       <p className="mt-1 flex items-start gap-1.5" data-status={hold.status}>
         <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-strong" />
         <span>{paceHoldStatusWords(hold)}</span>

@@ -2,16 +2,8 @@ import type { AuditLogEntry } from "@charity-steps/shared-types";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { useId } from "react";
+import { londonDayAndTime } from "../../lib/london-time";
 import { auditLogQuery } from "./operator-queries";
-
-const atFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/London",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 
 function asJson(value: unknown): string {
   return value === null || value === undefined ? "(none)" : JSON.stringify(value, null, 2);
@@ -67,7 +59,7 @@ function AuditLogItem({ entry }: { entry: AuditLogEntry }) {
       </p>
       <p className="text-muted">
         {entry.operatorEmail ?? entry.operatorUserId ?? "unknown operator"} ·{" "}
-        <time dateTime={entry.at}>{atFormat.format(new Date(entry.at))}</time>
+        <time dateTime={entry.at}>{londonDayAndTime(entry.at)}</time>
       </p>
       <details className="mt-1">
         <summary className="cursor-pointer text-muted">Before and after</summary>

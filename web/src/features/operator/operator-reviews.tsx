@@ -12,6 +12,7 @@ import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
+import { londonDayAndTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../auth/unauthorized";
 import { formatDay, formatShortDay } from "../manual-steps/fair-play-words";
@@ -27,15 +28,6 @@ export const reviewQueueQuery = queryOptions({
 });
 
 const numberFormat = new Intl.NumberFormat("en-GB");
-/** "24 Nov 2026, 18:00", London time. */
-const sentFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/London",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 const KIND_WORDS = {
   manual: "Added by hand with a photo",
   pace: "Counted by a phone or health app faster than the pace a person walks",
@@ -167,7 +159,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
         )}
         <dt>Sent</dt>
         <dd>
-          <time dateTime={item.createdAt}>{sentFormat.format(new Date(item.createdAt))}</time>
+          <time dateTime={item.createdAt}>{londonDayAndTime(item.createdAt)}</time>
         </dd>
         <dt>Why it waits</dt>
         <dd>

@@ -1,0 +1,15 @@
+import { formatDay } from "./fair-play-words";
+
+const numberFormat = new Intl.NumberFormat("en-GB");
+
+/** The first line of an entry or a hold in the walker's fair-play lists: its day and its steps. */
+export function DayStepsLine({ date, steps }: { date: string; steps: number }) {
+  return (
+    <p className="flex flex-wrap items-baseline justify-between gap-x-3">
+      <span className="font-medium">
+        <time dateTime={date}>{formatDay(date)}</time>
+      </span>
+      <span className="font-semibold">{numberFormat.format(steps)} steps</span>
+    </p>
+  );
+}
