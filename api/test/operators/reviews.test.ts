@@ -38,7 +38,19 @@ describe.each(dialects)("the review queue (%s)", (dialect) => {
   const walkerWithHeldEntry = async (email: string, synced: number, manual: number, colour: number) => {
     const walker = await walkerWithEmail(testApp.app, email, true);
     const api = stepsClient(testApp.app, walker.cookie);
-    await api.sync({ steps: synced, date: today, source: "device_motion" });
+    // Stored as at the end of today: the pace rule judges a day's first count against the time since
+    // midnight, so a few thousand steps synced just after midnight would be held too.
+    await testApp.app.repositories.steps.recordCount(
+      {
+        userId: walker.user.id,
+        day: today,
+        counterId: "device:review",
+        kind: "motion",
+        source: "device_motion",
+        steps: synced,
+      },
+      Date.parse(`${today}T23:00:00Z`),
+    );
     const response = await api.addManual(
       manualForm({ steps: String(manual), date: today }, { bytes: await photo("png", 60 + colour, 40) }),
     );
