@@ -1,31 +1,10 @@
-import type { AuthUser, DashboardStatsResponse } from "@charity-steps/shared-types";
+import type { AuthUser } from "@charity-steps/shared-types";
 import { render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { vi } from "vitest";
 import { AppRoutes } from "../src/app/app-routes";
 import { AppProviders } from "../src/app/providers";
 import { createQueryClient } from "../src/lib/query-client";
-
-/** A walker's dashboard numbers mid-month (25,500 steps, 2 entries); tests change what they need. */
-export function testDashboardStats(changes: Partial<DashboardStatsResponse> = {}): DashboardStatsResponse {
-  return {
-    date: "2026-11-21",
-    month: "2026-11",
-    todaySteps: 5_500,
-    monthlySteps: 25_500,
-    dailyGoal: 10_000,
-    monthlyGoal: 100_000,
-    monthlyStepsRemaining: 74_500,
-    eligibleMonthSteps: 25_500,
-    pendingMonthSteps: 0,
-    prizeEntries: 2,
-    stepsToNextEntry: 4_500,
-    charityName: null,
-    prizePool: 0,
-    appleHealthLastImportAt: null,
-    ...changes,
-  };
-}
 
 export const testWalker: AuthUser = {
   id: "user-1",

@@ -3,9 +3,24 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testDashboardStats, testWalker } from "../../render-app";
+import { renderApp, testWalker } from "../../render-app";
 
-const stats = testDashboardStats({ charityName: "British Heart Foundation", prizePool: 17.97 });
+const stats: DashboardStatsResponse = {
+  date: "2026-11-21",
+  month: "2026-11",
+  todaySteps: 5_500,
+  monthlySteps: 25_500,
+  dailyGoal: 10_000,
+  monthlyGoal: 100_000,
+  monthlyStepsRemaining: 74_500,
+  eligibleMonthSteps: 25_500,
+  pendingMonthSteps: 0,
+  prizeEntries: 2,
+  stepsToNextEntry: 4_500,
+  charityName: "British Heart Foundation",
+  prizePool: 17.97,
+  appleHealthLastImportAt: null,
+};
 
 const history = {
   days: Array.from({ length: 30 }, (_, i) => ({ date: addDays("2026-11-21", i - 29), steps: i * 400 })),

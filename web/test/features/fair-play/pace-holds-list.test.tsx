@@ -1,4 +1,5 @@
 import {
+  type DashboardStatsResponse,
   MANUAL_ENTRIES_PATH,
   PACE_REVIEWS_PATH,
   type PaceReview,
@@ -10,14 +11,24 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PACE_REVIEWS_KEY } from "../../../src/features/manual-steps/fair-play-words";
 import { PaceHoldsList } from "../../../src/features/manual-steps/pace-holds-list";
 import { createQueryClient } from "../../../src/lib/query-client";
-import { renderApp, testDashboardStats, testWalker } from "../../render-app";
+import { renderApp, testWalker } from "../../render-app";
 
-const stats = testDashboardStats({
+const stats: DashboardStatsResponse = {
+  date: "2026-11-21",
+  month: "2026-11",
+  todaySteps: 5_500,
+  monthlySteps: 25_500,
+  dailyGoal: 10_000,
+  monthlyGoal: 100_000,
+  monthlyStepsRemaining: 74_500,
   eligibleMonthSteps: 13_500,
   pendingMonthSteps: 12_000,
   prizeEntries: 1,
   stepsToNextEntry: 6_500,
-});
+  charityName: null,
+  prizePool: 0,
+  appleHealthLastImportAt: null,
+};
 
 function paceHold(overrides: Partial<PaceReview>): PaceReview {
   return {

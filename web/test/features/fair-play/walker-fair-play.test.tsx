@@ -9,9 +9,24 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testDashboardStats, testWalker } from "../../render-app";
+import { renderApp, testWalker } from "../../render-app";
 
-const stats = testDashboardStats();
+const stats: DashboardStatsResponse = {
+  date: "2026-11-21",
+  month: "2026-11",
+  todaySteps: 5_500,
+  monthlySteps: 25_500,
+  dailyGoal: 10_000,
+  monthlyGoal: 100_000,
+  monthlyStepsRemaining: 74_500,
+  eligibleMonthSteps: 25_500,
+  pendingMonthSteps: 0,
+  prizeEntries: 2,
+  stepsToNextEntry: 4_500,
+  charityName: null,
+  prizePool: 0,
+  appleHealthLastImportAt: null,
+};
 
 function manualEntry(overrides: Partial<ManualEntry>): ManualEntry {
   return {
