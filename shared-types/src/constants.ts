@@ -9,6 +9,10 @@ export const MANUAL_STEPS_MIN = 1;
 export const MANUAL_STEPS_MAX = DAILY_STEP_MAX;
 export const MANUAL_NOTE_MAX_CHARS = 500;
 export const MANUAL_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** The largest photo as walkers read it ("5MB"), in every sentence that names it. */
+export const MANUAL_IMAGE_MAX_LABEL = `${MANUAL_IMAGE_MAX_BYTES / (1024 * 1024)}MB`;
+/** What the server answers (413) and the form says when a photo is larger than it takes. */
+export const PHOTO_TOO_LARGE_MESSAGE = `Please upload an image smaller than ${MANUAL_IMAGE_MAX_LABEL}.`;
 /** Per walker and London day (the day the entries are sent, whatever dates they are for). */
 export const MANUAL_ENTRIES_PER_DAY_MAX = 10;
 /** Stored photo bytes per walker and London day (a photo is stored no larger than it was sent). */

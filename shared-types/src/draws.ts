@@ -14,9 +14,6 @@ export const drawTicketsPath = (month: string) => `/api/draws/${month}/tickets`;
 /** The ticket list is served as this type; its bytes are what `ticketListSha256` hashes. */
 export const DRAW_TICKETS_CONTENT_TYPE = "text/plain; charset=utf-8";
 
-/** The tiers of a month's prizes, in the order they are drawn, when operators configure none. */
-export const DRAW_TIER_NAMES = ["Platinum", "Gold", "Silver", "Bronze"] as const;
-
 /**
  * A ticket id and a holder id: short, ASCII letters, digits, `_` and `-` only. Neither may carry a
  * name: a ticket id is public, and a holder id is opaque and changes every month; it exists so
@@ -39,10 +36,14 @@ const Hex32 = (description: string) => Type.String({ pattern: HEX_32_BYTES_PATTE
 export const DrawStatus = Type.Union([Type.Literal("open"), Type.Literal("closed"), Type.Literal("drawn")]);
 export type DrawStatus = Static<typeof DrawStatus>;
 
+/** A month has at most this many tiers, and at most this many prizes in all. */
+export const DRAW_TIERS_MAX = 10;
+export const DRAW_PRIZES_MAX = 1000;
+
 export const DrawTier = Type.Object({
   /** Platinum, Gold, Silver, Bronze, or an operator's own name. */
   name: Type.String({ minLength: 1, maxLength: 60 }),
-  prizes: Type.Integer({ minimum: 0, maximum: 1000 }),
+  prizes: Type.Integer({ minimum: 0, maximum: DRAW_PRIZES_MAX }),
   /** What the prize is, as the prize page shows it. */
   description: Type.String({ maxLength: 500 }),
 });
@@ -215,9 +216,6 @@ export const PRIZE_CLAIM_DAYS = 14;
 export const PRIZE_PUBLIC_NAME_MAX_CHARS = 80;
 export const PRIZE_COUNTY_MAX_CHARS = 60;
 export const PRIZE_DELIVERY_ADDRESS_MAX_CHARS = 500;
-/** A month has at most this many tiers, and at most this many prizes in all. */
-export const DRAW_TIERS_MAX = 10;
-export const DRAW_PRIZES_MAX = 1000;
 /** A walker's own ticket ids in one answer at most (the answer says how many there are in all). */
 export const MY_TICKETS_LIST_MAX = 500;
 

@@ -11,7 +11,6 @@ export const MANUAL_SOURCE = "manual_verified";
 
 export type MotionSource = (typeof MOTION_SOURCES)[number];
 export type HealthSource = (typeof HEALTH_SOURCES)[number];
-export type StepSource = MotionSource | HealthSource | typeof MANUAL_SOURCE;
 
 export function isHealthSource(source: string): source is HealthSource {
   return (HEALTH_SOURCES as readonly string[]).includes(source);
@@ -172,10 +171,10 @@ export interface DayParts {
 }
 
 /**
- * A day's steps: the same walk seen by motion and by a health source counts once, as
- * the larger of the two; manual entries add on top; the whole day is capped at 50,000.
- * The page shows a day by it; the API counts days by the same rule in SQL (its `ledger-rule.ts`),
- * and the ledger's tests hold the API to this one.
+ * A day's steps: the same walk seen by motion and by a health source counts once, as the larger of
+ * the two; manual entries add on top; the whole day is capped at `DAILY_STEP_MAX`. The API counts
+ * days by this rule in SQL (`api/src/ledger/day-rule.ts`); this statement of it is what the
+ * ledger's tests hold both databases to.
  */
 export function dayTotal({ motion, health, manual }: DayParts): number {
   return Math.min(DAILY_STEP_MAX, Math.max(motion, health) + manual);

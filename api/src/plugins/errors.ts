@@ -1,3 +1,4 @@
+import { PHOTO_TOO_LARGE_MESSAGE } from "@charity-steps/shared-types";
 import type { FastifyError } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../errors.js";
@@ -6,7 +7,7 @@ import { describeValidationErrors } from "./validation-messages.js";
 /** Messages for the refusals that libraries raise with their own wording (bodies, multipart uploads). */
 const LIBRARY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is larger than this request takes.",
-  FST_REQ_FILE_TOO_LARGE: "Please upload an image smaller than 5MB.",
+  FST_REQ_FILE_TOO_LARGE: PHOTO_TOO_LARGE_MESSAGE,
   FST_FILES_LIMIT: "Please send one image only.",
   FST_FIELDS_LIMIT: "The form has more fields than this request takes.",
   FST_PARTS_LIMIT: "The form has more fields than this request takes.",

@@ -2,7 +2,7 @@
 // It needs node:fs, so it lives beside the CLI and the package's main entry (what the app imports)
 // does not import it.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { basename, join } from "node:path";
 import type { MotionSample } from "../index.js";
 
 const ACCELEROMETER_FILE = "accelerometer.csv";
@@ -123,11 +123,6 @@ export function readHeelStrikes(recordingPath: string): number[] | null {
     }
   }
   return strikes.sort((a, b) => a - b);
-}
-
-/** The key `readGroundTruth` uses for a recording found under `walksDir`. */
-export function groundTruthKey(walksDir: string, recordingPath: string): string {
-  return relative(walksDir, recordingPath).split(sep).join("/");
 }
 
 function isOptimisationFolder(path: string): boolean {
