@@ -5,12 +5,11 @@ import type { ClientMetadata } from "oidc-provider";
 import { OidcClient } from "./auth/oidc-client.js";
 import { operatorsPlugin } from "./auth/operators.js";
 import { identityProviderPlugin } from "./auth/provider/plugin.js";
+import { builtInIssuer } from "./auth/provider/provider.js";
 import { deriveSecret, loadMasterSecret } from "./auth/secrets.js";
 import { sessionsPlugin } from "./auth/sessions.js";
 import { type AppConfig, isHttps } from "./config.js";
 import type { SpeedOptions } from "./db/database.js";
-import { drawsPlugin } from "./draws/plugin.js";
-import { mailPlugin } from "./mail/plugin.js";
 import { configPlugin } from "./plugins/config.js";
 import {
   CONNECTION_LIMITS,
@@ -18,10 +17,11 @@ import {
   capConnectionsPerClient,
 } from "./plugins/connection-limits.js";
 import { csrfPlugin } from "./plugins/csrf.js";
-import { databasePlugin } from "./plugins/database.js";
+import { dataPlugin } from "./plugins/data.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { jsonBodyPlugin } from "./plugins/json-body.js";
 import { FORM_BODY_LIMIT, requestBodiesPlugin } from "./plugins/request-bodies.js";
+import { scheduledWorkPlugin } from "./plugins/scheduled-work.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationPlugin } from "./plugins/validation.js";
 import { webAppPlugin } from "./plugins/web-app.js";
@@ -59,10 +59,6 @@ export interface BuildOptions {
   drawTickMs?: number | null;
 }
 
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
-/** How long a sent message's envelope is kept before housekeeping forgets it. */
-const SENT_MAIL_KEPT_MS = 30 * 24 * 3_600_000;
-
 /** Builds the whole API (and the PWA it serves) for one configuration; used by the server and tests. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = createFastify(config, options);
@@ -70,10 +66,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
 
   await registerFoundation(app, config, options.speed);
+  await app.register(scheduledWorkPlugin, { drawTickMs: options.drawTickMs });
   await app.register(openApiPlugin);
   await app.register(sessionsPlugin);
   await app.register(operatorsPlugin);
-  await app.register(drawsPlugin, { tickMs: options.drawTickMs });
 
   const oidc = await createOidcClient(app, config);
   await app.register(healthRoutes);
@@ -92,20 +88,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(drawsRoutes);
   await app.register(openApiRoutes);
   await app.register(webAppPlugin);
-
-  const housekeeping = setInterval(() => {
-    void Promise.all([
-      app.repositories.sessions.deleteExpired(),
-      app.repositories.oidcPayloads.deleteExpired(),
-      app.repositories.steps.deleteExpiredIdempotencyRecords(null),
-      app.repositories.signInThrottle.deleteExpired(),
-      app.repositories.stepImportKeys.deleteExpiredCalls(),
-      app.repositories.mailOutbox.deleteSentBefore(Date.now() - SENT_MAIL_KEPT_MS),
-    ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
-  }, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-  app.addHook("onClose", async () => clearInterval(housekeeping));
-
   return app;
 }
 
@@ -122,7 +104,8 @@ export async function buildIdentityServer(
   const { onRoute } = options;
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route as RouteOptions));
   await registerFoundation(app, config);
-  await app.register(identityProviderPlugin, { issuer: `${config.publicUrl}/oidc`, clients });
+  await app.register(scheduledWorkPlugin, { drawTickMs: null });
+  await app.register(identityProviderPlugin, { issuer: builtInIssuer(config.publicUrl), clients });
   await app.register(healthRoutes);
   await app.register(webAppPlugin);
   return app;
@@ -153,7 +136,7 @@ function createFastify(config: AppConfig, options: BuildOptions) {
   return app;
 }
 
-/** External plugins, then the app's own (config, validation, errors, security, database): fastify/demo's order. */
+/** External plugins, then the app's own (config, validation, errors, security, data): fastify/demo's order. */
 async function registerFoundation(
   app: FastifyInstance,
   config: AppConfig,
@@ -167,8 +150,7 @@ async function registerFoundation(
   await app.register(fastifyCookie);
   await app.register(securityHeadersPlugin);
   await app.register(csrfPlugin);
-  await app.register(databasePlugin, { speed });
-  await app.register(mailPlugin);
+  await app.register(dataPlugin, { speed });
 }
 
 /** The OIDC client for the configured issuer; with none configured, starts the built-in provider. */
@@ -180,7 +162,7 @@ async function createOidcClient(app: FastifyInstance, config: AppConfig): Promis
     const { issuerUrl, clientId, clientSecret } = config.oidc;
     return new OidcClient({ issuerUrl, clientId, clientSecret, callbackUrl, postLogoutUrl, secureCookies });
   }
-  const issuerUrl = `${config.publicUrl}/oidc`;
+  const issuerUrl = builtInIssuer(config.publicUrl);
   const { clientId } = config.oidc;
   const clientSecret =
     config.oidc.clientSecret ??

@@ -3,9 +3,18 @@ import { fileURLToPath } from "node:url";
 import { KNOWN_DRAND_CHAINS } from "@charity-steps/prize-draw";
 import { ConfigError } from "./config/config-error.js";
 import { type Environment, isPostgresUrl, readEnvironment } from "./config/environment.js";
-import type { DrawBeaconConfig } from "./draws/drand-beacon.js";
 
 export { ConfigError };
+
+/** The drand chain a month's draw mixes in, pinned by its hash and public key. */
+export interface DrawBeaconConfig {
+  /** The chain's base URL, e.g. `https://api.drand.sh/{chain hash}`; `/info` and `/public/{round}` are appended. */
+  url: string;
+  /** Lower-case hex. */
+  chainHash: string;
+  /** Lower-case hex, as the chain's `/info` shows it. */
+  publicKey: string;
+}
 
 /** The typed configuration of one API process, read once at boot. */
 export interface AppConfig {

@@ -32,7 +32,7 @@ export async function measureDraw({ quick }: BenchContext): Promise<Figure[]> {
   try {
     const month = addMonths(londonMonth(), -2);
     const opened = Date.parse(`${month}-01T12:00:00Z`);
-    await app.draws.draw(month, opened);
+    await app.services.draws.draw(month, opened);
     const { db } = app.database;
     for (let first = 0; first < walkers; first += BATCH) {
       const ids = Array.from({ length: Math.min(BATCH, walkers - first) }, () =>
@@ -77,10 +77,10 @@ export async function measureDraw({ quick }: BenchContext): Promise<Figure[]> {
       const result = await work();
       return [result, (performance.now() - start) / 1000];
     };
-    const [, closeSeconds] = await timed(() => app.draws.close(month, after));
-    const [run, runSeconds] = await timed(() => app.draws.run(month, null, after));
+    const [, closeSeconds] = await timed(() => app.services.draws.close(month, after));
+    const [run, runSeconds] = await timed(() => app.services.draws.run(month, null, after));
     const heapBefore = process.memoryUsage().heapUsed;
-    const [list, listSeconds] = await timed(() => app.draws.ticketList(month));
+    const [list, listSeconds] = await timed(() => app.services.draws.ticketList(month));
     const listMb = Buffer.byteLength(list ?? "") / 1_000_000;
     const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1_000_000;
     const tickets = run.results.ticketCount ?? 0;

@@ -67,3 +67,10 @@ export function addDays(day: DayString, offset: number): DayString {
   const date = new Date(Date.parse(`${day}T00:00:00Z`) + offset * 86_400_000);
   return date.toISOString().slice(0, 10);
 }
+
+/** The instant London's calendar day `day` begins (midnight, in GMT or in British Summer Time). */
+export function londonDayStart(day: DayString): number {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  // In summer time London's midnight is 23:00 UTC the evening before.
+  return londonDay(utcMidnight - 3_600_000) === day ? utcMidnight - 3_600_000 : utcMidnight;
+}

@@ -101,7 +101,7 @@ export const sessionsPlugin = fp(
       request.sessionIdHash = session.idHash;
     });
   },
-  { name: "sessions", dependencies: ["config", "database", "@fastify/cookie"] },
+  { name: "sessions", dependencies: ["config", "data", "@fastify/cookie"] },
 );
 
 /** The walker `requireUser` found; for handlers behind it. */

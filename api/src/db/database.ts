@@ -20,8 +20,6 @@ export interface SpeedOptions {
   statementCache?: boolean;
   /** SQLite's log checkpointed on a thread of its own (`WalCheckpointer`). */
   walCheckpointer?: boolean;
-  /** PostgreSQL runs the ledger's write path in its functions (`ledger-functions.ts`). */
-  ledgerFunctions?: boolean;
   /** Session look-ups that arrive together answered by one query. */
   sessionBatches?: boolean;
 }
@@ -46,7 +44,6 @@ export class Database {
       groupCommit: true,
       statementCache: true,
       walCheckpointer: true,
-      ledgerFunctions: true,
       sessionBatches: true,
       ...options.speed,
     };

@@ -17,17 +17,9 @@ import {
 } from "drand-client";
 import { Type } from "typebox";
 import { Value } from "typebox/value";
+import type { DrawBeaconConfig } from "../config.js";
 
 /** Which chain to ask, and what it must be: the hash and key are trusted from here, never from the server. */
-export interface DrawBeaconConfig {
-  /** The chain's base URL, e.g. `https://api.drand.sh/{chain hash}`; `/info` and `/public/{round}` are appended. */
-  url: string;
-  /** Lower-case hex. */
-  chainHash: string;
-  /** Lower-case hex, as the chain's `/info` shows it. */
-  publicKey: string;
-}
-
 export interface BeaconSource {
   /**
    * The chain's first round whose time is strictly after `instant`, checked; "not-yet" until that

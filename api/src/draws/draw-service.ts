@@ -6,7 +6,6 @@
 import { drawWinners, redraw, serializeTickets } from "@charity-steps/prize-draw";
 import {
   addMonths,
-  type DayString,
   DRAW_CLAIM_MESSAGES,
   DRAW_MESSAGES,
   DRAW_PRIZES_MAX,
@@ -14,7 +13,6 @@ import {
   type DrawResults,
   type DrawSummary,
   type DrawTier,
-  drawClosesAt,
   drawMonthName,
   drawPostalClosesAt,
   drawResultsPagePath,
@@ -23,7 +21,6 @@ import {
   MY_TICKETS_LIST_MAX,
   type MyDraw,
   type MyPrize,
-  monthOfDay,
   type OperatorDraw,
   type OperatorPrize,
   type PrizeClaimRequest,
@@ -32,18 +29,19 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
-import type { Database } from "../db/database.js";
 import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "../errors.js";
 import { type Mailer, mailLayout } from "../mail/mail.js";
 import {
   type DrawRow,
-  DrawsRepository,
+  type DrawsRepository,
   drawBeacon,
   drawTiers,
   type PrizeRow,
   type PrizeWithWinner,
 } from "../repositories/draws.js";
+import type { UsersRepository } from "../repositories/users.js";
 import { BeaconError, type BeaconSource } from "./drand-beacon.js";
+import type { DrawClose } from "./draw-close.js";
 
 /** Ticket lists kept in memory: a drawn month's never changes, and the last few are what is asked for. */
 const TICKET_LISTS_CACHED = 3;
@@ -51,7 +49,9 @@ const TICKET_LISTS_CACHED = 3;
 const NOTIFY_BATCH = 100;
 
 export interface DrawServiceDeps {
-  database: Database;
+  draws: DrawsRepository;
+  users: UsersRepository;
+  close: DrawClose;
   mail: Mailer;
   config: Pick<AppConfig, "publicUrl" | "drawAutoRun">;
   log: FastifyBaseLogger;
@@ -67,46 +67,21 @@ export function prizeStatus(row: Pick<PrizeRow, "status" | "claim_by">, now = Da
 }
 
 export class DrawService {
-  readonly repository: DrawsRepository;
-  /** Months this process knows are closed: a sync for one of them need not ask the database. */
-  private readonly knownClosed = new Set<string>();
-  private readonly closesAt = new Map<string, number>();
+  private readonly repository: DrawsRepository;
   private readonly ticketLists = new Map<string, string>();
 
   constructor(private readonly deps: DrawServiceDeps) {
-    this.repository = new DrawsRepository(deps.database);
+    this.repository = deps.draws;
   }
 
-  /** When `month`'s step entries are counted, in epoch milliseconds (remembered: it never changes). */
+  /** When `month`'s step entries are counted, in epoch milliseconds. */
   closeTime(month: string): number {
-    let at = this.closesAt.get(month);
-    if (at === undefined) {
-      at = drawClosesAt(month).getTime();
-      this.closesAt.set(month, at);
-    }
-    return at;
-  }
-
-  /**
-   * Called before any step is stored: a day of a month past its close first closes that month,
-   * so its tickets are counted from the steps stored before the close and a late sync changes
-   * nothing in them.
-   */
-  async closeBeforeWrite(days: readonly DayString[], now = Date.now()): Promise<void> {
-    for (const month of new Set(days.map(monthOfDay))) {
-      if (this.knownClosed.has(month) || now < this.closeTime(month)) continue;
-      await this.close(month, now);
-    }
+    return this.deps.close.closeTime(month);
   }
 
   /** Closes the month if it is past its close and still open; true once it is closed. */
-  async close(month: string, now = Date.now()): Promise<boolean> {
-    if (this.knownClosed.has(month)) return true;
-    if (now < this.closeTime(month)) return false;
-    const counted = await this.repository.close(month, now);
-    if (counted) this.deps.log.info({ month, ...counted }, "draw closed: tickets counted");
-    this.knownClosed.add(month);
-    return true;
+  close(month: string, now = Date.now()): Promise<boolean> {
+    return this.deps.close.close(month, now);
   }
 
   /**
@@ -404,11 +379,7 @@ export class DrawService {
     for (const prize of await this.repository.unnotifiedPrizes(NOTIFY_BATCH)) {
       if (!(await this.repository.markNotified(prize.id, now))) continue;
       if (prize.user_id === null) continue;
-      const user = await this.deps.database.db
-        .selectFrom("users")
-        .select(["email", "first_name", "email_verified_at"])
-        .where("id", "=", prize.user_id)
-        .executeTakeFirst();
+      const user = await this.deps.users.findById(prize.user_id);
       if (!user?.email || user.email_verified_at === null) continue;
       const claimUrl = `${this.deps.config.publicUrl}${prizeClaimPagePath(prize.id)}`;
       try {

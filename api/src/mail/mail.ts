@@ -1,4 +1,4 @@
-/** One message to one walker, as the rest of the API hands it to `app.mail.send`. */
+/** One message to one walker, as the rest of the API hands it to `app.services.mail.send`. */
 export interface MailMessage {
   /** One recipient's address. */
   to: string;
@@ -12,7 +12,7 @@ export interface MailMessage {
   userId?: string | null;
 }
 
-/** The API's mail: what routes call (decorated on the app as `app.mail`). */
+/** The API's mail: what routes call (on the app as `app.services.mail`). */
 export interface Mailer {
   /** Queues the message in the database; resolves once it is stored, before it is sent. */
   send(message: MailMessage): Promise<void>;

@@ -19,8 +19,8 @@ import type { Kysely, Selectable, Updateable } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DrawPrizesTable, DrawsTable } from "../db/schema/draws.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
-import { AuditLogRepository } from "./audit-log.js";
-import { eligibleMonths } from "./eligible-steps.js";
+import type { EligibleSteps } from "../ledger/eligible-steps.js";
+import type { AuditLogRepository } from "./audit-log.js";
 import { nameKey } from "./postal-entries.js";
 
 export type DrawRow = Selectable<DrawsTable>;
@@ -102,11 +102,11 @@ export interface RedrawRecord {
  * second finds the state already moved on and writes nothing.
  */
 export class DrawsRepository {
-  private readonly auditLog: AuditLogRepository;
-
-  constructor(private readonly database: Database) {
-    this.auditLog = new AuditLogRepository(database.db);
-  }
+  constructor(
+    private readonly database: Database,
+    private readonly auditLog: AuditLogRepository,
+    private readonly eligibleSteps: EligibleSteps,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -276,7 +276,7 @@ export class DrawsRepository {
     trx: Kysely<DatabaseSchema>,
     month: string,
   ): Promise<{ userId: string; steps: number }[]> {
-    const months = [...(await eligibleMonths(trx, this.database.dialect, month)).values()].filter(
+    const months = [...(await this.eligibleSteps.months(month, undefined, trx)).values()].filter(
       (walker) => walker.eligibleSteps >= STEPS_PER_PRIZE_ENTRY,
     );
     const confirmed = new Set<string>();

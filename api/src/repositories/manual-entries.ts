@@ -17,11 +17,11 @@ import {
   type ReviewReasonCode,
 } from "@charity-steps/shared-types";
 import type { Kysely, Selectable } from "kysely";
-import { type Database, isUniqueViolation } from "../db/database.js";
+import { isUniqueViolation } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { ManualStepEntriesTable } from "../db/schema/steps.js";
-import type { StepLedger } from "./step-ledger.js";
-import type { NewPhoto, StepPhotos } from "./step-photos.js";
+import type { StepLedger } from "../ledger/ledger.js";
+import type { NewPhoto, StepPhotosRepository } from "./step-photos.js";
 
 /** How long the first answer to a manual entry is kept for replays: past the 30-day window of dates. */
 export const IDEMPOTENCY_RECORD_TTL_MS = 35 * 86_400_000;
@@ -61,16 +61,12 @@ export type ManualEntryRefusal =
  * Manual entries: each counted in its day with its proof photo, and kept under the client's
  * Idempotency-Key, so that sending one again adds nothing.
  */
-export class ManualEntries {
+export class ManualEntriesRepository {
   constructor(
-    private readonly database: Database,
+    private readonly db: Kysely<DatabaseSchema>,
     private readonly ledger: StepLedger,
-    private readonly photos: StepPhotos,
+    private readonly photos: StepPhotosRepository,
   ) {}
-
-  private get db() {
-    return this.database.db;
-  }
 
   /**
    * Stores a manual entry and its photo, counted in its day, and keeps the answer under its
@@ -80,25 +76,17 @@ export class ManualEntries {
   async add(input: NewManualEntry, now = Date.now()): Promise<ManualEntryOutcome> {
     const earlier = await this.findReplay(input, now);
     if (earlier) return earlier;
-    const { queries } = this.ledger;
+    const day = { user_id: input.userId, day: input.day };
     try {
-      return await this.database.transaction(async (trx) => {
+      return await this.ledger.changeDays([day], now, async (change) => {
+        const { trx } = change;
         // Written first: on SQLite the transaction then holds the write lock before it reads the
         // walker's day (a read that later writes may find the database changed under it). A refused
         // entry rolls it back.
         const photoId = await this.photos.add(trx, input.userId, input.photo, now);
-        if (this.database.dialect === "postgres") {
-          // The walker's entries of today are counted next: two racing entries take turns (this lock
-          // leaves the walker's row free for the checks of foreign keys that syncs make).
-          await trx
-            .selectFrom("users")
-            .select("id")
-            .where("id", "=", input.userId)
-            .forNoKeyUpdate()
-            .execute();
-        }
-        const day = { user_id: input.userId, day: input.day };
-        await queries.lockDays(trx, [day], now);
+        // The walker's entries of today are counted next: two racing entries take turns.
+        await change.lockWalker(input.userId);
+        await change.lockDays();
         const refusal = await this.refusal(input, input.photo.data.length, now, trx);
         if (refusal) throw new Refused(refusal);
         const reasons = await this.reviewReasons(trx, input, photoId);
@@ -116,10 +104,10 @@ export class ManualEntries {
           decision_reason: null,
         };
         await trx.insertInto("manual_step_entries").values(row).execute();
-        await queries.recountDays(trx, [day], now);
+        await change.recountDays();
         const body: ManualEntryResponse = {
           entry: toManualEntry(row),
-          ...(await this.ledger.totalsOf(trx, input.userId, input.day, now)),
+          ...(await change.totalsOf(input.userId, input.day)),
         };
         await trx
           .insertInto("idempotency_records")
@@ -268,7 +256,7 @@ export class ManualEntries {
     if (entry.day !== input.day || entry.steps !== input.steps || entry.note !== input.note) {
       return { kind: "key-reused" };
     }
-    const totals = await this.ledger.totalsOf(this.db, input.userId, entry.day, now);
+    const totals = await this.ledger.totalsOf(input.userId, entry.day, now);
     return { kind: "replayed", body: { entry: toManualEntry(entry), ...totals } };
   }
 

@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { PostalEntriesTable } from "../db/schema/operators.js";
-import { AuditLogRepository } from "./audit-log.js";
+import type { AuditLogRepository } from "./audit-log.js";
 
 export type PostalEntryRow = Selectable<PostalEntriesTable>;
 
@@ -49,11 +49,10 @@ export const POSTAL_ENTRY_CREATE = "postal_entry.create";
 
 /** Postal entries to the prize draw; each one recorded is written to the audit log with it. */
 export class PostalEntriesRepository {
-  private readonly auditLog: AuditLogRepository;
-
-  constructor(private readonly database: Database) {
-    this.auditLog = new AuditLogRepository(database.db);
-  }
+  constructor(
+    private readonly database: Database,
+    private readonly auditLog: AuditLogRepository,
+  ) {}
 
   /**
    * Records `entry` for `operatorId` and its audit entry in one transaction; null (and nothing

@@ -11,7 +11,7 @@ import {
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
-import { AuditLogRepository } from "./audit-log.js";
+import type { AuditLogRepository } from "./audit-log.js";
 import { reviewReasons } from "./manual-entries.js";
 import type { StoredPhoto } from "./step-photos.js";
 
@@ -45,11 +45,10 @@ interface ReviewRow {
  * the audit log in its own transaction.
  */
 export class ReviewsRepository {
-  private readonly auditLog: AuditLogRepository;
-
-  constructor(private readonly database: Database) {
-    this.auditLog = new AuditLogRepository(database.db);
-  }
+  constructor(
+    private readonly database: Database,
+    private readonly auditLog: AuditLogRepository,
+  ) {}
 
   private get db() {
     return this.database.db;

@@ -1,10 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { SESSION_USER_AGENT_MAX_CHARS } from "@charity-steps/shared-types";
 import DataLoader from "dataloader";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DialectName, SpeedOptions } from "../db/database.js";
 import { jsonRows, rowsParam } from "../db/json-rows.js";
-import { namedQuery, type Param } from "../db/named-query.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UserRow } from "./users.js";
 
@@ -51,25 +50,27 @@ type FoundSession = UserRow & {
  * shorter one is scanned, which costs as little, until the table is next analyzed). SQLite has no
  * LATERAL, and already reads the parameter first. Exported for the test that reads both plans.
  */
-export function sessionLookup(db: Kysely<DatabaseSchema>, dialect: DialectName) {
-  return namedQuery(db, (_db, param: Param<{ hashes: string; now: number }>) => {
-    const hashes = jsonRows(dialect, param("hashes"), { id_hash: "text" });
-    const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at, s.last_seen_at`;
-    if (dialect === "postgres") {
-      return sql<FoundSession>`
-        select found.* from ${hashes}
-        cross join lateral (
-          select ${columns} from sessions s join users on users.id = s.user_id
-          where s.id_hash = r.id_hash and s.expires_at > ${param("now")}
-          offset 0
-        ) as found`;
-    }
+export function sessionLookup(
+  dialect: DialectName,
+  hashesJson: string,
+  now: number,
+): RawBuilder<FoundSession> {
+  const hashes = jsonRows(dialect, hashesJson, { id_hash: "text" });
+  const columns = sql`users.*, s.id_hash, s.expires_at as session_expires_at, s.renewed_at, s.last_seen_at`;
+  if (dialect === "postgres") {
     return sql<FoundSession>`
-      select ${columns} from ${hashes}
-      join sessions s on s.id_hash = r.id_hash
-      join users on users.id = s.user_id
-      where s.expires_at > ${param("now")}`;
-  });
+      select found.* from ${hashes}
+      cross join lateral (
+        select ${columns} from sessions s join users on users.id = s.user_id
+        where s.id_hash = r.id_hash and s.expires_at > ${now}
+        offset 0
+      ) as found`;
+  }
+  return sql<FoundSession>`
+    select ${columns} from ${hashes}
+    join sessions s on s.id_hash = r.id_hash
+    join users on users.id = s.user_id
+    where s.expires_at > ${now}`;
 }
 
 /** Session lookups asked for in one turn of the event loop that one query answers together. */
@@ -88,13 +89,10 @@ export class SessionsRepository {
     dialect: DialectName,
     speed: Pick<SpeedOptions, "sessionBatches"> = {},
   ) {
-    const findValid = sessionLookup(db, dialect);
     this.lookups = new DataLoader(
       async (hashes) => {
-        const rows = await findValid.execute(db, {
-          hashes: rowsParam(hashes.map((id_hash) => ({ id_hash }))),
-          now: Date.now(),
-        });
+        const hashesJson = rowsParam(hashes.map((id_hash) => ({ id_hash })));
+        const { rows } = await sessionLookup(dialect, hashesJson, Date.now()).execute(db);
         const found = new Map(
           rows.map(({ id_hash, session_expires_at, renewed_at, last_seen_at, ...user }) => [
             id_hash,

@@ -1,6 +1,12 @@
 import { type Kysely, sql } from "kysely";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
+/** How long a throttled caller waits, as the page says it and as `Retry-After` does. */
+export interface SignInWait {
+  minutes: number;
+  retryAfterSeconds: number;
+}
+
 /** A key whose attempts block sign-in once they pass `limit` within the window. */
 export interface ThrottleKey {
   key: string;

@@ -21,6 +21,13 @@ export interface KeyHolder {
   user: UserRow;
 }
 
+/**
+ * Calls with a missing or wrong key, per network address and minute: past this, the address waits
+ * for the rest of the minute before any key it sends is hashed and looked up.
+ */
+export const BAD_KEY_CALLS_PER_MINUTE = 30;
+export const BAD_KEY_WINDOW_MS = 60_000;
+
 /** The shape of a key: the prefix and 32 random bytes in base64url. Anything else is not looked up. */
 const KEY_PATTERN = new RegExp(`^${STEP_IMPORT_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 

@@ -18,7 +18,7 @@ export interface NewPhoto {
 }
 
 /** Manual entries' proof photos, each visible to its own walker only. */
-export class StepPhotos {
+export class StepPhotosRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   /** Stores a walker's photo (in the caller's transaction, `trx`); returns its id. */

@@ -69,6 +69,16 @@ export class UsersRepository {
     return this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /** The walker signed in as `subject` of `issuer`, once they have signed in. */
+  async findByIdentity(issuer: string, subject: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom("users")
+      .selectAll()
+      .where("issuer", "=", issuer)
+      .where("subject", "=", subject)
+      .executeTakeFirst();
+  }
+
   /**
    * The walker's email as the built-in account now has it (changed and confirmed, or just
    * confirmed), without waiting for their next sign-in to bring it in the ID token.

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp, buildIdentityServer } from "../../src/app.js";
-import { CONFIRM_EMAIL_PATH, LINK_USED_MESSAGE } from "../../src/auth/provider/password-reset.js";
-import { SIGN_IN_THROTTLE } from "../../src/plugins/database.js";
+import { LINK_USED_MESSAGE } from "../../src/auth/provider/account-link-pages.js";
+import { CONFIRM_EMAIL_PATH } from "../../src/auth/provider/account-links.js";
+import { SIGN_IN_THROTTLE } from "../../src/auth/provider/throttle.js";
 import {
   ACCOUNT_EMAIL_CONFIRMATION_PATH,
   ACCOUNT_EMAIL_PATH,

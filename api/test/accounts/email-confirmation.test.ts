@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CONFIRM_EMAIL_PATH, LINK_USED_MESSAGE } from "../../src/auth/provider/password-reset.js";
+import { LINK_USED_MESSAGE } from "../../src/auth/provider/account-link-pages.js";
+import { CONFIRM_EMAIL_PATH } from "../../src/auth/provider/account-links.js";
 import {
   ACCOUNT_EMAIL_CONFIRMATION_PATH,
   CONFIRMATION_RESENDS_PER_WINDOW,

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/interactions.js";
 import {
-  FORGOT_PASSWORD_PATH,
   LINK_USED_MESSAGE,
-  PASSWORD_RESET_PATH,
-  PASSWORD_RESET_THROTTLE,
   RESET_SENT_MESSAGE,
   tooManyResetsMessage,
-} from "../../src/auth/provider/password-reset.js";
+} from "../../src/auth/provider/account-link-pages.js";
+import { PASSWORD_RESET_THROTTLE } from "../../src/auth/provider/account-link-routes.js";
+import { FORGOT_PASSWORD_PATH, PASSWORD_RESET_PATH } from "../../src/auth/provider/account-links.js";
+import { WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/interactions.js";
 import { dialects, escaped, newWalker, signIn, signOut, signUp, TestBrowser } from "../helper.js";
 import {
   type AccountServer,

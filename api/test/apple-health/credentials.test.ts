@@ -4,7 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { CROSS_SITE_MESSAGE } from "../../src/plugins/csrf.js";
-import { APPLE_HEALTH_MESSAGES, BAD_KEY_CALLS_PER_MINUTE } from "../../src/routes/api/apple-health/index.js";
+import { BAD_KEY_CALLS_PER_MINUTE } from "../../src/repositories/step-import-keys.js";
+import { APPLE_HEALTH_MESSAGES } from "../../src/routes/api/apple-health/index.js";
 import { buildTestApp, dialects, type TestApp, testConfig } from "../helper.js";
 import { healthWalker, importCall, someAddress } from "./support.js";
 

@@ -37,11 +37,12 @@ describe.each(dialects)("session lookup (%s)", (dialect) => {
         .execute();
       await sql`analyze`.execute(db);
 
-      const lookup = sessionLookup(db, dialect);
       const asked = rowsParam(
         ["hash-w1", "hash-w7", `hash-w${WALKERS - 1}`, "hash-nobody"].map((id_hash) => ({ id_hash })),
       );
-      const found = await lookup.execute(db, { hashes: asked, now });
+      const lookup = sessionLookup(dialect, asked, now);
+      const { rows: found } = await lookup.execute(db);
+      const lookupSql = lookup.compile(db).sql;
       expect(found.map((row) => [row.id_hash, row.id]).sort()).toEqual([
         ["hash-w1", "w1"],
         ["hash-w7", "w7"],
@@ -50,12 +51,12 @@ describe.each(dialects)("session lookup (%s)", (dialect) => {
       const plan = await db.connection().execute(async (connection) => {
         if (dialect === "sqlite") {
           const { rows } = await connection.executeQuery<{ detail: string }>(
-            CompiledQuery.raw(`explain query plan ${lookup.sql}`, [asked, now]),
+            CompiledQuery.raw(`explain query plan ${lookupSql}`, [asked, now]),
           );
           return rows.map((row) => row.detail).join("\n");
         }
         // PostgreSQL plans a kept statement generically after its fifth run: that plan is read.
-        await connection.executeQuery(CompiledQuery.raw(`prepare lookup as ${lookup.sql}`));
+        await connection.executeQuery(CompiledQuery.raw(`prepare lookup as ${lookupSql}`));
         const run = `lookup('${asked}', ${now})`;
         for (let time = 0; time < 6; time++)
           await connection.executeQuery(CompiledQuery.raw(`execute ${run}`));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/interactions.js";
-import { tooManyAttemptsMessage } from "../../src/auth/provider/throttle.js";
-import { SIGN_IN_THROTTLE } from "../../src/plugins/database.js";
+import { SIGN_IN_THROTTLE, tooManyAttemptsMessage } from "../../src/auth/provider/throttle.js";
 import {
   dialects,
   escaped,

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SIGN_UP_THROTTLE,
-  SignUpThrottle,
-  tooManySignUpsMessage,
-} from "../../src/auth/provider/sign-up-throttle.js";
+import { networkOf } from "../../src/auth/provider/throttle.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../src/repositories/local-accounts.js";
+import { SIGN_UP_THROTTLE, tooManySignUpsMessage } from "../../src/repositories/sign-up-throttle.js";
 import {
   dialects,
   escaped,
@@ -98,16 +95,16 @@ describe.each(dialects)("sign-ups from one address (%s)", (dialect) => {
 
   it("counts an IPv6 /64 as one address, and keeps other addresses apart", async () => {
     await reset();
-    const throttle = new SignUpThrottle(server.app.database.db);
+    const throttle = server.app.repositories.signUpThrottle;
     const now = Date.now();
     for (let n = 1; n <= SIGN_UP_THROTTLE.perAddress; n++) {
-      expect(await throttle.count(`2001:db8:7:7::${n.toString(16)}`, now)).toBeNull();
+      expect(await throttle.count(networkOf(`2001:db8:7:7::${n.toString(16)}`), now)).toBeNull();
     }
-    const wait = await throttle.count("2001:db8:7:7:ffff:1:2:3", now + 60_000);
+    const wait = await throttle.count(networkOf("2001:db8:7:7:ffff:1:2:3"), now + 60_000);
     expect(wait).toEqual({ minutes: 59, retryAfterSeconds: 59 * 60 });
-    expect(await throttle.count("2001:db8:7:8::1", now)).toBeNull();
-    expect(await throttle.count("192.0.2.1", now)).toBeNull();
-    expect(await throttle.count("::ffff:192.0.2.1", now)).toBeNull();
+    expect(await throttle.count(networkOf("2001:db8:7:8::1"), now)).toBeNull();
+    expect(await throttle.count(networkOf("192.0.2.1"), now)).toBeNull();
+    expect(await throttle.count(networkOf("::ffff:192.0.2.1"), now)).toBeNull();
     // Three keys: the /64, the other /64, and 192.0.2.1 however it was written.
     expect(await throttle.deleteExpired(now + SIGN_UP_THROTTLE.windowMs)).toBe(3);
   });

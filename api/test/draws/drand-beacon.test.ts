@@ -7,13 +7,8 @@ import type { AddressInfo } from "node:net";
 import { DrawBeacon } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import {
-  BeaconError,
-  type DrawBeaconConfig,
-  drandBeaconSource,
-  MAX_BEACON_ANSWER_BYTES,
-} from "../../src/draws/drand-beacon.js";
+import { type DrawBeaconConfig, loadConfig } from "../../src/config.js";
+import { BeaconError, drandBeaconSource, MAX_BEACON_ANSWER_BYTES } from "../../src/draws/drand-beacon.js";
 import { type DrandTestNetwork, startDrandTestNetwork } from "../support/drand-test-network.js";
 
 const GENESIS = 1_767_225_600; // 2026-01-01T00:00:00Z, round 1

@@ -21,7 +21,6 @@ import {
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
-import { PostalEntriesRepository } from "../../src/repositories/postal-entries.js";
 import { buildTestApp, dialects, type TestApp, testConfig } from "../helper.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../operators/support.js";
 import { type DrandTestNetwork, startDrandTestNetwork } from "../support/drand-test-network.js";
@@ -35,7 +34,7 @@ const day = (month: string, n: number): DayString => `${month}-${String(n).padSt
 
 /** A walker's phone syncing `steps` for the 5th of `month`, received at `now`. */
 const stepsOn5th = (app: FastifyInstance, userId: string, month: string, steps: number, now: number) =>
-  app.repositories.steps.recordCount(
+  app.repositories.ledger.recordCount(
     { userId, day: day(month, 5), counterId: "device:test", kind: "motion", source: "device_motion", steps },
     now,
   );
@@ -45,7 +44,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
   let operator: { cookie: string; user: { id: string } };
   let counter = 0;
   /** Opens the month's draw as it would have been while the month ran (a closed month cannot be opened). */
-  const open = (month: string) => testApp.app.draws.draw(month, inside(month));
+  const open = (month: string) => testApp.app.services.draws.draw(month, inside(month));
 
   beforeAll(async () => {
     testApp = await buildTestApp(dialect, OPERATOR_ENV);
@@ -66,7 +65,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     stepsOn5th(testApp.app, userId, month, steps, now);
   /** A postal entry recorded while the month was open (the route takes only this month's and last). */
   const postal = (month: string, fullName: string, email: string | null, address = "1 Letterbox Lane") =>
-    new PostalEntriesRepository(testApp.app.database).create(
+    testApp.app.repositories.postalEntries.create(
       { month, fullName, address, email, receivedOn: day(month, 20) },
       operator.user.id,
       POSTAL_ENTRIES_PER_OPERATOR_PER_DAY,
@@ -98,7 +97,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     await postal(month, "Dot Post", null);
     await postal(month, "dot  post", null);
 
-    expect(await testApp.app.draws.close(month, afterClose(month))).toBe(true);
+    expect(await testApp.app.services.draws.close(month, afterClose(month))).toBe(true);
     const rows = await tickets(month);
     const of = (userId: string) => rows.filter((row) => row.user_id === userId);
     expect(of(ada.user.id)).toHaveLength(2);
@@ -118,7 +117,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     expect(view.postalTickets).toBe(3);
     expect(view.tiersEditable).toBe(false);
     // Closing again counts nothing twice.
-    expect(await testApp.app.draws.repository.close(month, afterClose(month))).toBeNull();
+    expect(await testApp.app.repositories.draws.close(month, afterClose(month))).toBeNull();
     expect(await tickets(month)).toHaveLength(5);
   });
 
@@ -129,7 +128,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     // Synced after the close (and before anyone closed the month): the sync closes it first.
     await record(eve.user.id, month, 35_000, afterClose(month));
     expect((await tickets(month)).filter((row) => row.user_id === eve.user.id)).toHaveLength(1);
-    expect(await testApp.app.repositories.steps.monthTotal(eve.user.id, month)).toBe(35_000);
+    expect(await testApp.app.repositories.ledger.monthTotal(eve.user.id, month)).toBe(35_000);
   });
 
   it("refuses to run a month before its close, and tiers after it", async () => {
@@ -154,7 +153,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     }
     const month = addMonths(thisMonth, -4);
     await open(month);
-    await testApp.app.draws.close(month, afterClose(month));
+    await testApp.app.services.draws.close(month, afterClose(month));
     const tiers = await testApp.app.inject({
       method: "PUT",
       url: operatorDrawTiersPath(month),
@@ -259,10 +258,10 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     try {
       const now = afterClose(month);
       const outcomes = await Promise.all([
-        testApp.app.draws.run(month, null, now),
-        second.draws.run(month, null, now),
-        testApp.app.draws.run(month, operator.user.id, now),
-        second.draws.run(month, operator.user.id, now),
+        testApp.app.services.draws.run(month, null, now),
+        second.services.draws.run(month, null, now),
+        testApp.app.services.draws.run(month, operator.user.id, now),
+        second.services.draws.run(month, operator.user.id, now),
       ]);
       expect(outcomes.filter((outcome) => outcome.drawn)).toHaveLength(1);
       for (const outcome of outcomes) expect(outcome.results).toEqual(outcomes[0]?.results);
@@ -283,12 +282,12 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     await open(month);
     // Set while the month was open (the route refuses: by the real clock it has long closed).
     const tiers = [{ name: "Gold", prizes: 2, description: "A bike" }];
-    expect(await testApp.app.draws.repository.setTiers(month, tiers, operator.user.id, inside(month))).toBe(
+    expect(await testApp.app.repositories.draws.setTiers(month, tiers, operator.user.id, inside(month))).toBe(
       true,
     );
     const walkers = await Promise.all([10_000, 20_000, 30_000, 40_000].map((steps) => walker(month, steps)));
     const drawnAt = afterClose(month);
-    const { results } = await testApp.app.draws.run(month, operator.user.id, drawnAt);
+    const { results } = await testApp.app.services.draws.run(month, operator.user.id, drawnAt);
     expect(results.winners).toHaveLength(2);
 
     const prizesOf = async (cookie: string) => (await get(MY_PRIZES_PATH, cookie)).json().prizes;
@@ -308,17 +307,17 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       deliveryAddress: "1 High St",
     };
     const inTime = drawnAt + (PRIZE_CLAIM_DAYS - 1) * DAY_MS;
-    await expect(testApp.app.draws.claim(prize.id, loser?.w.user.id ?? "", claim, inTime)).rejects.toThrow(
-      "There is no such prize.",
-    );
-    const claimed = await testApp.app.draws.claim(prize.id, claimer.w.user.id, claim, inTime);
+    await expect(
+      testApp.app.services.draws.claim(prize.id, loser?.w.user.id ?? "", claim, inTime),
+    ).rejects.toThrow("There is no such prize.");
+    const claimed = await testApp.app.services.draws.claim(prize.id, claimer.w.user.id, claim, inTime);
     expect(claimed).toMatchObject({ status: "claimed", publicName: "A. Walker", county: "Kent" });
-    await expect(testApp.app.draws.claim(prize.id, claimer.w.user.id, claim, inTime)).rejects.toThrow(
-      "You have already claimed this prize.",
-    );
+    await expect(
+      testApp.app.services.draws.claim(prize.id, claimer.w.user.id, claim, inTime),
+    ).rejects.toThrow("You have already claimed this prize.");
     const late = drawnAt + (PRIZE_CLAIM_DAYS + 1) * DAY_MS;
     await expect(
-      testApp.app.draws.claim(sleeper.prizes[0].id, sleeper.w.user.id, claim, late),
+      testApp.app.services.draws.claim(sleeper.prizes[0].id, sleeper.w.user.id, claim, late),
     ).rejects.toThrow(`The ${PRIZE_CLAIM_DAYS} days to claim this prize have passed.`);
     // Over HTTP (the real clock), the same claim is refused with a 409 the walker can read.
     const refused = await testApp.app.inject({
@@ -341,9 +340,9 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       headers: { cookie: operator.cookie },
     });
     expect(redrawClaimed.statusCode).toBe(409);
-    await expect(testApp.app.draws.redraw(sleeper.prizes[0].id, operator.user.id, inTime)).rejects.toThrow(
-      /can be redrawn only after/,
-    );
+    await expect(
+      testApp.app.services.draws.redraw(sleeper.prizes[0].id, operator.user.id, inTime),
+    ).rejects.toThrow(/can be redrawn only after/);
     const redrawn = await testApp.app.inject({
       method: "POST",
       url: operatorPrizeRedrawPath(sleeper.prizes[0].id),
@@ -377,7 +376,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
 
     // The winner's data export holds their tickets and the claim; erasing the account keeps the
     // prize in the published winners (the draw still verifies) but drops the name, county and address.
-    const exported = await testApp.app.draws.exportOf(claimer.w.user.id);
+    const exported = await testApp.app.services.draws.exportOf(claimer.w.user.id);
     expect(exported).toEqual([
       {
         month,
@@ -404,7 +403,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       county: null,
     });
     expect((await verify(month)).ok).toBe(true);
-    const stored = await testApp.app.draws.repository.findPrize(prize.id);
+    const stored = await testApp.app.repositories.draws.findPrize(prize.id);
     expect(stored).toMatchObject({ status: "claimed", delivery_address: null, public_name: null });
   });
 
@@ -414,8 +413,8 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const walkerWinner = await walker(month, 10_000);
     await postal(month, "Pam Post", null);
     const drawnAt = afterClose(month);
-    await testApp.app.draws.run(month, operator.user.id, drawnAt);
-    const view = await testApp.app.draws.operatorView(month, drawnAt + DAY_MS);
+    await testApp.app.services.draws.run(month, operator.user.id, drawnAt);
+    const view = await testApp.app.services.draws.operatorView(month, drawnAt + DAY_MS);
     const postalPrize = view.prizes.find((prize) => prize.winner.kind === "postal");
     const walkerPrize = view.prizes.find((prize) => prize.winner.kind === "walker");
     expect(postalPrize).toMatchObject({
@@ -431,7 +430,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     };
     const inTime = drawnAt + 2 * DAY_MS;
 
-    const recorded = await testApp.app.draws.recordPostalClaim(
+    const recorded = await testApp.app.services.draws.recordPostalClaim(
       postalPrize?.id ?? "",
       operator.user.id,
       claim,
@@ -444,10 +443,10 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       canRecordClaim: false,
     });
     await expect(
-      testApp.app.draws.recordPostalClaim(postalPrize?.id ?? "", operator.user.id, claim, inTime),
+      testApp.app.services.draws.recordPostalClaim(postalPrize?.id ?? "", operator.user.id, claim, inTime),
     ).rejects.toThrow("You have already claimed this prize.");
     await expect(
-      testApp.app.draws.recordPostalClaim(walkerPrize?.id ?? "", operator.user.id, claim, inTime),
+      testApp.app.services.draws.recordPostalClaim(walkerPrize?.id ?? "", operator.user.id, claim, inTime),
     ).rejects.toThrow("only a postal winner's claim is recorded here");
     // The walker claims their own in the app; nobody else's claim route finds the postal prize.
     const stranger = await testApp.app.inject({
@@ -477,7 +476,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const month = addMonths(thisMonth, -8);
     await open(month);
     const fay = await walker(month, 10_000);
-    await testApp.app.draws.close(month, afterClose(month));
+    await testApp.app.services.draws.close(month, afterClose(month));
     expect((await get(drawTicketsPath(month))).statusCode).toBe(404);
     const closed = (await get(drawResultsPath(month))).json();
     expect(closed.status).toBe("closed");
@@ -506,7 +505,7 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
       DRAW_BEACON_CHAIN_HASH: network.chainHash,
       DRAW_BEACON_PUBLIC_KEY: network.publicKey,
     });
-    await testApp.app.draws.draw(month, inside(month));
+    await testApp.app.services.draws.draw(month, inside(month));
     for (const steps of [20_000, 30_000]) {
       const w = await walkerWithEmail(testApp.app, `beacon.${steps}.${dialect}@example.org`, true);
       await stepsOn5th(testApp.app, w.user.id, month, steps, inside(month));
@@ -519,16 +518,16 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
 
   it("waits for the first round after the close: until it is published nothing is drawn (503)", async () => {
     networkNow = closesAt;
-    await expect(testApp.app.draws.run(month, null, closesAt + 1000)).rejects.toThrow(
+    await expect(testApp.app.services.draws.run(month, null, closesAt + 1000)).rejects.toThrow(
       "The drand beacon round after the close could not be fetched and checked yet.",
     );
-    const row = await testApp.app.draws.repository.find(month);
+    const row = await testApp.app.repositories.draws.find(month);
     expect(row?.status).toBe("closed");
   });
 
   it("mixes in that round once it is out, and anyone can check it", async () => {
     networkNow = closesAt + 60_000;
-    const { drawn, results } = await testApp.app.draws.run(month, null, networkNow);
+    const { drawn, results } = await testApp.app.services.draws.run(month, null, networkNow);
     expect(drawn).toBe(true);
     // Round r is published at genesis + (r - 1) × period: the first after the close is this one.
     const round = Math.floor((closesAt / 1000 - network.info.genesis_time) / 3) + 2;
@@ -551,18 +550,18 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
   afterAll(async () => {
     await testApp.close();
   });
-  const status = async (month: string) => (await testApp.app.draws.repository.find(month))?.status;
+  const status = async (month: string) => (await testApp.app.repositories.draws.find(month))?.status;
 
   it("publishes this and next month's commitments, closes a month at its close, and leaves the run to operators when told to", async () => {
     const month = addMonths(thisMonth, -1);
     const w = await walkerWithEmail(testApp.app, `tick.${dialect}@example.org`, true);
     await stepsOn5th(testApp.app, w.user.id, month, 20_000, inside(month));
     // A minute before the close: the month's row exists (the sync made it open) and stays open.
-    await testApp.app.draws.tick(drawClosesAt(month).getTime() - 60_000);
+    await testApp.app.services.draws.tick(drawClosesAt(month).getTime() - 60_000);
     expect(await status(month)).toBe("open");
     expect(await status(addMonths(month, 1))).toBe("open");
     expect(await status(addMonths(month, 2))).toBe("open");
-    await testApp.app.draws.tick(afterClose(month));
+    await testApp.app.services.draws.tick(afterClose(month));
     expect(await status(month)).toBe("closed");
     expect(
       await testApp.app.database.db
@@ -572,7 +571,7 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
         .execute(),
     ).toHaveLength(2);
     // DRAW_AUTO_RUN=false: still closed, not drawn, a minute later.
-    await testApp.app.draws.tick(afterClose(month) + 60_000);
+    await testApp.app.services.draws.tick(afterClose(month) + 60_000);
     expect(await status(month)).toBe("closed");
   });
 
@@ -580,11 +579,14 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
     const auto = await buildTestApp(dialect);
     try {
       const month = addMonths(thisMonth, -2);
-      await auto.app.draws.draw(month, inside(month));
+      await auto.app.services.draws.draw(month, inside(month));
       const w = await walkerWithEmail(auto.app, `auto.${dialect}@example.org`, true);
       await stepsOn5th(auto.app, w.user.id, month, 20_000, inside(month));
-      await Promise.all([auto.app.draws.tick(afterClose(month)), auto.app.draws.tick(afterClose(month))]);
-      const results = await auto.app.draws.results(month);
+      await Promise.all([
+        auto.app.services.draws.tick(afterClose(month)),
+        auto.app.services.draws.tick(afterClose(month)),
+      ]);
+      const results = await auto.app.services.draws.results(month);
       expect(results.status).toBe("drawn");
       expect(results.winners).toHaveLength(1);
       const mail = await auto.app.database.db

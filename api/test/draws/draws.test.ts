@@ -76,7 +76,13 @@ describe.each(dialects)("draws (%s)", (dialect) => {
     const month = monthsFrom(thisMonth, 1);
     // Separate repositories, as separate processes would have, all racing to create the row.
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => new DrawsRepository(testApp.app.database).commitmentFor(month)),
+      Array.from({ length: 12 }, () =>
+        new DrawsRepository(
+          testApp.app.database,
+          testApp.app.repositories.auditLog,
+          testApp.app.repositories.eligibleSteps,
+        ).commitmentFor(month),
+      ),
     );
     const responses = await Promise.all(
       Array.from({ length: 6 }, () => testApp.app.inject({ method: "GET", url: drawResultsPath(month) })),
@@ -128,7 +134,7 @@ describe.each(dialects)("draws (%s)", (dialect) => {
     expect(never.statusCode).toBe(404);
     expect(never.json().message).toBe(DRAW_MESSAGES.neverOpened);
     expect((await storedSeeds()).some((row) => row.month === old)).toBe(false);
-    await testApp.app.draws.draw(old, Date.parse(`${old}-10T12:00:00Z`));
+    await testApp.app.services.draws.draw(old, Date.parse(`${old}-10T12:00:00Z`));
     expect((await testApp.app.inject({ method: "GET", url: drawResultsPath(old) })).json()).toMatchObject({
       month: old,
       status: "closed",

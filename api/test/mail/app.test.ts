@@ -11,7 +11,7 @@ import { logCapture, startSmtpServer, type TestSmtpServer, waitFor } from "./smt
 
 const FROM = "Charity Steps <no-reply@steps.example.org>";
 
-/** The mail queue inside the whole app: `app.mail.send`, the worker started with it, its files. */
+/** The mail queue inside the whole app: `app.services.mail.send`, the worker started with it, its files. */
 describe.each(dialects)("mail in the app (%s)", (dialect) => {
   const opened: { apps: FastifyInstance[]; servers: TestSmtpServer[]; databases: TestDatabase[] } = {
     apps: [],
@@ -60,7 +60,11 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
       paragraphs: ["Someone asked to reset your password."],
       action: { label: "Choose a new password", url: "https://steps.example.org/reset?token=abc" },
     });
-    await api.mail.send({ to: "ada@example.org", subject: "Reset your Charity Steps password", ...body });
+    await api.services.mail.send({
+      to: "ada@example.org",
+      subject: "Reset your Charity Steps password",
+      ...body,
+    });
 
     await waitFor(() => smtp.received.length > 0);
     const [mail] = smtp.received;
@@ -77,7 +81,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
         "sent",
     );
     // Another look of the worker finds nothing more to send.
-    await api.mail.runOnce();
+    await api.services.mail.runOnce();
     expect(smtp.received).toHaveLength(1);
   });
 
@@ -92,7 +96,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
     );
     await api.ready();
     const link = "http://localhost:3000/account/confirm?token=xyz";
-    await api.mail.send({
+    await api.services.mail.send({
       to: "ada@example.org",
       subject: "Confirm your email",
       ...mailLayout({
@@ -133,7 +137,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
     const { url } = await database();
     const first = await app(url, { SMTP_URL: smtp.url });
     // Queued, but the app stops before its worker ever runs.
-    await first.mail.send({ to: "ada@example.org", subject: "Left behind", text: "Hello" });
+    await first.services.mail.send({ to: "ada@example.org", subject: "Left behind", text: "Hello" });
     await first.close();
     expect(smtp.received).toHaveLength(0);
 
@@ -155,7 +159,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
     ] as const;
     const subjects = Array.from({ length: 50 }, (_, index) => `Message ${index}`);
     for (const [index, subject] of subjects.entries()) {
-      await (index % 2 === 0 ? one : two).mail.send({
+      await (index % 2 === 0 ? one : two).services.mail.send({
         to: `walker${index}@example.org`,
         subject,
         text: subject,
@@ -166,7 +170,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
     await waitFor(() => smtp.received.length >= 50, 30_000);
     // Time for a second send of anything, were there one.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await Promise.all([one.mail.runOnce(), two.mail.runOnce()]);
+    await Promise.all([one.services.mail.runOnce(), two.services.mail.runOnce()]);
 
     const arrived = smtp.received.map((mail) => mail.subject ?? "");
     expect(arrived).toHaveLength(50);

@@ -40,7 +40,7 @@ describe.each(dialects)("the review queue (%s)", (dialect) => {
     const api = stepsClient(testApp.app, walker.cookie);
     // Stored as at the end of today: the pace rule judges a day's first count against the time since
     // midnight, so a few thousand steps synced just after midnight would be held too.
-    await testApp.app.repositories.steps.recordCount(
+    await testApp.app.repositories.ledger.recordCount(
       {
         userId: walker.user.id,
         day: today,

@@ -173,7 +173,7 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
   }, 120_000);
 
   it("sends each queued mail once between the two processes", async () => {
-    // Queued as any process's app.mail.send queues it; both workers find the rows on their next look.
+    // Queued as any process's app.services.mail.send queues it; both workers find the rows on their next look.
     const queue = Database.connect(database.url);
     const ids: string[] = [];
     try {

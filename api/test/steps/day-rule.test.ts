@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { Database } from "../../src/db/database.js";
-import { installLedgerFunctions } from "../../src/repositories/ledger-functions.js";
+import { PostgresLedgerWriter } from "../../src/ledger/postgres-writer.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
 import { manualForm, photo, stepsClient } from "./support.js";
 
@@ -13,7 +13,6 @@ const WITHOUT_SPEED_MACHINERY = {
   groupCommit: false,
   statementCache: false,
   walCheckpointer: false,
-  ledgerFunctions: false,
   sessionBatches: false,
 };
 
@@ -100,7 +99,7 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
       // Processes that start together each install them, one after the other.
       const databases = [0, 1, 2].map(() => Database.connect(testApp.database.url));
       try {
-        await Promise.all(databases.map((database) => installLedgerFunctions(database)));
+        await Promise.all(databases.map((database) => PostgresLedgerWriter.install(database.db)));
       } finally {
         await Promise.all(databases.map((database) => database.close()));
       }

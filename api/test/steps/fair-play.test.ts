@@ -12,7 +12,6 @@ import {
 } from "@charity-steps/shared-types";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { eligibleMonths } from "../../src/repositories/eligible-steps.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { manualForm, photo, stepsClient } from "./support.js";
 
@@ -226,8 +225,8 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
     await other.api.sync({ steps: 2_000, date: october, source: "device_motion" });
     expect((await other.add(3_000, await photo("png", 52, 50), october)).status).toBe("pending");
 
-    const { db, dialect } = testApp.app.database;
-    const november = await eligibleMonths(db, dialect, "2026-11");
+    const { eligibleSteps } = testApp.app.repositories;
+    const november = await eligibleSteps.months("2026-11");
     expect(november.get(held.user.id)).toEqual({
       userId: held.user.id,
       countedSteps: 16_000,
@@ -235,7 +234,7 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       pendingSteps: 4_000,
     });
     expect(november.get(other.user.id)).toMatchObject({ countedSteps: 30_000, eligibleSteps: 30_000 });
-    expect((await eligibleMonths(db, dialect, "2026-10")).get(other.user.id)).toEqual({
+    expect((await eligibleSteps.months("2026-10")).get(other.user.id)).toEqual({
       userId: other.user.id,
       countedSteps: 5_000,
       eligibleSteps: 2_000,

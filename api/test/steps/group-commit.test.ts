@@ -1,6 +1,6 @@
 import { londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CounterReading } from "../../src/repositories/steps.js";
+import type { CounterReading } from "../../src/ledger/ledger.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 
 /** Syncs that arrive together are written together: what each walker gets back and keeps. */
@@ -37,11 +37,8 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
       Array.from({ length: 40 }, (_, index) => createSignedInWalker(testApp.app, `Walker${index}`)),
     );
     const transactions = vi.spyOn(testApp.app.database, "transaction");
-    const { steps } = testApp.app.repositories;
-    const groups = vi.spyOn(
-      steps.ledger as unknown as { recordCounts: () => Promise<unknown> },
-      "recordCounts",
-    );
+    const { ledger: steps } = testApp.app.repositories;
+    const groups = vi.spyOn(steps as unknown as { recordCounts: () => Promise<unknown> }, "recordCounts");
 
     const answers = await Promise.all(
       walkers.map(({ user }, index) => steps.recordCount(reading(user.id, 1_000 + index))),
@@ -59,7 +56,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
 
   it("adds one walker's devices and keeps the larger count of one device, within one group", async () => {
     const { user } = await createSignedInWalker(testApp.app, "Many");
-    const { steps } = testApp.app.repositories;
+    const { ledger: steps } = testApp.app.repositories;
 
     const answers = await Promise.all([
       steps.recordCount(reading(user.id, 3_000, "phone")),
@@ -77,7 +74,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
     const walkers = await Promise.all(
       Array.from({ length: 5 }, (_, index) => createSignedInWalker(testApp.app, `Fine${index}`)),
     );
-    const { steps } = testApp.app.repositories;
+    const { ledger: steps } = testApp.app.repositories;
 
     const outcomes = await Promise.allSettled([
       ...walkers.map(({ user }) => steps.recordCount(reading(user.id, 2_500))),

@@ -1,12 +1,15 @@
 import {
+  addDays,
+  londonDayStart,
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
   PACE_REVIEWS_PATH,
   PACE_STEPS_PER_MINUTE_MAX,
   type ReviewItem,
 } from "@charity-steps/shared-types";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { londonDayStart, paceCeiling } from "../../src/repositories/pace.js";
+import { paceCeiling } from "../../src/ledger/pace-rule.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../operators/support.js";
 import { stepsClient } from "./support.js";
@@ -15,24 +18,12 @@ const TODAY = "2026-11-21";
 /** London time on TODAY (GMT in November), as an instant. */
 const at = (time: string) => new Date(`${TODAY}T${time}:00Z`);
 
-describe("the pace", () => {
-  it("starts London's days at midnight, in winter and in summer time", () => {
+describe("London's days", () => {
+  it("start at midnight, in winter and in summer time", () => {
     expect(new Date(londonDayStart("2026-11-21")).toISOString()).toBe("2026-11-21T00:00:00.000Z");
     expect(new Date(londonDayStart("2026-07-01")).toISOString()).toBe("2026-06-30T23:00:00.000Z");
     // The clocks go forward on 29 March 2026: that day begins in GMT.
     expect(new Date(londonDayStart("2026-03-29")).toISOString()).toBe("2026-03-29T00:00:00.000Z");
-  });
-
-  it("allows the pace for each minute since the previous raise, or since midnight for the first", () => {
-    const now = at("00:10").getTime();
-    expect(paceCeiling(TODAY, undefined, now)).toBe(10 * PACE_STEPS_PER_MINUTE_MAX);
-    expect(paceCeiling(TODAY, { steps: 1_000, at: at("00:06").getTime() }, now)).toBe(
-      1_000 + 4 * PACE_STEPS_PER_MINUTE_MAX,
-    );
-    // A day that is over: the whole day's pace, however late it is sent.
-    expect(paceCeiling("2026-11-14", { steps: 10, at: at("09:00").getTime() }, now)).toBe(
-      24 * 60 * PACE_STEPS_PER_MINUTE_MAX,
-    );
   });
 });
 
@@ -69,6 +60,35 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       headers: { cookie: operatorCookie, ...(payload ? { "content-type": "application/json" } : {}) },
       ...(payload ? { payload: JSON.stringify(payload) } : {}),
     });
+  /** The pace rule's ceiling as the database works it out, for a counter as stored before a reading. */
+  const ceiling = async (day: string, previous: { steps: number; at: number } | undefined, now: number) => {
+    const reading = {
+      steps: sql.lit(0),
+      dayStart: sql.lit(londonDayStart(day)),
+      dayEnd: sql.lit(londonDayStart(addDays(day, 1))),
+    };
+    const stored = previous
+      ? { steps: sql.lit(previous.steps), at: sql.lit(previous.at) }
+      : { steps: sql<null>`null`, at: sql<null>`null` };
+    const { rows } = await sql<{ ceiling: number | string }>`
+      select ${paceCeiling(dialect, reading, stored, sql.lit(now))} as ceiling`.execute(
+      testApp.app.database.db,
+    );
+    return Number(rows[0]?.ceiling);
+  };
+
+  it("allows the pace for each minute since the previous raise, or since midnight for the first", async () => {
+    const now = at("00:10").getTime();
+    expect(await ceiling(TODAY, undefined, now)).toBe(10 * PACE_STEPS_PER_MINUTE_MAX);
+    expect(await ceiling(TODAY, { steps: 1_000, at: at("00:06").getTime() }, now)).toBe(
+      1_000 + 4 * PACE_STEPS_PER_MINUTE_MAX,
+    );
+    // A day that is over: the whole day's pace, however late it is sent.
+    expect(await ceiling("2026-11-14", { steps: 10, at: at("09:00").getTime() }, now)).toBe(
+      24 * 60 * PACE_STEPS_PER_MINUTE_MAX,
+    );
+  });
+
   const paceReviewOf = async (userId: string) =>
     ((await operator("GET", OPERATOR_REVIEWS_PATH)).json().reviews as ReviewItem[]).find(
       (review) => review.kind === "pace" && review.userId === userId,

@@ -57,7 +57,7 @@ async function app(plan: SeedPlan) {
   const { sql } = (await import(pathToFileURL(requireFromApi.resolve("kysely")).href)) as { sql: SqlTag };
   const seeded = await seed(server.database.db, server.database.dialect, sql, plan);
   if (plan.withoutLedger) {
-    server.repositories.steps.recordCount = async (reading) => ({
+    server.repositories.ledger.recordCount = async (reading) => ({
       daySteps: reading.steps,
       todaySteps: reading.steps,
       monthlySteps: reading.steps,

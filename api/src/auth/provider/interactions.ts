@@ -4,11 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValida
 import type Provider from "oidc-provider";
 import { ConflictError } from "../../errors.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
+import { tooManySignUpsMessage } from "../../repositories/sign-up-throttle.js";
 import { hashPassword, prepareDummyHash, verifyAccountPassword } from "../passwords.js";
+import { accountLinkRoutes, takeResetSignIn } from "./account-link-routes.js";
+import type { AccountLinks } from "./account-links.js";
 import { messagePage, type SignUpValues, signInPage, signUpPage } from "./pages.js";
-import { accountLinkPages, takeResetSignIn } from "./password-reset.js";
-import { type SignUpThrottle, tooManySignUpsMessage } from "./sign-up-throttle.js";
-import { signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
+import { networkOf, signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
 import {
   CONTROL_CHARACTERS_FORM_MESSAGE,
   MISSING_CREDENTIALS_MESSAGE,
@@ -40,13 +41,13 @@ const html = (reply: FastifyReply, status: number, page: string) =>
  */
 export async function interactionRoutes(
   app: FastifyInstance,
-  options: { provider: Provider; signUpThrottle: SignUpThrottle },
+  options: { provider: Provider; links: AccountLinks },
 ) {
-  const { provider: oidc, signUpThrottle } = options;
-  const { localAccounts, signInThrottle } = app.repositories;
+  const { provider: oidc, links } = options;
+  const { localAccounts, signInThrottle, signUpThrottle } = app.repositories;
   prepareDummyHash();
   await app.register(formbody);
-  const links = await accountLinkPages(app, { issuer: oidc.issuer });
+  await accountLinkRoutes(app, { links });
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The pending interaction named by the URL, or null (expired page shown) when there is none. */
@@ -154,7 +155,7 @@ export async function interactionRoutes(
       const password = request.body.password ?? "";
       const problem = await signUpProblem(values, password);
       if (problem) return html(reply, 400, signUpPage(details.uid, values, problem));
-      const wait = await signUpThrottle.count(request.ip);
+      const wait = await signUpThrottle.count(networkOf(request.ip));
       if (wait) {
         reply.header("retry-after", String(wait.retryAfterSeconds));
         return html(reply, 429, signUpPage(details.uid, values, tooManySignUpsMessage(wait.minutes)));

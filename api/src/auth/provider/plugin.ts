@@ -7,9 +7,6 @@ import { interactionRoutes } from "./interactions.js";
 import { loadSigningKey } from "./keys.js";
 import { ASSETS_PREFIX, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
 import { createIdentityProvider } from "./provider.js";
-import { SignUpThrottle } from "./sign-up-throttle.js";
-
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 /**
  * oidc-provider writes its endpoints' URLs (discovery, the resume URL it redirects to) from the
@@ -65,14 +62,13 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
         .send(SIGN_OUT_JS),
     );
 
+    // The accounts' mailed links belong to this issuer: a mismatch would mail links to another one.
+    const links = app.services.accountLinks;
+    if (links?.issuer !== options.issuer) {
+      throw new Error(`the built-in provider at ${options.issuer} has no account links of its own`);
+    }
     // Encapsulated, so that form bodies are parsed on the interaction pages only.
-    const signUpThrottle = new SignUpThrottle(app.database.db);
-    const housekeeping = setInterval(() => {
-      signUpThrottle.deleteExpired().catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
-    }, HOUSEKEEPING_INTERVAL_MS);
-    housekeeping.unref();
-    app.addHook("onClose", async () => clearInterval(housekeeping));
-    await app.register(interactionRoutes, { provider, signUpThrottle });
+    await app.register(interactionRoutes, { provider, links });
   },
-  { name: "identity-provider", dependencies: ["config", "database"] },
+  { name: "identity-provider", dependencies: ["config", "data"] },
 );

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import Provider, { type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { AppConfig } from "../../config.js";
 import type { LocalAccountsRepository } from "../../repositories/local-accounts.js";
 import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
 import { DatabaseOidcAdapter } from "./adapter.js";
@@ -18,6 +19,14 @@ export interface IdentityProviderOptions {
 }
 
 export const SCOPES = "openid profile email";
+
+/** The built-in provider's issuer, at its path on the app's own origin. */
+export const builtInIssuer = (publicUrl: string): string => `${publicUrl}/oidc`;
+
+/** The built-in provider's issuer when the app runs it (an external issuer has no accounts here). */
+export function builtInIssuerOf(config: Pick<AppConfig, "oidc" | "publicUrl">): string | null {
+  return config.oidc.kind === "built-in" ? builtInIssuer(config.publicUrl) : null;
+}
 
 /** Consent given on the walker's behalf: every registered client is one of our own apps. */
 async function grantOwnClient(provider: Provider, accountId: string, clientId: string) {

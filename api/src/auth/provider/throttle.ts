@@ -1,6 +1,17 @@
 import ipaddr from "ipaddr.js";
-import { SIGN_IN_THROTTLE } from "../../plugins/database.js";
-import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
+import type { SignInThrottleRepository, SignInWait } from "../../repositories/sign-in-throttle.js";
+
+/**
+ * Sign-in attempts that did not succeed, per 15 minutes: 5 for one email from one
+ * network address, 50 for one email from anywhere, 20 from one address for any emails. Past a
+ * limit, sign-in under it waits for the rest of the 15 minutes.
+ */
+export const SIGN_IN_THROTTLE = {
+  windowMs: 15 * 60_000,
+  perEmailAndAddress: 5,
+  perEmail: 50,
+  perAddress: 20,
+} as const;
 
 export const tooManyAttemptsMessage = (minutes: number) =>
   `Too many sign-in attempts. To keep this account safe, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
@@ -19,11 +30,6 @@ export function networkOf(ip: string): string {
 }
 
 /** How long a throttled attempt waits: in minutes for the page, in seconds for Retry-After. */
-export interface SignInWait {
-  minutes: number;
-  retryAfterSeconds: number;
-}
-
 /**
  * The sign-in throttle's counters for one attempt: by email and by the network address it comes
  * from. The attempt is counted before its password is checked.

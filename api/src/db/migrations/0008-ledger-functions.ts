@@ -1,18 +1,19 @@
 import { type Kysely, PostgresAdapter, sql } from "kysely";
 
 /**
- * On PostgreSQL, the step ledger's write path as two functions, so that a group of syncs
- * costs one round trip instead of eight. Under load each round trip waits for a turn of the API's
- * event loop (about 2 ms at 50 connections), and a group's eight made syncs wait 12 ms or more.
- * SQLite runs in the API's process, where a statement costs no round trip: it keeps the same steps
- * in TypeScript (`ledger-queries.ts`), and the ledger's tests hold both dialects to one model.
+ * Superseded: the step ledger's PostgreSQL writer (`api/src/ledger/postgres-writer.ts`) installs
+ * these functions, and those it adds, at every start (CREATE OR REPLACE), built from the day rule and
+ * the pace rule, so the bodies below last only until the first start after this migration. The
+ * migration stays, unchanged in what it does, because a migration that has run must never change:
+ * databases migrated before the writer installed its own functions ran it, and the migrations'
+ * tests step through it.
  *
- * Both functions are VOLATILE, so each statement in them sees the database as it is when that
- * statement starts (READ COMMITTED): a recount that starts once its days are locked sees every
- * committed counter. Rows are locked in one global order (counters, then days, then months, each in
- * key order), so that groups running at once cannot deadlock. Each statement is planned on every
- * call (as `planEachRun` does for the TypeScript reads): a plan kept from while the tables were
- * small would scan them whole.
+ * What it did: on PostgreSQL, put the step ledger's write path in two functions, so that a group of
+ * syncs cost one round trip instead of eight. Both are VOLATILE, so each statement in them sees the
+ * database as it is when that statement starts (READ COMMITTED): a recount that starts once its days
+ * are locked sees every committed counter. Rows are locked in one global order (counters, then
+ * days, then months, each in key order), so that groups running at once cannot deadlock. Each
+ * statement was planned on every call; migration 0009 made them keep their plans.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;

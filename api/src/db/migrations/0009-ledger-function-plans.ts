@@ -7,9 +7,11 @@ const LEDGER_FUNCTIONS = [
 ] as const;
 
 /**
+ * Superseded with 0008: the ledger's PostgreSQL writer now installs its functions with these
+ * settings at every start (`api/src/ledger/postgres-writer.ts`).
+ *
  * On PostgreSQL, the ledger's functions keep each statement's plan for the connection instead of
- * planning it on every call: planning was about a third of PostgreSQL's CPU per sync
- * (75–126 µs per sync against 57–85 µs, with the API's group commit at 50 syncs in flight).
+ * planning it on every call: planning was a large share of PostgreSQL's CPU per sync.
  * 0008 planned on every call because a plan kept from while the tables were small would scan
  * them whole until PostgreSQL next analyzed them. Every statement in the functions reads and
  * writes by a key or by the manual entries' (walker, day) index, so they now also turn sequential

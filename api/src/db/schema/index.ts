@@ -9,6 +9,7 @@ import type { AuditLogTable, PostalEntriesTable } from "./operators.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
 import type { SessionsTable } from "./sessions.js";
 import type { SignInFailuresTable } from "./sign-in-failures.js";
+import type { SignUpAttemptsTable } from "./sign-up-attempts.js";
 import type { StepImportCallsTable, StepImportKeysTable } from "./step-import-keys.js";
 import type {
   IdempotencyRecordsTable,
@@ -39,6 +40,7 @@ export interface DatabaseSchema {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   sign_in_failures: SignInFailuresTable;
+  sign_up_attempts: SignUpAttemptsTable;
   step_import_keys: StepImportKeysTable;
   step_import_calls: StepImportCallsTable;
   mail_outbox: MailOutboxTable;

@@ -7,7 +7,6 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { passwordWeakness, verifyPassword } from "../../../auth/passwords.js";
-import { AccountLinks, builtInIssuerOf } from "../../../auth/provider/password-reset.js";
 import { signInAttempt, tooManyAttemptsMessage } from "../../../auth/provider/throttle.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
@@ -62,8 +61,7 @@ function tooManyRequests(reply: FastifyReply, waitMs: number, message: string) {
  * Accounts of an external provider are managed there: these routes refuse them with 403.
  */
 export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const issuer = builtInIssuerOf(app.config);
-  const links = issuer ? new AccountLinks(app, issuer) : null;
+  const links = app.services.accountLinks;
   const { localAccounts, signInThrottle } = app.repositories;
 
   /** The signed-in walker's built-in account (403 for an external one). */

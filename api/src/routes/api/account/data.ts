@@ -12,9 +12,10 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { Type } from "typebox";
+import { builtInIssuerOf } from "../../../auth/provider/provider.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError } from "../../../errors.js";
-import { AccountDataRepository, type ExportDay } from "../../../repositories/account-data.js";
+import type { ExportDay } from "../../../repositories/account-data.js";
 import { describeBrowser } from "./sessions.js";
 
 /** Exports prepared at once by one process: each holds a database connection and a response open. */
@@ -136,8 +137,8 @@ async function* onePage<T>(items: T[]): AsyncGenerator<T[]> {
 /** Download my data (a streamed ZIP) and Delete my account. */
 export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
-  const accountData = new AccountDataRepository(app.database, app.repositories.mailOutbox);
-  const builtInIssuer = app.config.oidc.kind === "external" ? null : `${app.config.publicUrl}/oidc`;
+  const { accountData } = app.repositories;
+  const builtInIssuer = builtInIssuerOf(app.config);
 
   /** Walkers whose export is being prepared by this process. */
   const exporting = new Set<string>();
@@ -280,7 +281,7 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
           lastUsedAt: isoOrNull(key.lastUsedAt),
         }));
         // Their tickets per drawn or closed month, and every prize with what they gave to claim it.
-        const draws = await app.draws.exportOf(user.id);
+        const draws = await app.services.draws.exportOf(user.id);
         await zip.jsonArray("prize-draws.json", onePage(draws), (draw) => draw);
         zip.end();
       };

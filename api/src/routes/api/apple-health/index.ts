@@ -31,8 +31,11 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from "../../../errors.js";
-import { SignInThrottleRepository } from "../../../repositories/sign-in-throttle.js";
-import type { KeyHolder, StepImportKeyRow } from "../../../repositories/step-import-keys.js";
+import {
+  BAD_KEY_CALLS_PER_MINUTE,
+  type KeyHolder,
+  type StepImportKeyRow,
+} from "../../../repositories/step-import-keys.js";
 import { acceptedStepDate, counterReading } from "../steps/counter-reading.js";
 
 export const APPLE_HEALTH_MESSAGES = {
@@ -47,13 +50,6 @@ export const APPLE_HEALTH_MESSAGES = {
   noSteps: "steps is required (or days, to send several days at once).",
   repeatedDate: (date: string) => `days has ${date} more than once: send each day once.`,
 } as const;
-
-/**
- * Calls with a missing or wrong key, per network address and minute: past this, the address waits
- * for the rest of the minute before any key it sends is hashed and looked up.
- */
-export const BAD_KEY_CALLS_PER_MINUTE = 30;
-const BAD_KEY_WINDOW_MS = 60_000;
 
 const NoContent = Type.Null({ description: "No content" });
 const APPLE_HEALTH_SOURCE = "apple_health";
@@ -130,10 +126,9 @@ function importedDays(body: AppleHealthImportRequest, now: number): { date: DayS
  * credentials: a key opens the import route and nothing else, and the import route takes no session.
  */
 export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { stepImportKeys, steps: ledger } = app.repositories;
-  // The sign-in throttle's counters on a one-minute window, under keys of their own (`step-import:`);
-  // its hourly housekeeping drops them with its own once their window has long ended.
-  const badKeyThrottle = new SignInThrottleRepository(app.database.db, BAD_KEY_WINDOW_MS);
+  // The bad-key throttle keeps the sign-in throttle's counters on a one-minute window, under keys of
+  // their own (`step-import:`); its hourly housekeeping drops them once their window has long ended.
+  const { stepImportKeys, ledger, badImportKeyThrottle: badKeyThrottle } = app.repositories;
   app.decorateRequest("stepImportKey", null);
 
   const keyRefusals = { 400: ErrorResponse, 401: ErrorResponse };

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { OidcClient } from "../../../auth/oidc-client.js";
 import { isOperator } from "../../../auth/operators.js";
-import { builtInIssuerOf } from "../../../auth/provider/password-reset.js";
+import { builtInIssuerOf } from "../../../auth/provider/provider.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { isFromAnotherOrigin } from "../../../plugins/csrf.js";
 import { toAuthUser } from "../../../repositories/users.js";

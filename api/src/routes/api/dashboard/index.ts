@@ -10,7 +10,6 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
-import { eligibleMonth } from "../../../repositories/eligible-steps.js";
 
 /** `GET /api/dashboard/stats`: everything the dashboard's tiles show, in one answer. */
 export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,12 +23,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = signedInUser(request);
       const date = londonDay();
       const month = monthOfDay(date);
-      const todaySteps = await app.repositories.steps.dayTotal(user.id, date);
+      const todaySteps = await app.repositories.ledger.dayTotal(user.id, date);
       const {
         countedSteps: monthlySteps,
         eligibleSteps,
         pendingSteps,
-      } = await eligibleMonth(app.database.db, app.database.dialect, month, user.id);
+      } = await app.repositories.eligibleSteps.month(month, user.id);
       const revenue = await app.repositories.revenue.monthSplit(month);
       const lastImportAt = await app.repositories.stepImportKeys.lastImportAt(user.id);
       return {

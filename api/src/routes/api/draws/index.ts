@@ -69,14 +69,14 @@ const monthRefusals = { 400: ErrorResponse, 404: ErrorResponse };
 
 /** Public: each month's draw, its ticket list once drawn, and where postal entries go. */
 export const drawsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { draws } = app;
+  const { draws } = app.services;
 
   app.get(DRAW_RULES_PATH, { schema: { response: { 200: DrawRulesResponse } } }, async (_request, reply) =>
     reply.header("cache-control", "no-cache").send({ postalEntryAddress: app.config.postalEntryAddress }),
   );
 
   app.get(DRAWS_PATH, { schema: { response: { 200: DrawList } } }, async (_request, reply) => {
-    const draws = await app.draws.list(addMonths(londonMonth(), -DRAW_MONTHS_BACK));
+    const draws = await app.services.draws.list(addMonths(londonMonth(), -DRAW_MONTHS_BACK));
     return reply.header("cache-control", "no-cache").send({ draws });
   });
 
@@ -120,7 +120,7 @@ export const drawsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** A signed-in walker's own tickets and prizes, and their claims. */
 const walkerDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
-  const { draws } = app;
+  const { draws } = app.services;
   const refused = { 401: ErrorResponse, ...monthRefusals };
 
   app.get(
@@ -157,7 +157,7 @@ const walkerDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** Operators: a month's draw with its winners, its tiers, running it, and redrawing a prize. */
 const operatorDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireOperator);
-  const { draws } = app;
+  const { draws } = app.services;
   const refused = { 401: ErrorResponse, ...monthRefusals };
 
   app.get(

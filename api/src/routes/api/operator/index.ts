@@ -21,8 +21,8 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
-import { AuditLogRepository, type AuditLogRow } from "../../../repositories/audit-log.js";
-import { PostalEntriesRepository, toPostalEntry } from "../../../repositories/postal-entries.js";
+import type { AuditLogRow } from "../../../repositories/audit-log.js";
+import { toPostalEntry } from "../../../repositories/postal-entries.js";
 import { reviewRoutes } from "./reviews.js";
 
 /** The month before `month`. */
@@ -68,8 +68,7 @@ function toAuditLogEntry(row: AuditLogRow) {
 export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireOperator);
   await app.register(reviewRoutes);
-  const postalEntries = new PostalEntriesRepository(app.database);
-  const auditLog = new AuditLogRepository(app.database.db);
+  const { postalEntries, auditLog } = app.repositories;
   const refused = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
   app.post(

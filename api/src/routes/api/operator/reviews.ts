@@ -12,7 +12,6 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../errors.js";
-import { ReviewsRepository } from "../../../repositories/reviews.js";
 
 /** The only types a stored photo can have (it was sniffed and re-encoded on the way in). */
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
@@ -24,7 +23,7 @@ const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif
  * Registered inside `operatorRoutes`, whose hook lets operators in and answers everyone else 404.
  */
 export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const reviews = new ReviewsRepository(app.database);
+  const { reviews } = app.repositories;
   const refused = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
   app.get(OPERATOR_REVIEWS_PATH, { schema: { response: { 200: ReviewQueue, ...refused } } }, async () => {

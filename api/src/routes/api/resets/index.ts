@@ -21,7 +21,7 @@ export const resetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id } = signedInUser(request);
       const now = Date.now();
-      const records = await app.repositories.steps.deleteExpiredIdempotencyRecords(id, now);
+      const records = await app.repositories.manualEntries.deleteExpiredIdempotencyRecords(id, now);
       const sessions = await app.repositories.sessions.deleteExpired(now, id);
       return {
         message: `Daily reset done: ${londonDay(now)} starts at 0 steps; earlier days are kept.`,

@@ -7,7 +7,7 @@ import {
   stepDateOutOfRange,
 } from "@charity-steps/shared-types";
 import { BadRequestError, UnprocessableError } from "../../../errors.js";
-import type { CounterReading } from "../../../repositories/steps.js";
+import type { CounterReading } from "../../../ledger/ledger.js";
 
 /**
  * Where a count goes: a health source is one counter per walker and day, whatever the

@@ -26,8 +26,6 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { ForbiddenError } from "../../../errors.js";
-import { heldDays } from "../../../repositories/eligible-steps.js";
-import { ReviewsRepository } from "../../../repositories/reviews.js";
 import { acceptedStepDate, counterReading } from "./counter-reading.js";
 import { manualEntryRoutes } from "./manual-entry.js";
 import { photoRoutes } from "./photos.js";
@@ -51,7 +49,7 @@ const readResponses = { 401: ErrorResponse };
 export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Before the body is read (an upload is not received for nobody), and before validation.
   app.addHook("onRequest", app.requireUser);
-  const { steps: ledger } = app.repositories;
+  const { ledger, eligibleSteps, manualEntries, reviews } = app.repositories;
 
   const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
     const date = acceptedStepDate(body.date);
@@ -129,9 +127,8 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const from = addDays(today, -(STEP_HISTORY_DAYS - 1));
       const userId = signedInUser(request).id;
       const totals = await ledger.dayTotals(userId, from, today);
-      const { db, dialect } = app.database;
       const pending = new Map(
-        (await heldDays(db, dialect, { from, to: today, userId })).map((day) => [day.day, day.pendingSteps]),
+        (await eligibleSteps.heldDays({ from, to: today, userId })).map((day) => [day.day, day.pendingSteps]),
       );
       const days = Array.from({ length: STEP_HISTORY_DAYS }, (_, index) => {
         const date = addDays(from, index);
@@ -145,10 +142,9 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     MANUAL_ENTRIES_PATH,
     { schema: { response: { 200: ManualEntryList, ...readResponses } } },
-    async (request) => ({ entries: await ledger.manualEntries.list(signedInUser(request).id) }),
+    async (request) => ({ entries: await manualEntries.list(signedInUser(request).id) }),
   );
 
-  const reviews = new ReviewsRepository(app.database);
   app.get(
     PACE_REVIEWS_PATH,
     { schema: { response: { 200: PaceReviewList, ...readResponses } } },

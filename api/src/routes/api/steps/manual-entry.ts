@@ -114,7 +114,7 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const addNew = async (): Promise<ManualEntryOutcome> => {
         const accepted = { ...input, day: acceptedStepDate(day) };
         // Refused before the photo is processed, so a refused entry costs no image work.
-        const refusal = await app.repositories.steps.manualEntryRefusal(accepted);
+        const refusal = await app.repositories.manualEntries.refusal(accepted, 0);
         if (refusal) return refusal;
         let photo: ProofPhoto;
         try {
@@ -123,11 +123,11 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (error instanceof PhotosBusyError) reply.header("retry-after", String(error.retryAfterSeconds));
           throw error;
         }
-        return app.repositories.steps.addManualEntry({ ...accepted, photo });
+        return app.repositories.manualEntries.add({ ...accepted, photo });
       };
       // An earlier answer is returned even when its date has since left the 30-day window, or the
       // walker has since reached a limit.
-      const outcome = (await app.repositories.steps.findManualReplay(input)) ?? (await addNew());
+      const outcome = (await app.repositories.manualEntries.findReplay(input)) ?? (await addNew());
       if (outcome.kind === "key-reused") throw new UnprocessableError(MANUAL_MESSAGES.keyReused);
       if ("body" in outcome) return reply.status(201).send(outcome.body);
       throw refusalError(outcome, day);

@@ -15,7 +15,7 @@ const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif
  * be run as a page: its own type only (nosniff), no scripts, no embedding elsewhere, never stored.
  */
 export const photoRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { steps: ledger } = app.repositories;
+  const { stepPhotos } = app.repositories;
 
   app.get(
     `${PHOTOS_PATH}/:id`,
@@ -32,7 +32,7 @@ export const photoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const photo = await ledger.findPhoto(signedInUser(request).id, request.params.id);
+      const photo = await stepPhotos.find(signedInUser(request).id, request.params.id);
       if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND_MESSAGE);
       const type = IMAGE_TYPES.has(photo.content_type) ? photo.content_type : "application/octet-stream";
       return (

@@ -20,10 +20,11 @@ export interface CountedDayRow {
  * gathers the walker's devices, so the same walk seen both ways counts once), plus the manual
  * entries, capped at the daily maximum.
  *
- * `days` is a table `r` of (user_id, day), and `cap` the daily maximum (`DAILY_STEP_MAX`). Each day comes back with its parts, its month, its total
- * as it stood (`before`) and its new `total`. SQLite runs it as a statement of the write path;
- * PostgreSQL's ledger functions (`ledger-functions.ts`) are built from it at boot. `shared-types`'
- * `dayTotal` states the same rule for the page, and the ledger's tests hold both databases to it.
+ * `days` is a table `r` of (user_id, day), and `cap` the daily maximum (`DAILY_STEP_MAX`). Each
+ * day comes back with its parts, its month, its total as it stood (`before`) and its new `total`.
+ * SQLite's writer runs it as a statement; PostgreSQL's writer builds its functions from it at boot;
+ * the fair-play reads (`eligible-steps.ts`) count held days with it. `shared-types`' `dayTotal`
+ * states the same rule for the page, and the ledger's tests hold both databases to it.
  *
  * The parts are materialized so that each of their subqueries runs once per day, not once more
  * inside the total.

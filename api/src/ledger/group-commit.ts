@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Database } from "./database.js";
-import type { DatabaseSchema } from "./schema/index.js";
+import type { Database } from "../db/database.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
 
 /** The most items one transaction takes; more wait for the next. */
 const MAX_ITEMS = 128;

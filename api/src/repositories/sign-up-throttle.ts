@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import type { DatabaseSchema } from "../../db/schema/index.js";
-import { networkOf, type SignInWait } from "./throttle.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
+import type { SignInWait } from "./sign-in-throttle.js";
 
 /**
  * New accounts from one network address: at most 10 an hour. Past that, sign-up from there waits
@@ -14,13 +14,6 @@ export const SIGN_UP_THROTTLE = {
 export const tooManySignUpsMessage = (minutes: number) =>
   `Too many accounts have been created from your network. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
-/** Sign-ups counted under one key (`ip:<address>`) since the window began. */
-interface SignUpAttemptsTable {
-  key: string;
-  attempts: number;
-  window_started_at: number;
-}
-
 /**
  * Sign-ups counted in the database over a fixed window, in the sign-in throttle's way: every API
  * process counts the same ones, and each is counted before the account is made, in one statement,
@@ -28,23 +21,19 @@ interface SignUpAttemptsTable {
  * empty name, a weak password) is not counted; one naming an email that already has an account is,
  * as that answer tells whether someone has an account here.
  */
-export class SignUpThrottle {
-  private readonly db: Kysely<DatabaseSchema & { sign_up_attempts: SignUpAttemptsTable }>;
-
+export class SignUpThrottleRepository {
   constructor(
-    db: Kysely<DatabaseSchema>,
+    private readonly db: Kysely<DatabaseSchema>,
     readonly windowMs: number = SIGN_UP_THROTTLE.windowMs,
     readonly perAddress: number = SIGN_UP_THROTTLE.perAddress,
-  ) {
-    this.db = db.withTables<{ sign_up_attempts: SignUpAttemptsTable }>();
-  }
+  ) {}
 
-  /** Counts one sign-up from `ip`; the wait when that passes the limit, else null. */
-  async count(ip: string, now = Date.now()): Promise<SignInWait | null> {
+  /** Counts one sign-up from `network` (`networkOf` the address); the wait past the limit, else null. */
+  async count(network: string, now = Date.now()): Promise<SignInWait | null> {
     const windowOver = sql<boolean>`sign_up_attempts.window_started_at <= ${now - this.windowMs}`;
     const row = await this.db
       .insertInto("sign_up_attempts")
-      .values({ key: `ip:${networkOf(ip)}`, attempts: 1, window_started_at: now })
+      .values({ key: `ip:${network}`, attempts: 1, window_started_at: now })
       .onConflict((conflict) =>
         conflict.column("key").doUpdateSet({
           attempts: sql<number>`case when ${windowOver} then 1 else sign_up_attempts.attempts + 1 end`,

@@ -1,0 +1,184 @@
+import type { FastifyBaseLogger } from "fastify";
+import fp from "fastify-plugin";
+import { AccountLinks } from "../auth/provider/account-links.js";
+import { builtInIssuerOf } from "../auth/provider/provider.js";
+import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
+import type { AppConfig } from "../config.js";
+import { Database, type SpeedOptions } from "../db/database.js";
+import { drandBeaconSource } from "../draws/drand-beacon.js";
+import { DrawClose } from "../draws/draw-close.js";
+import { DrawService } from "../draws/draw-service.js";
+import { EligibleSteps } from "../ledger/eligible-steps.js";
+import { StepLedger } from "../ledger/ledger.js";
+import { MailQueue } from "../mail/queue.js";
+import { createMailTransport } from "../mail/transport.js";
+import { AccountDataRepository } from "../repositories/account-data.js";
+import { AccountTokensRepository } from "../repositories/account-tokens.js";
+import { AppSecretsRepository } from "../repositories/app-secrets.js";
+import { AuditLogRepository } from "../repositories/audit-log.js";
+import { DrawsRepository } from "../repositories/draws.js";
+import { GroupsRepository } from "../repositories/groups.js";
+import { HealthRepository } from "../repositories/health.js";
+import { LocalAccountsRepository } from "../repositories/local-accounts.js";
+import { MailOutboxRepository } from "../repositories/mail-outbox.js";
+import { ManualEntriesRepository } from "../repositories/manual-entries.js";
+import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
+import { PostalEntriesRepository } from "../repositories/postal-entries.js";
+import { RevenueRepository } from "../repositories/revenue.js";
+import { ReviewsRepository } from "../repositories/reviews.js";
+import { SessionsRepository } from "../repositories/sessions.js";
+import { SignInThrottleRepository } from "../repositories/sign-in-throttle.js";
+import { SignUpThrottleRepository } from "../repositories/sign-up-throttle.js";
+import { BAD_KEY_WINDOW_MS, StepImportKeysRepository } from "../repositories/step-import-keys.js";
+import { StepPhotosRepository } from "../repositories/step-photos.js";
+import { UsersRepository } from "../repositories/users.js";
+
+/** Every repository, and the step ledger with its fair-play reads: the only ways to the data. */
+export interface Repositories {
+  health: HealthRepository;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  localAccounts: LocalAccountsRepository;
+  accountTokens: AccountTokensRepository;
+  oidcPayloads: OidcPayloadsRepository;
+  appSecrets: AppSecretsRepository;
+  signInThrottle: SignInThrottleRepository;
+  signUpThrottle: SignUpThrottleRepository;
+  /** The sign-in throttle's table on a one-minute window, for calls with a step-import key that fails. */
+  badImportKeyThrottle: SignInThrottleRepository;
+  ledger: StepLedger;
+  eligibleSteps: EligibleSteps;
+  manualEntries: ManualEntriesRepository;
+  stepPhotos: StepPhotosRepository;
+  stepImportKeys: StepImportKeysRepository;
+  revenue: RevenueRepository;
+  groups: GroupsRepository;
+  mailOutbox: MailOutboxRepository;
+  auditLog: AuditLogRepository;
+  postalEntries: PostalEntriesRepository;
+  reviews: ReviewsRepository;
+  draws: DrawsRepository;
+  accountData: AccountDataRepository;
+}
+
+/** The services above the repositories: the work that spans several of them, or the world outside. */
+export interface Services {
+  /** The API's mail: `send` queues a message in the database; the worker sends it. */
+  mail: MailQueue;
+  /** The months' prize draws: closes, runs, claims and redraws. */
+  draws: DrawService;
+  /** The built-in accounts' mailed links; null with an external provider (it has no accounts here). */
+  accountLinks: AccountLinks | null;
+}
+
+export interface DataLayer {
+  repositories: Repositories;
+  services: Services;
+}
+
+/**
+ * The composition root: builds every repository and service once, from the database, and hands each
+ * what it needs. Nothing is rewired after this: a draw's close reaches the ledger here, as the
+ * dependency the ledger awaits before it stores any step.
+ */
+export async function buildDataLayer(
+  database: Database,
+  deps: { config: AppConfig; log: FastifyBaseLogger },
+): Promise<DataLayer> {
+  const { config, log } = deps;
+  const { db, dialect, speed } = database;
+
+  const auditLog = new AuditLogRepository(db);
+  const users = new UsersRepository(db);
+  const localAccounts = new LocalAccountsRepository(db);
+  const accountTokens = new AccountTokensRepository(db, dialect);
+  const mailOutbox = new MailOutboxRepository(database);
+  const eligibleSteps = new EligibleSteps(database);
+  const draws = new DrawsRepository(database, auditLog, eligibleSteps);
+  const drawClose = new DrawClose(draws, log);
+  const ledger = await StepLedger.open(database, drawClose, { groupCommit: speed.groupCommit });
+  const stepPhotos = new StepPhotosRepository(db);
+
+  const repositories: Repositories = {
+    health: new HealthRepository(database),
+    users,
+    sessions: new SessionsRepository(db, dialect, speed),
+    localAccounts,
+    accountTokens,
+    oidcPayloads: new OidcPayloadsRepository(db),
+    appSecrets: new AppSecretsRepository(db),
+    signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),
+    signUpThrottle: new SignUpThrottleRepository(db),
+    badImportKeyThrottle: new SignInThrottleRepository(db, BAD_KEY_WINDOW_MS),
+    ledger,
+    eligibleSteps,
+    manualEntries: new ManualEntriesRepository(db, ledger, stepPhotos),
+    stepPhotos,
+    stepImportKeys: new StepImportKeysRepository(database),
+    revenue: new RevenueRepository(db),
+    groups: new GroupsRepository(database),
+    mailOutbox,
+    auditLog,
+    postalEntries: new PostalEntriesRepository(database, auditLog),
+    reviews: new ReviewsRepository(database, auditLog),
+    draws,
+    accountData: new AccountDataRepository(database, mailOutbox),
+  };
+
+  const { smtpUrl, mailFrom, dataDir } = config;
+  const mail = new MailQueue(
+    mailOutbox,
+    createMailTransport({ smtpUrl, mailFrom, dataDir, log, sendTimeoutMs: 60_000 }),
+    log,
+  );
+  const issuer = builtInIssuerOf(config);
+  const services: Services = {
+    mail,
+    draws: new DrawService({
+      draws,
+      users,
+      close: drawClose,
+      mail,
+      config,
+      log,
+      beacon: config.drawBeacon ? drandBeaconSource(config.drawBeacon) : null,
+    }),
+    accountLinks: issuer
+      ? new AccountLinks({
+          issuer,
+          publicUrl: config.publicUrl,
+          mail,
+          tokens: accountTokens,
+          localAccounts,
+          users,
+        })
+      : null,
+  };
+  return { repositories, services };
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The database itself: for the data layer, the server's start-up log and tests, never routes. */
+    database: Database;
+    repositories: Repositories;
+    services: Services;
+  }
+}
+
+/**
+ * Opens the database, migrates it to the latest schema, and decorates the app with the data layer
+ * (`buildDataLayer`). Routes reach data only through `app.repositories` and `app.services`.
+ */
+export const dataPlugin = fp<{ speed?: SpeedOptions }>(
+  async (app, options) => {
+    const database = Database.connect(app.config.databaseUrl, { speed: options.speed });
+    app.addHook("onClose", async () => database.close());
+    await database.migrateToLatest();
+    const { repositories, services } = await buildDataLayer(database, { config: app.config, log: app.log });
+    app.decorate("database", database);
+    app.decorate("repositories", repositories);
+    app.decorate("services", services);
+  },
+  { name: "data", dependencies: ["config"] },
+);

@@ -1,0 +1,73 @@
+import fp from "fastify-plugin";
+
+/** How often each process looks for a month to close, a draw to run and a winner to tell. */
+export const DRAW_TICK_MS = 60_000;
+/** How often expired records are deleted. */
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/** How long a sent message's envelope is kept before housekeeping forgets it. */
+const SENT_MAIL_KEPT_MS = 30 * 24 * 3_600_000;
+
+export interface ScheduledWorkOptions {
+  /**
+   * How often the draws' scheduled job runs (closing months, running draws, telling winners); null
+   * runs it never, for tests that call it themselves and must see nothing else change, and for the
+   * identity server alone, which has no draws.
+   */
+  drawTickMs?: number | null;
+}
+
+/**
+ * Everything a process does on its own clock, started once the app is ready and stopped when it
+ * closes: the mail queue's worker, the draws' scheduled job and the hourly housekeeping. Every
+ * process runs them all; the database makes each thing they do happen once (a message is claimed
+ * under a lease, a draw's every step is a guarded update, a deletion of expired rows is idempotent).
+ */
+export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
+  async (app, options) => {
+    const { repositories, services } = app;
+    const timers: NodeJS.Timeout[] = [];
+    const every = (ms: number, work: () => Promise<void>) => {
+      const timer = setInterval(() => void work(), ms);
+      timer.unref();
+      timers.push(timer);
+    };
+
+    let drawTick: Promise<void> | undefined;
+    const runDrawTick = async () => {
+      if (drawTick) return;
+      drawTick = services.draws
+        .tick()
+        .catch((error: unknown) => app.log.warn({ err: error }, "draw: the scheduled job failed"))
+        .finally(() => {
+          drawTick = undefined;
+        });
+      await drawTick;
+    };
+
+    const housekeeping = async () => {
+      const now = Date.now();
+      await Promise.all([
+        repositories.sessions.deleteExpired(now),
+        repositories.oidcPayloads.deleteExpired(),
+        repositories.manualEntries.deleteExpiredIdempotencyRecords(null, now),
+        repositories.signInThrottle.deleteExpired(now),
+        repositories.signUpThrottle.deleteExpired(now),
+        repositories.stepImportKeys.deleteExpiredCalls(now),
+        repositories.accountTokens.deleteExpired(now),
+        repositories.mailOutbox.deleteSentBefore(now - SENT_MAIL_KEPT_MS),
+      ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
+    };
+
+    app.addHook("onReady", async () => {
+      services.mail.start();
+      every(HOUSEKEEPING_INTERVAL_MS, housekeeping);
+      if (options.drawTickMs !== null) every(options.drawTickMs ?? DRAW_TICK_MS, runDrawTick);
+    });
+    app.addHook("onClose", async () => {
+      for (const timer of timers) clearInterval(timer);
+      await drawTick;
+      await services.mail.stop();
+    });
+  },
+  { name: "scheduled-work", dependencies: ["data"] },
+);
