@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureApi } from "./api/figures.js";
+import { measureSpeedPieces } from "./api/pieces.js";
 import { measureDetector } from "./detector.js";
 import { measureDraw } from "./draw.js";
 import type { BenchContext, Figure, FigureGroup } from "./figure.js";
@@ -18,6 +19,7 @@ const context: BenchContext = { quick, root };
 const allGroups: [string, FigureGroup][] = [
   ["step detector", measureDetector],
   ["API", measureApi],
+  ["speed pieces", measureSpeedPieces],
   ["web and offline replay", measureWeb],
   ["Apple Health export", measureHealthExport],
   ["prize draw", measureDraw],
