@@ -4,9 +4,9 @@ import { Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
 import { authUserQuery, useAuth, wasSignedInHere } from "../features/auth/use-auth";
+import { paths } from "../lib/paths";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
 import { Layout, preloadStepTracking } from "./layout";
-import { paths } from "./paths";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.
 const LandingPage = lazy(() =>

@@ -6,8 +6,8 @@ import {
 } from "@charity-steps/shared-types";
 import { BadgeCheck, HeartPulse, LogOut, Rocket } from "lucide-react";
 import { Link } from "react-router-dom";
-import { paths } from "../../app/paths";
 import { Page } from "../../components/page";
+import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { StepImportKeys } from "../apple-health/step-import-keys";
 import { useAuth } from "../auth/use-auth";

@@ -9,7 +9,7 @@ import {
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { PostalAddress } from "../prizes/draw-details";
 
