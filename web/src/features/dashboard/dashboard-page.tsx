@@ -11,21 +11,15 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
+import { dailyGoalPercent, liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
-import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
 import { TrackingCard } from "../tracking/tracking-card";
 import { ProgressRing } from "./progress-ring";
 import { StepHistoryChart } from "./step-history-chart";
-import {
-  dailyGoalPercent,
-  formatSteps,
-  monthlyProgressText,
-  monthlyRingText,
-  prizeEntriesText,
-  todayStepsText,
-} from "./step-numbers";
+import { monthlyProgressText, monthlyRingText, prizeEntriesText, todayStepsText } from "./step-numbers";
 
 // The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
 const ManualStepsForm = lazy(() =>
