@@ -14,7 +14,7 @@ const LandingPage = lazy(() =>
 );
 const TermsPage = lazy(() => import("../features/terms/terms-page").then((m) => ({ default: m.TermsPage })));
 const NotFoundPage = lazy(() =>
-  import("../features/not-found/not-found-page").then((m) => ({ default: m.NotFoundPage })),
+  import("../components/not-found-page").then((m) => ({ default: m.NotFoundPage })),
 );
 // The signed-in screens, by path: loaded as soon as the app starts on one (preloadRoute), at the same
 // time as the "who is signed in?" request rather than after it.

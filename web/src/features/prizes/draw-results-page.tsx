@@ -10,11 +10,11 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router-dom";
+import { CopyableValue } from "../../components/copy-button";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
 import { paths } from "../../lib/paths";
-import { CopyableValue } from "../apple-health/copy-button";
 import { useAuth } from "../auth/use-auth";
 
 import "./prizes.css";
