@@ -34,7 +34,10 @@ export function CopyButton({ value, label, what }: { value: string; label: strin
   );
 }
 
-/** A value to copy (a key to paste into the Shortcut, a draw's hash), in monospace, selectable, with its Copy button. */
+/**
+ * A value to copy (a key to paste into the Shortcut, a draw's hash), in monospace, selectable, with
+ * its Copy button.
+ */
 export function CopyableValue({
   value,
   label,
