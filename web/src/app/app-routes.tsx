@@ -3,9 +3,9 @@ import { lazy, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
-import { authUserQuery, useAuth, wasSignedInHere } from "../features/auth/use-auth";
 import { paths } from "../lib/paths";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
+import { authUserQuery, useAuth, wasSignedInHere } from "../lib/use-auth";
 import { Layout, preloadStepTracking } from "./layout";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.

@@ -14,8 +14,8 @@ import { CopyableValue } from "../../components/copy-button";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useOnline } from "../../lib/use-online";
-import { handleUnauthorizedError } from "../auth/unauthorized";
 import { formatKeyDay, formatLastUsed } from "./format-last-used";
 
 export const STEP_IMPORT_KEYS_KEY = [HEALTH_KEYS_PATH] as const;

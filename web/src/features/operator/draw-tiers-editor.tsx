@@ -14,7 +14,7 @@ import { useFieldArray, useForm } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
 import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { DRAW_LIST_KEY, monthName, operatorDrawQuery } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 

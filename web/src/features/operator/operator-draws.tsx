@@ -14,7 +14,7 @@ import { FormProblem } from "../../components/form-problem";
 import { serverMessage } from "../../lib/api-client";
 import { londonShortDay, londonTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { DrawPrizesTable } from "./draw-prizes-table";
 import { DrawTiersEditor } from "./draw-tiers-editor";
 import {

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { NotFoundPage } from "../../components/not-found-page";
 import { Page } from "../../components/page";
-import { useAuth } from "../auth/use-auth";
+import { useAuth } from "../../lib/use-auth";
 import { AuditLog } from "./audit-log";
 import { OperatorDraws } from "./operator-draws";
 import { OperatorReviews } from "./operator-reviews";

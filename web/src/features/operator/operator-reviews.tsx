@@ -15,7 +15,7 @@ import { apiRequest, serverMessage } from "../../lib/api-client";
 import { formatDay, formatShortDay } from "../../lib/format";
 import { londonDayAndTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-reviews.css";
 

@@ -15,7 +15,7 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
 import { paths } from "../../lib/paths";
-import { useAuth } from "../auth/use-auth";
+import { useAuth } from "../../lib/use-auth";
 
 import "./prizes.css";
 

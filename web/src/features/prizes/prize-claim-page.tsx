@@ -23,7 +23,7 @@ import { Page } from "../../components/page";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { paths } from "../../lib/paths";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { daysLeftText, PRIZE_STATUS_LABEL } from "./prize-format";
 import { MY_PRIZES_KEY, myDrawKey, useMyPrizes } from "./prize-queries";
 import "./prizes.css";
