@@ -19,12 +19,12 @@ const NotFoundPage = lazy(() =>
 // The signed-in screens, by path: loaded as soon as the app starts on one (preloadRoute), at the same
 // time as the "who is signed in?" request rather than after it.
 const signedInScreens = {
-  [paths.dashboard]: () => import("../features/dashboard/dashboard-page"),
+  [paths.dashboard]: () => import("./routes/dashboard-page"),
   [paths.charity]: () => import("../features/charity/charity-page"),
   [paths.prizeDraw]: () => import("../features/prizes/prize-draw-page"),
   [paths.groups]: () => import("../features/groups/groups-page"),
   [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
-  [paths.account]: () => import("../features/account/account-page"),
+  [paths.account]: () => import("./routes/account-page"),
   [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
