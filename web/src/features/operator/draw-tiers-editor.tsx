@@ -4,6 +4,7 @@ import {
   DRAW_TIERS_MAX,
   type DrawTier,
   type DrawTiersRequest,
+  drawMonthName,
   type OperatorDraw,
   operatorDrawTiersPath,
 } from "@charity-steps/shared-types";
@@ -13,9 +14,10 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
 import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
+import { DRAW_LIST_KEY } from "../../lib/draw-list";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";
-import { DRAW_LIST_KEY, monthName, operatorDrawQuery } from "./operator-draw-queries";
+import { operatorDrawQuery } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 
 interface FormValues {
@@ -104,7 +106,7 @@ export function DrawTiersEditor({
       const prizes = draw.results.tiers.reduce((sum, tier) => sum + tier.prizes, 0);
       toast({
         title: "Tiers saved",
-        description: `${monthName(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
+        description: `${drawMonthName(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
       });
       await queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY });
     },

@@ -7,6 +7,7 @@ import {
   type DrawResults,
   type DrawSummary,
   drawClosesAt,
+  drawMonthName,
   drawPostalClosesAt,
   drawResultsPagePath,
   drawResultsPath,
@@ -23,7 +24,6 @@ import {
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { monthName } from "../../../src/features/operator/operator-draw-queries";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { renderApp, testWalker } from "../../render-app";
 
@@ -217,10 +217,10 @@ describe("the operator console's monthly draw", () => {
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
     expect(Array.from(select.options).map((option) => option.textContent)).toEqual([
-      `${monthName(nextMonth)} (open)`,
-      `${monthName(thisMonth)} (open)`,
-      `${monthName(lastMonth)} (open)`,
-      `${monthName(monthBefore)} (closed, not drawn)`,
+      `${drawMonthName(nextMonth)} (open)`,
+      `${drawMonthName(thisMonth)} (open)`,
+      `${drawMonthName(lastMonth)} (open)`,
+      `${drawMonthName(monthBefore)} (closed, not drawn)`,
     ]);
     // One request says which months have a draw: no month's draw is asked for but the chosen one.
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
@@ -235,7 +235,7 @@ describe("the operator console's monthly draw", () => {
     ).toBeTruthy();
     // Closed: the tiers are shown, not editable.
     const tiers = within(section).getByRole("table", {
-      name: `Prize tiers for ${monthName(monthBefore)}, in the order drawn`,
+      name: `Prize tiers for ${drawMonthName(monthBefore)}, in the order drawn`,
     });
     expect(
       within(tiers)
@@ -257,7 +257,7 @@ describe("the operator console's monthly draw", () => {
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
-    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
+    expect(select.options[1]?.textContent).toBe(`${drawMonthName(lastMonth)} (drawn)`);
     await within(section).findByText("Closed, not drawn");
   });
 
@@ -296,7 +296,7 @@ describe("the operator console's monthly draw", () => {
     await user.click(screen.getAllByRole("link", { name: "Prizes" })[0] as HTMLElement);
     const past = await screen.findByRole("heading", { name: "Past draws' results" }, { timeout: 5_000 });
     expect(within(past.closest("section") as HTMLElement).getByRole("link").textContent).toBe(
-      monthName(lastMonth),
+      drawMonthName(lastMonth),
     );
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
   });
@@ -435,7 +435,7 @@ describe("the operator console's monthly draw", () => {
 
     await user.click(run);
     const confirm = within(section).getByRole("group", {
-      name: `This draws the winners for ${monthName(lastMonth)} once and for all.`,
+      name: `This draws the winners for ${drawMonthName(lastMonth)} once and for all.`,
     });
     expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
     await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
@@ -500,7 +500,7 @@ describe("the operator console's monthly draw", () => {
     expect(within(section).getByText(hex("a"))).toBeTruthy();
     expect(
       within(section)
-        .getByRole("link", { name: `Public results for ${monthName(lastMonth)}` })
+        .getByRole("link", { name: `Public results for ${drawMonthName(lastMonth)}` })
         .getAttribute("href"),
     ).toBe(drawResultsPagePath(lastMonth));
     expect(within(section).queryByRole("button", { name: "Run the draw" })).toBeNull();
