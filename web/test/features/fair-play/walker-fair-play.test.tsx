@@ -7,9 +7,12 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp, testWalker } from "../../support/render-app";
+import { server } from "../../support/server";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",
@@ -60,34 +63,32 @@ function stubWalkerApi({
 }) {
   const listed = [...entries];
   let current = { ...stats, ...statsChanges };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === "/api/dashboard/stats") return Response.json(current);
-      if (url === "/api/steps/history") return Response.json({ days: [] });
-      if (url === MANUAL_ENTRIES_PATH) return Response.json({ entries: listed });
-      if (url === "/api/steps/add-manual-verified" && added) {
-        listed.unshift(added);
-        current = {
-          ...current,
-          monthlySteps: current.monthlySteps + added.steps,
-          ...(added.status === "pending"
-            ? { pendingMonthSteps: current.pendingMonthSteps + added.steps }
-            : { eligibleMonthSteps: current.eligibleMonthSteps + added.steps }),
-        };
-        return Response.json(
-          {
-            entry: added,
-            daySteps: added.steps,
-            todaySteps: added.steps,
-            monthlySteps: current.monthlySteps,
-          },
-          { status: 201 },
-        );
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/dashboard/stats", () => HttpResponse.json(current)),
+    http.get("/api/steps/history", () => HttpResponse.json({ days: [] })),
+    http.get(MANUAL_ENTRIES_PATH, () => HttpResponse.json({ entries: listed })),
+  );
+  if (!added) return;
+  server.use(
+    http.post("/api/steps/add-manual-verified", () => {
+      listed.unshift(added);
+      current = {
+        ...current,
+        monthlySteps: current.monthlySteps + added.steps,
+        ...(added.status === "pending"
+          ? { pendingMonthSteps: current.pendingMonthSteps + added.steps }
+          : { eligibleMonthSteps: current.eligibleMonthSteps + added.steps }),
+      };
+      return HttpResponse.json(
+        {
+          entry: added,
+          daySteps: added.steps,
+          todaySteps: added.steps,
+          monthlySteps: current.monthlySteps,
+        },
+        { status: 201 },
+      );
     }),
   );
 }
@@ -112,7 +113,6 @@ describe("fair play as the walker sees it", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.unstubAllGlobals();
     useToastStore.setState({ current: null });
   });
 

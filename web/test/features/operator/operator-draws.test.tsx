@@ -1,19 +1,17 @@
 import {
   type AuthUser,
-  DEFAULT_DRAW_TIERS,
   DRAW_MESSAGES,
   DRAW_RUN_MESSAGES,
   DRAWS_PATH,
   type DrawResults,
   type DrawSummary,
-  drawClosesAt,
+  drawMinePath,
   drawMonthName,
-  drawPostalClosesAt,
   drawResultsPagePath,
   drawResultsPath,
   londonMonth,
+  type MyDraw,
   OPERATOR_AUDIT_LOG_PATH,
-  OPERATOR_POSTAL_ENTRIES_PATH,
   type OperatorDraw,
   type OperatorPrize,
   operatorDrawPath,
@@ -23,9 +21,13 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { drawResults, openOperatorDraw } from "../../support/draws";
+import { signedInAs } from "../../support/handlers";
+import { renderApp, testWalker } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
 /** The `YYYY-MM` `back` months before this London month. */
@@ -42,31 +44,9 @@ const [nextMonth, thisMonth, lastMonth, monthBefore] = [-1, 0, 1, 2].map(monthsA
 ];
 const hex = (digit: string) => digit.repeat(64);
 
-function results(month: string, overrides: Partial<DrawResults> = {}): DrawResults {
-  return {
-    month,
-    status: "open",
-    commitment: hex("c"),
-    closesAt: drawClosesAt(month).toISOString(),
-    postalClosesAt: drawPostalClosesAt(month).toISOString(),
-    tiers: DEFAULT_DRAW_TIERS.map((tier) => ({ ...tier })),
-    ...overrides,
-  };
-}
-
-function openDraw(month: string, overrides: Partial<DrawResults> = {}): OperatorDraw {
-  return {
-    results: results(month, overrides),
-    walkerTickets: null,
-    postalTickets: null,
-    tiersEditable: true,
-    prizes: [],
-  };
-}
-
 function closedDraw(month: string): OperatorDraw {
   return {
-    results: results(month, { status: "closed" }),
+    results: drawResults(month, { status: "closed" }),
     walkerTickets: 120,
     postalTickets: 3,
     tiersEditable: false,
@@ -75,7 +55,7 @@ function closedDraw(month: string): OperatorDraw {
 }
 
 const drawnResults = (month: string): DrawResults =>
-  results(month, {
+  drawResults(month, {
     status: "drawn",
     ticketCount: 123,
     ticketListSha256: hex("a"),
@@ -112,7 +92,7 @@ function drawnDraw(month: string, prizes: OperatorPrize[]): OperatorDraw {
   return { results: drawnResults(month), walkerTickets: 120, postalTickets: 3, tiersEditable: false, prizes };
 }
 
-type Answer = [number, unknown, (() => void)?];
+type Answer = [number, JsonBodyType, (() => void)?];
 
 /**
  * The draw API as the server answers it: each month's draw from `draws` (an open one with the
@@ -131,55 +111,52 @@ function stubDrawServer(
     missing?: string[];
   } = {},
 ) {
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  const drawOf = (month: string) => draws[month] ?? openDraw(month);
+  const drawOf = (month: string) => draws[month] ?? openOperatorDraw(month);
+  const missing = (month: string) =>
+    answers.missing?.includes(month)
+      ? HttpResponse.json({ message: DRAW_MESSAGES.neverOpened }, { status: 404 })
+      : undefined;
   const next = (queue: Answer[] | undefined) => {
     const [status, body, effect] = queue?.shift() ?? [500, { message: "no answer set" }];
     effect?.();
-    return Response.json(body, { status });
+    return HttpResponse.json(body, { status });
   };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(operator);
-      if (url.startsWith(OPERATOR_POSTAL_ENTRIES_PATH)) {
-        return Response.json({ month: thisMonth, entries: [], truncated: false });
-      }
-      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: [], nextBefore: null });
-      if (url === DRAWS_PATH) {
-        if (answers.list === "error") return Response.json({ message: "down" }, { status: 500 });
-        const listed = Object.fromEntries(
-          Object.entries({ [thisMonth]: openDraw(thisMonth), ...draws }).map(([month, draw]) => [
-            month,
-            draw.results.status,
-          ]),
-        );
-        const list =
-          answers.list ??
-          Object.entries(listed)
-            .map(([month, status]) => ({ month, status }))
-            .sort((a, b) => b.month.localeCompare(a.month));
-        return Response.json({ draws: list });
-      }
-      const month = url.match(/\/(\d{4}-\d{2})(\/|$)/)?.[1];
-      if (month) {
-        if (answers.missing?.includes(month)) {
-          return Response.json({ message: DRAW_MESSAGES.neverOpened }, { status: 404 });
-        }
-        if (url === drawResultsPath(month)) return Response.json(drawOf(month).results);
-        if (url === operatorDrawPath(month)) return Response.json(drawOf(month));
-        if (url === operatorDrawTiersPath(month) && method === "PUT") return next(answers.put);
-        if (url === operatorDrawRunPath(month) && method === "POST") return next(answers.run);
-      }
-      if (url.startsWith("/api/operator/prizes/") && method === "POST") return next(answers.redraw);
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(operator),
+    http.get(DRAWS_PATH, () => {
+      if (answers.list === "error") return HttpResponse.json({ message: "down" }, { status: 500 });
+      const listed = Object.fromEntries(
+        Object.entries({ [thisMonth]: openOperatorDraw(thisMonth), ...draws }).map(([month, draw]) => [
+          month,
+          draw.results.status,
+        ]),
+      );
+      const list =
+        answers.list ??
+        Object.entries(listed)
+          .map(([month, status]) => ({ month, status }))
+          .sort((a, b) => b.month.localeCompare(a.month));
+      return HttpResponse.json({ draws: list });
     }),
+    http.get(drawResultsPath(":month"), ({ params }) => {
+      const month = String(params.month);
+      return missing(month) ?? HttpResponse.json(drawOf(month).results);
+    }),
+    http.get(operatorDrawPath(":month"), ({ params }) => {
+      const month = String(params.month);
+      return missing(month) ?? HttpResponse.json(drawOf(month));
+    }),
+    http.put(
+      operatorDrawTiersPath(":month"),
+      ({ params }) => missing(String(params.month)) ?? next(answers.put),
+    ),
+    http.post(
+      operatorDrawRunPath(":month"),
+      ({ params }) => missing(String(params.month)) ?? next(answers.run),
+    ),
+    http.post("/api/operator/prizes/*", () => next(answers.redraw)),
   );
-  return { calls };
+  return { calls: recordRequests() };
 }
 
 async function drawSection() {
@@ -190,7 +167,6 @@ async function drawSection() {
 }
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });
@@ -200,7 +176,7 @@ describe("the operator console's monthly draw", () => {
     // Last month still open (the first days of a month), the one before closed.
     const { calls } = stubDrawServer(
       {
-        [lastMonth]: openDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
+        [lastMonth]: openOperatorDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
         [monthBefore]: closedDraw(monthBefore),
       },
       {
@@ -263,7 +239,7 @@ describe("the operator console's monthly draw", () => {
 
   it("opens on this month when no draw is closed or drawn, and shows an open draw's closing time in London time", async () => {
     const closesAt = "2099-01-03T12:00:00.000Z";
-    stubDrawServer({ [thisMonth]: openDraw(thisMonth, { closesAt }) });
+    stubDrawServer({ [thisMonth]: openOperatorDraw(thisMonth, { closesAt }) });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
@@ -290,6 +266,9 @@ describe("the operator console's monthly draw", () => {
   it("shares the list of draws with the prize page, which reads it from the same cache", async () => {
     const user = userEvent.setup();
     const { calls } = stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
+    // The operator walks too: no tickets in last month's draw.
+    const noTickets: MyDraw = { month: lastMonth, status: "drawn", tickets: [], ticketCount: 0, prizes: [] };
+    server.use(http.get(drawMinePath(lastMonth), () => HttpResponse.json(noTickets)));
     renderApp("/operator");
     const section = await drawSection();
     await within(section).findByText("Drawn");
@@ -310,7 +289,7 @@ describe("the operator console's monthly draw", () => {
 
   it("edits the tiers: reorders, removes and adds, checks them, saves them with PUT, and shows the server's refusals", async () => {
     const user = userEvent.setup();
-    const saved = openDraw(thisMonth, {
+    const saved = openOperatorDraw(thisMonth, {
       tiers: [
         { name: "Gold", prizes: 1, description: "Major prizes." },
         { name: "Grand", prizes: 1, description: "The month's top prize." },
@@ -416,7 +395,7 @@ describe("the operator console's monthly draw", () => {
   it("asks before running the draw, and shows the server's refusal before the close", async () => {
     const user = userEvent.setup();
     // Loaded as open, with the close already past on this clock: the server decides.
-    const stale = openDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
+    const stale = openOperatorDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
     const message = DRAW_RUN_MESSAGES.beforeClose("2026-01-03T12:00:00.000Z");
     // The list reads the month as the server sees it: past its close.
     const { calls } = stubDrawServer(

@@ -5,9 +5,12 @@ import {
   drawResultsPath,
 } from "@charity-steps/shared-types";
 import { screen } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { renderApp, testWalker } from "../../render-app";
-import { trackingStartWatched } from "./draw-fixtures";
+import { signedInAs } from "../../support/handlers";
+import { renderApp, testWalker } from "../../support/render-app";
+import { server } from "../../support/server";
+import { trackingStartWatched } from "../../support/tracking-start";
 
 const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 const draw: DrawResults = {
@@ -21,15 +24,10 @@ const draw: DrawResults = {
 const address = "Charity Steps Prize Draw\nPO Box 123\nLondon AB1 2CD";
 
 function stubApi() {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === drawResultsPath("2026-11")) return Response.json(draw);
-      if (url === DRAW_RULES_PATH) return Response.json({ postalEntryAddress: address });
-      return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
-    }),
+  server.use(
+    signedInAs(testWalker),
+    http.get(drawResultsPath("2026-11"), () => HttpResponse.json(draw)),
+    http.get(DRAW_RULES_PATH, () => HttpResponse.json({ postalEntryAddress: address })),
   );
 }
 
@@ -44,7 +42,6 @@ describe("the prize draw's commitment and free postal route", () => {
   afterEach(async () => {
     await trackingStarted();
     vi.useRealTimers();
-    vi.unstubAllGlobals();
   });
 
   it("the prize page shows this month's commitment, the closing dates and the postal address", async () => {
