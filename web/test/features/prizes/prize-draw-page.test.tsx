@@ -7,7 +7,7 @@ import {
 import { screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { signedInAs } from "../../support/handlers";
+import { dashboardStats, signedInAs } from "../../support/handlers";
 import { renderApp, testWalker } from "../../support/render-app";
 import { server } from "../../support/server";
 import { trackingStartWatched } from "../../support/tracking-start";
@@ -60,5 +60,36 @@ describe("the prize draw's commitment and free postal route", () => {
     renderApp("/terms");
     expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
     expect(screen.getByText(/must arrive by the 25th of the month/)).toBeTruthy();
+  });
+});
+
+describe("the prize page's entries", () => {
+  let trackingStarted: () => Promise<void>;
+  beforeEach(() => {
+    trackingStarted = trackingStartWatched();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+  });
+  afterEach(async () => {
+    await trackingStarted();
+    vi.useRealTimers();
+  });
+
+  it("counts them from eligible steps, and says how many wait for a check", async () => {
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/dashboard/stats", () =>
+        HttpResponse.json(
+          dashboardStats({ monthlySteps: 46_500, eligibleMonthSteps: 9_500, pendingMonthSteps: 37_000 }),
+        ),
+      ),
+    );
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("entry-count")).textContent).toBe("0");
+    expect(screen.getByText("Walk 500 more steps this month to earn your first prize entry")).toBeTruthy();
+    expect(screen.getByText("46,500 steps walked this month")).toBeTruthy();
+    expect(screen.getByTestId("entry-count-waiting").textContent).toBe(
+      "37,000 steps waiting for a quick check",
+    );
   });
 });

@@ -8,15 +8,15 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { strToU8, zipSync } from "fflate";
 import { beforeEach, describe, expect, it } from "vitest";
-import { HealthExportImport } from "../../../src/features/apple-health/export/health-export-import";
-import { runExportJob } from "../../../src/features/apple-health/export/health-export-job";
+import { HealthExportImport } from "../../../../src/features/apple-health/export/health-export-import";
+import { runExportJob } from "../../../../src/features/apple-health/export/health-export-job";
 import type {
   ReadExportMessage,
   ReadExportRequest,
-} from "../../../src/features/apple-health/export/health-export-protocol";
-import type { ExportWorker } from "../../../src/features/apple-health/export/import-health-export";
-import { noNetwork, stepSyncTaken } from "../../support/handlers";
-import { recordRequests, server } from "../../support/server";
+} from "../../../../src/features/apple-health/export/health-export-protocol";
+import type { ExportWorker } from "../../../../src/features/apple-health/export/import-health-export";
+import { noNetwork, stepSyncTaken } from "../../../support/handlers";
+import { recordRequests, server } from "../../../support/server";
 
 const TODAY = londonDay();
 

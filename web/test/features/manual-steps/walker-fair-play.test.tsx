@@ -202,19 +202,6 @@ describe("fair play as the walker sees it", () => {
     );
   });
 
-  it("counts the prize page's entries from eligible steps, and says how many wait", async () => {
-    stubWalkerApi({
-      statsChanges: { monthlySteps: 46_500, eligibleMonthSteps: 9_500, pendingMonthSteps: 37_000 },
-    });
-    renderApp("/prize-draw");
-    expect((await screen.findByTestId("entry-count", {}, LOADED)).textContent).toBe("0");
-    expect(screen.getByText("Walk 500 more steps this month to earn your first prize entry")).toBeTruthy();
-    expect(screen.getByText("46,500 steps walked this month")).toBeTruthy();
-    expect(screen.getByTestId("entry-count-waiting").textContent).toBe(
-      "37,000 steps waiting for a quick check",
-    );
-  });
-
   it("shows the latest five entries, and all of them on asking", async () => {
     stubWalkerApi({
       entries: Array.from({ length: 7 }, (_, index) =>
