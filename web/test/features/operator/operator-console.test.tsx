@@ -1,7 +1,6 @@
 import {
   type AuditLogEntry,
   type AuthUser,
-  londonMonth,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_MESSAGES,
   OPERATOR_POSTAL_ENTRIES_PATH,
@@ -10,14 +9,16 @@ import {
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http, type JsonBodyType } from "msw";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
 import { renderApp, testWalker } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
-const month = londonMonth();
+// The console opens on this London month, late in it: postal entries for it have closed.
+const NOW = new Date("2026-11-28T12:00:00Z");
+const month = "2026-11";
 
 function postalEntry(overrides: Partial<PostalEntry>): PostalEntry {
   return {
@@ -82,7 +83,13 @@ function stubOperatorServer(user: AuthUser, posts: [number, JsonBodyType][] = []
   return { calls: recordRequests() };
 }
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });

@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { strToU8, zipSync } from "fflate";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HealthExportImport } from "../../../../src/features/apple-health/export/health-export-import";
 import { runExportJob } from "../../../../src/features/apple-health/export/health-export-job";
 import type {
@@ -18,7 +18,8 @@ import type { ExportWorker } from "../../../../src/features/apple-health/export/
 import { noNetwork, stepSyncTaken } from "../../../support/handlers";
 import { recordRequests, server } from "../../../support/server";
 
-const TODAY = londonDay();
+const NOW = new Date("2026-11-21T12:00:00Z");
+const TODAY = londonDay(NOW);
 
 /** Today at 10:00 London, written as export.xml writes times. */
 function todayAt(hour: number, minute: number): string {
@@ -80,9 +81,15 @@ function serve({ offline = false } = {}) {
 }
 
 beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
   db.close();
   await db.delete({ disableAutoOpen: false });
   await db.open();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe("HealthExportImport", () => {
