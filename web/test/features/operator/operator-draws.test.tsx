@@ -22,7 +22,7 @@ import {
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http, type JsonBodyType } from "msw";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { drawResults, openOperatorDraw } from "../../support/draws";
 import { signedInAs } from "../../support/handlers";
@@ -30,18 +30,9 @@ import { renderApp, testWalker } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
-/** The `YYYY-MM` `back` months before this London month. */
-function monthsAgo(back: number): string {
-  const [year, month] = londonMonth().split("-").map(Number) as [number, number];
-  const index = year * 12 + (month - 1) - back;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
-}
-const [nextMonth, thisMonth, lastMonth, monthBefore] = [-1, 0, 1, 2].map(monthsAgo) as [
-  string,
-  string,
-  string,
-  string,
-];
+// 21 November 2026 in London: October's draw has closed, November's is open, December's opened.
+const NOW = new Date("2026-11-21T12:00:00Z");
+const [nextMonth, thisMonth, lastMonth, monthBefore] = ["2026-12", "2026-11", "2026-10", "2026-09"];
 const hex = (digit: string) => digit.repeat(64);
 
 function closedDraw(month: string): OperatorDraw {
@@ -140,6 +131,8 @@ function stubDrawServer(
     }),
     http.get(drawResultsPath(":month"), ({ params }) => {
       const month = String(params.month);
+      // Not a month (the draw rules): the default answer.
+      if (!/^\d{4}-\d{2}$/.test(month)) return undefined;
       return missing(month) ?? HttpResponse.json(drawOf(month).results);
     }),
     http.get(operatorDrawPath(":month"), ({ params }) => {
@@ -166,7 +159,13 @@ async function drawSection() {
   return section;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });
@@ -287,44 +286,38 @@ describe("the operator console's monthly draw", () => {
     expect((within(section).getByLabelText("Month") as HTMLSelectElement).value).toBe(thisMonth);
   });
 
-  it("edits the tiers: reorders, removes and adds, checks them, saves them with PUT, and shows the server's refusals", async () => {
+  it("refuses a tier name used twice before sending anything, and takes the refusal back once mended", async () => {
     const user = userEvent.setup();
-    const saved = openOperatorDraw(thisMonth, {
-      tiers: [
-        { name: "Gold", prizes: 1, description: "Major prizes." },
-        { name: "Grand", prizes: 1, description: "The month's top prize." },
-        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
-        { name: "Extra", prizes: 3, description: "Walking socks." },
-      ],
-    });
-    const draws: Record<string, OperatorDraw> = {};
-    const { calls } = stubDrawServer(draws, {
-      put: [
-        [422, { message: "The tiers could not be stored as given." }],
-        [200, saved, () => (draws[thisMonth] = saved)],
-        [
-          409,
-          { message: DRAW_RUN_MESSAGES.tiersAfterClose },
-          () => (draws[thisMonth] = closedDraw(thisMonth)),
-        ],
-      ],
-    });
+    const { calls } = stubDrawServer({});
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const firstName = within(form).getAllByLabelText("Name")[0] as HTMLInputElement;
+    await user.clear(firstName);
+    await user.type(firstName, "Gold");
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tierNamesRepeat);
+    expect(calls.some((call) => call.method === "PUT")).toBe(false);
+
+    await user.clear(firstName);
+    await user.type(firstName, "Grand");
+    expect(within(form).queryByRole("alert")).toBeNull();
+  });
+
+  it("edits the tiers: reorders, removes and adds, checks them, and sends them with PUT", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubDrawServer(
+      {},
+      { put: [[422, { message: "The tiers could not be stored as given." }]] },
+    );
     renderApp("/operator");
     const section = await drawSection();
     const form = await within(section).findByRole("form", { name: "Prize tiers" });
     const names = () => within(form).getAllByLabelText("Name") as HTMLInputElement[];
     expect(names().map((input) => input.value)).toEqual(["Platinum", "Gold", "Silver", "Bronze"]);
 
-    // A name used twice is refused before anything is sent.
-    await user.clear(names()[0] as HTMLInputElement);
-    await user.type(names()[0] as HTMLInputElement, "Gold");
-    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
-    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tierNamesRepeat);
-    expect(calls.some((call) => call.method === "PUT")).toBe(false);
-
     await user.clear(names()[0] as HTMLInputElement);
     await user.type(names()[0] as HTMLInputElement, "Grand");
-    expect(within(form).queryByRole("alert")).toBeNull();
     const moveUp = within(form).getByRole("button", { name: "Move tier 2 up" });
     await user.click(moveUp);
     expect(names().map((input) => input.value)).toEqual(["Gold", "Grand", "Silver", "Bronze"]);
@@ -359,7 +352,34 @@ describe("the operator console's monthly draw", () => {
         { name: "Extra", prizes: 3, description: "Walking socks." },
       ],
     });
+  });
 
+  it("saves the tiers, then refuses too many prizes before sending, and gives way to the tiers once closed", async () => {
+    const user = userEvent.setup();
+    const saved = openOperatorDraw(thisMonth, {
+      tiers: [
+        { name: "Gold", prizes: 1, description: "Major prizes." },
+        { name: "Grand", prizes: 1, description: "The month's top prize." },
+        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
+        { name: "Extra", prizes: 3, description: "Walking socks." },
+      ],
+    });
+    const draws: Record<string, OperatorDraw> = {};
+    const { calls } = stubDrawServer(draws, {
+      put: [
+        [200, saved, () => (draws[thisMonth] = saved)],
+        [
+          409,
+          { message: DRAW_RUN_MESSAGES.tiersAfterClose },
+          () => (draws[thisMonth] = closedDraw(thisMonth)),
+        ],
+      ],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const names = () => within(form).getAllByLabelText("Name") as HTMLInputElement[];
+    // Saved as loaded: the form then shows the tiers as the server stored them.
     const auditReads = calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length;
     await user.click(within(form).getByRole("button", { name: "Save tiers" }));
     await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Tiers saved"));
