@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { signedInAs } from "../../support/handlers";
 import { renderApp, testWalker } from "../../support/render-app";
 import { server } from "../../support/server";
+import { lunchtimeStriders } from "./group-fixtures";
 
 /** The signed-in walker, and `status` with the server's message for everything about group 12. */
 function stubGroupAnswer(status: number, message: string) {
@@ -59,15 +60,7 @@ function stubGroupOfFour() {
     http.get("/api/groups/12/leaderboard", () => HttpResponse.json(leaderboard)),
     http.get("/api/groups/12/members", () => HttpResponse.json([])),
     http.get("/api/groups/12", () =>
-      HttpResponse.json({
-        id: 12,
-        name: "Lunchtime Striders",
-        description: "",
-        joinCode: "ABCDEFGH",
-        adminUserId: "user-2",
-        createdAt: "2026-11-01T12:00:00.000Z",
-        memberCount: 4,
-      }),
+      HttpResponse.json(lunchtimeStriders({ adminUserId: "user-2", memberCount: 4 })),
     ),
   );
 }

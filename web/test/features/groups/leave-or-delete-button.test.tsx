@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { signedInAs } from "../../support/handlers";
 import { renderApp, testWalker } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { lunchtimeStriders } from "./group-fixtures";
 
 /** Group 12, whose admin is `adminUserId`; returns the requests sent so far, each as "METHOD url". */
 function stubGroup(adminUserId: string): () => string[] {
@@ -12,17 +13,7 @@ function stubGroup(adminUserId: string): () => string[] {
     signedInAs(testWalker),
     http.get("/api/groups/12/leaderboard", () => HttpResponse.json([])),
     http.get("/api/groups/12/members", () => HttpResponse.json([])),
-    http.get("/api/groups/12", () =>
-      HttpResponse.json({
-        id: 12,
-        name: "Lunchtime Striders",
-        description: "",
-        joinCode: "ABCDEFGH",
-        adminUserId,
-        createdAt: "2026-11-01T12:00:00.000Z",
-        memberCount: 2,
-      }),
-    ),
+    http.get("/api/groups/12", () => HttpResponse.json(lunchtimeStriders({ adminUserId, memberCount: 2 }))),
     http.delete("/api/groups/12", () => HttpResponse.json({ ok: true })),
     http.post("/api/groups/12/leave", () => HttpResponse.json({ ok: true })),
   );

@@ -31,17 +31,20 @@ function stubApi() {
   );
 }
 
+let trackingStarted: () => Promise<void>;
+beforeEach(() => {
+  trackingStarted = trackingStartWatched();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+});
+afterEach(async () => {
+  await trackingStarted();
+  vi.useRealTimers();
+});
+
 describe("the prize draw's commitment and free postal route", () => {
-  let trackingStarted: () => Promise<void>;
   beforeEach(() => {
-    trackingStarted = trackingStartWatched();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
     stubApi();
-  });
-  afterEach(async () => {
-    await trackingStarted();
-    vi.useRealTimers();
   });
 
   it("the prize page shows this month's commitment, the closing dates and the postal address", async () => {
@@ -64,17 +67,6 @@ describe("the prize draw's commitment and free postal route", () => {
 });
 
 describe("the prize page's entries", () => {
-  let trackingStarted: () => Promise<void>;
-  beforeEach(() => {
-    trackingStarted = trackingStartWatched();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
-  });
-  afterEach(async () => {
-    await trackingStarted();
-    vi.useRealTimers();
-  });
-
   it("counts them from eligible steps, and says how many wait for a check", async () => {
     server.use(
       signedInAs(testWalker),
