@@ -5,8 +5,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { navigateTo } from "../../src/lib/browser-location";
 import { useToastStore } from "../../src/lib/toast-store";
 import { noNetwork, signedInAs } from "../support/handlers";
-import { renderApp, testWalker } from "../support/render-app";
+import { renderApp } from "../support/render-app";
 import { server } from "../support/server";
+import { testWalker } from "../support/walker";
 
 vi.mock("../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 

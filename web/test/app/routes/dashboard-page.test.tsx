@@ -5,8 +5,9 @@ import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",

@@ -12,8 +12,8 @@ import {
 } from "../../../src/features/account/account-security";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { testWalker } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 type Answer = [status: number, body: JsonBodyType];
 

@@ -16,8 +16,8 @@ import { navigateTo } from "../../../src/lib/browser-location";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
-import { testWalker } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 vi.mock("../../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 

@@ -3,8 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 import { lunchtimeStriders } from "./group-fixtures";
 
 /** The signed-in walker, and `status` with the server's message for everything about group 12. */

@@ -3,8 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 import { lunchtimeStriders } from "./group-fixtures";
 
 /** Group 12, whose admin is `adminUserId`; returns the requests sent so far, each as "METHOD url". */

@@ -13,8 +13,9 @@ import { PACE_REVIEWS_KEY } from "../../../src/features/manual-steps/fair-play-w
 import { PaceHoldsList } from "../../../src/features/manual-steps/pace-holds-list";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",

@@ -12,8 +12,9 @@ import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
 // The console opens on this London month, late in it: postal entries for it have closed.

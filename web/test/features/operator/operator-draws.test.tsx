@@ -26,8 +26,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { drawResults, openOperatorDraw } from "../../support/draws";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
 // 21 November 2026 in London: October's draw has closed, November's is open, December's opened.

@@ -15,8 +15,9 @@ import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
 const FIRST = "6f1c9d2e-1111-4a2b-8c3d-000000000001";

@@ -12,9 +12,10 @@ import { screen, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
 import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
 import { drawnOctober, myDraw, openDraw, prize } from "./draw-fixtures";
 
 const september = { ...drawnOctober, month: "2026-09" };

@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrizeBanner } from "../../../src/features/prizes/prize-banner";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
 import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
 import { prize } from "./draw-fixtures";
 
 function renderBanner() {

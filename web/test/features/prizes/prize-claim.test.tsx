@@ -11,9 +11,10 @@ import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { recordRequests, server } from "../../support/server";
 import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
 import { drawnOctober, prize } from "./draw-fixtures";
 
 const claimed: MyPrize = prize({

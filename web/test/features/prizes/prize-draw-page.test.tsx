@@ -8,9 +8,10 @@ import { screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats, signedInAs } from "../../support/handlers";
-import { renderApp, testWalker } from "../../support/render-app";
+import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
 import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
 
 const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 const draw: DrawResults = {
