@@ -1,14 +1,34 @@
 import "fake-indexeddb/auto";
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { useToastStore } from "../src/lib/toast-store";
+import { server } from "./support/server";
 
 // Routes and forms load on demand: on a busy machine (CI runs the suites side by side) the first
 // render of a lazy chunk can take longer than Testing Library's default second to appear.
 configure({ asyncUtilTimeout: 5_000 });
 
+// A request no handler answers fails where it was sent (as with no network) and fails the test
+// after it, even when the app copes with the failure: every request a test causes is one it meant.
+const unanswered: string[] = [];
+beforeAll(() =>
+  server.listen({
+    onUnhandledRequest: (request, print) => {
+      const url = new URL(request.url);
+      unanswered.push(`${request.method} ${url.pathname}${url.search}`);
+      print.error();
+    },
+  }),
+);
+
 afterEach(() => {
   cleanup();
   globalThis.localStorage?.clear();
   useToastStore.setState({ current: null });
+  server.resetHandlers();
+  server.events.removeAllListeners();
+  const missed = unanswered.splice(0);
+  if (missed.length > 0) throw new Error(`No handler answered: ${missed.join(", ")}`);
 });
+
+afterAll(() => server.close());

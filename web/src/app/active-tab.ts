@@ -1,4 +1,4 @@
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
 
 export type TabId = "dashboard" | "groups" | "charity" | "prizes" | "account";
 

@@ -3,10 +3,10 @@ import { lazy, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
-import { authUserQuery, useAuth, wasSignedInHere } from "../features/auth/use-auth";
+import { paths } from "../lib/paths";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
+import { authUserQuery, useAuth, wasSignedInHere } from "../lib/use-auth";
 import { Layout, preloadStepTracking } from "./layout";
-import { paths } from "./paths";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.
 const LandingPage = lazy(() =>
@@ -14,17 +14,17 @@ const LandingPage = lazy(() =>
 );
 const TermsPage = lazy(() => import("../features/terms/terms-page").then((m) => ({ default: m.TermsPage })));
 const NotFoundPage = lazy(() =>
-  import("../features/not-found/not-found-page").then((m) => ({ default: m.NotFoundPage })),
+  import("../components/not-found-page").then((m) => ({ default: m.NotFoundPage })),
 );
 // The signed-in screens, by path: loaded as soon as the app starts on one (preloadRoute), at the same
 // time as the "who is signed in?" request rather than after it.
 const signedInScreens = {
-  [paths.dashboard]: () => import("../features/dashboard/dashboard-page"),
+  [paths.dashboard]: () => import("./routes/dashboard-page"),
   [paths.charity]: () => import("../features/charity/charity-page"),
   [paths.prizeDraw]: () => import("../features/prizes/prize-draw-page"),
   [paths.groups]: () => import("../features/groups/groups-page"),
   [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
-  [paths.account]: () => import("../features/account/account-page"),
+  [paths.account]: () => import("./routes/account-page"),
   [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
-import { useAuth } from "../features/auth/use-auth";
 import { ErrorBoundary } from "../features/errors/error-boundary";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
+import { useAuth } from "../lib/use-auth";
 import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
 

@@ -1,7 +1,7 @@
 import { HeartHandshake, LayoutDashboard, type LucideIcon, Trophy, UserRound, Users } from "lucide-react";
 import { Link, useLocation } from "react-router-dom";
+import { paths } from "../lib/paths";
 import { activeTab, type TabId } from "./active-tab";
-import { paths } from "./paths";
 
 const TABS: { id: TabId; label: string; to: string; icon: LucideIcon }[] = [
   { id: "dashboard", label: "Dashboard", to: paths.dashboard, icon: LayoutDashboard },

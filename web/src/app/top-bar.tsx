@@ -1,8 +1,8 @@
 import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
 import { Link, NavLink } from "react-router-dom";
 import { LogoMark } from "../components/logo-mark";
-import { useAuth } from "../features/auth/use-auth";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
+import { useAuth } from "../lib/use-auth";
 
 const topLink =
   "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";

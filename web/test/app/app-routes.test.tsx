@@ -1,9 +1,13 @@
 import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { navigateTo } from "../../src/lib/browser-location";
 import { useToastStore } from "../../src/lib/toast-store";
-import { renderApp, stubAuthUser, testWalker } from "../render-app";
+import { noNetwork, signedInAs } from "../support/handlers";
+import { renderApp } from "../support/render-app";
+import { server } from "../support/server";
+import { testWalker } from "../support/walker";
 
 vi.mock("../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 
@@ -12,10 +16,6 @@ beforeEach(() => {
 });
 
 describe("signed out", () => {
-  beforeEach(() => {
-    stubAuthUser(null);
-  });
-
   it("/ shows the landing page with its four sign-in buttons and no tab bar", async () => {
     renderApp("/");
     for (const label of [
@@ -101,7 +101,7 @@ describe("signed out", () => {
 
 describe("signed in", () => {
   beforeEach(() => {
-    stubAuthUser(testWalker);
+    server.use(signedInAs(testWalker));
   });
 
   it("/ shows the dashboard, the top navigation and the tab bar with Dashboard lit", async () => {
@@ -132,6 +132,9 @@ describe("signed in", () => {
   });
 
   it("a group's page lights the Groups tab", async () => {
+    server.use(
+      http.get("/api/groups/12*", () => HttpResponse.json({ message: "Group not found." }, { status: 404 })),
+    );
     renderApp("/groups/12");
     expect(await screen.findByRole("heading", { name: "Group" })).toBeTruthy();
     const tabs = within(screen.getByRole("navigation", { name: "Main" }));
@@ -183,10 +186,7 @@ describe("signed in", () => {
 
 describe("while sign-in is being checked", () => {
   it("shows a loading spinner, not the prompt or the landing page", async () => {
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(() => new Promise<Response>(() => {})),
-    );
+    server.use(http.get("/api/auth/user", () => new Promise<never>(() => {})));
     renderApp("/dashboard");
     expect(await screen.findByRole("status", { name: "Loading" })).toBeTruthy();
     expect(screen.queryByText("Log In to Continue")).toBeNull();
@@ -195,12 +195,7 @@ describe("while sign-in is being checked", () => {
 
 describe("when the server cannot be reached", () => {
   it("offers a retry on a signed-in screen instead of sending the walker to sign in", async () => {
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        throw new TypeError("Failed to fetch");
-      }),
-    );
+    server.use(noNetwork);
     renderApp("/dashboard");
     expect(await screen.findByRole("button", { name: "Try Again" })).toBeTruthy();
     expect(useToastStore.getState().current).toBeNull();
@@ -208,19 +203,14 @@ describe("when the server cannot be reached", () => {
   });
 
   it("still opens the dashboard offline for the walker last signed in on this device", async () => {
-    stubAuthUser(testWalker);
+    server.use(signedInAs(testWalker));
     renderApp("/account");
     expect(
       within(await screen.findByRole("region", { name: "Profile" })).getByText(testWalker.email as string),
     ).toBeTruthy();
     cleanup();
 
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        throw new TypeError("Failed to fetch");
-      }),
-    );
+    server.use(noNetwork);
     renderApp("/dashboard");
     expect(await screen.findByText("Goal: 100,000 steps")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Try Again" })).toBeNull();

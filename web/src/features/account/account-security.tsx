@@ -6,8 +6,8 @@ import { useForm } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
-import { AUTH_USER_QUERY_KEY, authUserQuery } from "../auth/use-auth";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
+import { AUTH_USER_QUERY_KEY, authUserQuery } from "../../lib/use-auth";
 
 export const ACCOUNT_PASSWORD_PATH = "/api/account/password";
 export const ACCOUNT_EMAIL_PATH = "/api/account/email";

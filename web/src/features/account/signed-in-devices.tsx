@@ -10,8 +10,8 @@ import { useId } from "react";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { isLondonToday, londonShortDay, londonTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useOnline } from "../../lib/use-online";
-import { handleUnauthorizedError } from "../auth/unauthorized";
 
 export const SIGNED_IN_DEVICES_KEY = [ACCOUNT_SESSIONS_PATH] as const;
 

@@ -14,9 +14,9 @@ import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
 import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
+import { useAuth } from "../../lib/use-auth";
 import { useOnline } from "../../lib/use-online";
-import { handleUnauthorizedError } from "../auth/unauthorized";
-import { useAuth } from "../auth/use-auth";
 
 /**
  * The walker's own data: download all of it as a ZIP, or delete the account. Deleting erases who

@@ -2,8 +2,8 @@ import { APPLE_HEALTH_IMPORT_PATH, type CreatedStepImportKey } from "@charity-st
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { paths } from "../../app/paths";
 import { Page } from "../../components/page";
+import { paths } from "../../lib/paths";
 import { HealthExportImport } from "./export/health-export-import";
 import { ShortcutGuide } from "./shortcut-guide";
 import { StepImportKeys } from "./step-import-keys";

@@ -1,7 +1,7 @@
 import { STEP_IMPORT_KEY_SCHEME } from "@charity-steps/shared-types";
 import { Smartphone } from "lucide-react";
 import type { ReactNode } from "react";
-import { CopyableValue } from "./copy-button";
+import { CopyableValue } from "../../components/copy-button";
 import {
   CalculateStatisticsPicture,
   ChargerPicture,

@@ -10,12 +10,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../components/confirm-dialog";
+import { CopyableValue } from "../../components/copy-button";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useOnline } from "../../lib/use-online";
-import { handleUnauthorizedError } from "../auth/unauthorized";
-import { CopyableValue } from "./copy-button";
 import { formatKeyDay, formatLastUsed } from "./format-last-used";
 
 export const STEP_IMPORT_KEYS_KEY = [HEALTH_KEYS_PATH] as const;

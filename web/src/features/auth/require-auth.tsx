@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect } from "react";
 import { LoadingSpinner } from "../../components/loading-spinner";
+import { announceSignedOutAndRedirect } from "../../lib/unauthorized";
+import { useAuth } from "../../lib/use-auth";
 import { AuthUnavailable } from "./auth-unavailable";
 import { LoginRequired } from "./login-required";
-import { announceSignedOutAndRedirect } from "./unauthorized";
-import { useAuth } from "./use-auth";
 
 /**
  * A signed-in screen. Signed out, the visitor sees the Log In Required prompt while the

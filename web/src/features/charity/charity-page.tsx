@@ -14,8 +14,8 @@ import { Page } from "../../components/page";
 import { apiRequest } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useOnline } from "../../lib/use-online";
-import { handleUnauthorizedError } from "../auth/unauthorized";
 
 const SELECTION_KEY = ["/api/charity/selection"] as const;
 const charityShare = formatPounds(splitRevenue(FUTURE_MONTHLY_PRICE_PENCE).charity);

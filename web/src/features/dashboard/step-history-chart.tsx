@@ -1,5 +1,5 @@
 import { DAILY_STEP_GOAL, DAILY_STEP_MAX } from "@charity-steps/shared-types";
-import { formatSteps } from "./step-numbers";
+import { formatSteps } from "../../lib/format";
 
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 

@@ -4,9 +4,8 @@ import {
   prizeEntries,
   stepsToNextEntry,
 } from "@charity-steps/shared-types";
-
-const numberFormat = new Intl.NumberFormat("en-GB");
-export const formatSteps = (steps: number) => numberFormat.format(steps);
+import { formatSteps } from "../../lib/format";
+import { dailyGoalPercent } from "../../lib/step-progress";
 
 /** The wordings of the dashboard's tiles, from the month's and today's steps. */
 export function monthlyProgressText(monthSteps: number): string {
@@ -19,10 +18,6 @@ export function prizeEntriesText(monthSteps: number): string {
   return prizeEntries(monthSteps) === 0
     ? `Need ${formatSteps(toNext)} more steps for first entry`
     : `${formatSteps(toNext)} steps until next entry`;
-}
-
-export function dailyGoalPercent(todaySteps: number): number {
-  return Math.min(100, Math.floor((todaySteps / DAILY_STEP_GOAL) * 100));
 }
 
 /** What a screen reader says for the monthly ring: "42,318 of 100,000 steps this month". */

@@ -2,7 +2,7 @@ import type { MyGroup } from "@charity-steps/shared-types";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 
 export const GROUPS_KEY = ["/api/groups"] as const;
 

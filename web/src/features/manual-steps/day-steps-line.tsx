@@ -1,4 +1,4 @@
-import { formatDay } from "./fair-play-words";
+import { formatDay } from "../../lib/format";
 
 const numberFormat = new Intl.NumberFormat("en-GB");
 

@@ -1,5 +1,4 @@
 import {
-  type DashboardStatsResponse,
   type EntryStatus,
   MANUAL_ENTRIES_PATH,
   PACE_REVIEWS_PATH,
@@ -10,51 +9,6 @@ import {
 export const MANUAL_ENTRIES_KEY = [MANUAL_ENTRIES_PATH] as const;
 /** The walker's counts held for their pace, with where each stands. */
 export const PACE_REVIEWS_KEY = [PACE_REVIEWS_PATH] as const;
-
-const numberFormat = new Intl.NumberFormat("en-GB");
-const dayFormat = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
-/** A calendar day (YYYY-MM-DD) as a person reads it: "Sat, 21 Nov 2026". */
-export function formatDay(date: string): string {
-  return dayFormat.format(new Date(`${date}T00:00:00Z`));
-}
-
-const shortDayFormat = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
-
-/** A calendar day in few letters, where many stand side by side: "Sat 21 Nov". */
-export function formatShortDay(date: string): string {
-  return shortDayFormat.format(new Date(`${date}T00:00:00Z`)).replace(",", "");
-}
-
-/** "12,000 steps waiting for a quick check": why prize entries lag behind the steps shown. */
-export function waitingStepsText(pendingSteps: number): string {
-  return `${numberFormat.format(pendingSteps)} ${pendingSteps === 1 ? "step" : "steps"} waiting for a quick check`;
-}
-
-/**
- * The month's steps that count for prize entries, live: the steps shown (the server's and this
- * phone's unsynced ones, which are counted by motion and so eligible) less those the server holds
- * back (waiting for a check, or turned down).
- */
-export function liveEligibleSteps(
-  stats: Pick<DashboardStatsResponse, "monthlySteps" | "eligibleMonthSteps"> | null | undefined,
-  monthSteps: number,
-): number {
-  if (!stats) return monthSteps;
-  const heldBack = Math.max(0, stats.monthlySteps - stats.eligibleMonthSteps);
-  return Math.max(0, monthSteps - heldBack);
-}
 
 /** Where an entry stands, in words (never by a colour alone), with the reasons behind it. */
 export function entryStatusWords(entry: {

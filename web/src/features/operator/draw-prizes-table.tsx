@@ -12,7 +12,7 @@ import { FormProblem } from "../../components/form-problem";
 import { serverMessage } from "../../lib/api-client";
 import { londonShortDay, londonTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { operatorDrawQuery, postForDraw } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import { PostalClaimForm } from "./postal-claim-form";

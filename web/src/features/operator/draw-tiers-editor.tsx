@@ -4,18 +4,20 @@ import {
   DRAW_TIERS_MAX,
   type DrawTier,
   type DrawTiersRequest,
+  drawMonthName,
   type OperatorDraw,
   operatorDrawTiersPath,
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { type Control, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
 import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
+import { DRAW_LIST_KEY } from "../../lib/draw-list";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
-import { DRAW_LIST_KEY, monthName, operatorDrawQuery } from "./operator-draw-queries";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
+import { operatorDrawQuery } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 
 interface FormValues {
@@ -66,12 +68,10 @@ export function DrawTiersEditor({
   const [problem, setProblem] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const pendingFocus = useRef<PendingFocus>(null);
-  const { control, register, handleSubmit, reset, setFocus, watch, formState } = useForm<FormValues>({
+  const { control, register, handleSubmit, reset, setFocus, formState } = useForm<FormValues>({
     defaultValues: { tiers: tiers.map((tier) => ({ ...tier })) },
   });
   const { fields, append, remove, move } = useFieldArray({ control, name: "tiers" });
-  const watched = watch("tiers");
-  const total = watched.reduce((sum, tier) => sum + (Number.isFinite(tier.prizes) ? tier.prizes : 0), 0);
 
   // Runs after every render: a reorder or removal re-renders the tiers, and only then is the
   // element that should take the focus in its place.
@@ -104,7 +104,7 @@ export function DrawTiersEditor({
       const prizes = draw.results.tiers.reduce((sum, tier) => sum + tier.prizes, 0);
       toast({
         title: "Tiers saved",
-        description: `${monthName(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
+        description: `${drawMonthName(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
       });
       await queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY });
     },
@@ -243,10 +243,7 @@ export function DrawTiersEditor({
           );
         })}
       </ol>
-      <p className="text-sm text-muted">
-        {fields.length} {fields.length === 1 ? "tier" : "tiers"}, {total} {total === 1 ? "prize" : "prizes"}{" "}
-        in all (at most {DRAW_TIERS_MAX} tiers and {DRAW_PRIZES_MAX.toLocaleString("en-GB")} prizes).
-      </p>
+      <TiersSummary control={control} />
       <FormProblem id={ids.problem} problem={problem} />
       <div className="flex flex-wrap gap-2">
         <button
@@ -279,5 +276,17 @@ export function DrawTiersEditor({
         )}
       </div>
     </form>
+  );
+}
+
+/** The count of tiers and prizes, watching the form by itself: typing re-renders only this line. */
+function TiersSummary({ control }: { control: Control<FormValues> }) {
+  const tiers = useWatch({ control, name: "tiers" });
+  const total = tiers.reduce((sum, tier) => sum + (Number.isFinite(tier.prizes) ? tier.prizes : 0), 0);
+  return (
+    <p className="text-sm text-muted">
+      {tiers.length} {tiers.length === 1 ? "tier" : "tiers"}, {total} {total === 1 ? "prize" : "prizes"} in
+      all (at most {DRAW_TIERS_MAX} tiers and {DRAW_PRIZES_MAX.toLocaleString("en-GB")} prizes).
+    </p>
   );
 }

@@ -1,7 +1,5 @@
 import {
   type AlreadyDrawnResponse,
-  DRAWS_PATH,
-  type DrawList,
   type DrawStatus,
   type DrawSummary,
   londonMonth,
@@ -12,22 +10,6 @@ import { queryOptions } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../../lib/api-client";
 
 export const OPERATOR_DRAW_KEY = ["/api/operator/draws"] as const;
-/**
- * The list of draws, under the prize page's key: one cache entry for both, so both must keep the
- * server's `DrawList` there as it came.
- */
-export const DRAW_LIST_KEY = [DRAWS_PATH] as const;
-
-/** The months that have a draw and where each stands, in one request. */
-export const drawListQuery = () =>
-  queryOptions({
-    queryKey: DRAW_LIST_KEY,
-    queryFn: async () => (await (await apiRequest("GET", DRAWS_PATH)).json()) as DrawList,
-  });
-
-/** The list's months, newest first whatever order the server sent. */
-export const newestFirst = (list: DrawList): DrawSummary[] =>
-  [...list.draws].sort((a, b) => b.month.localeCompare(a.month));
 
 /**
  * The month an operator most likely came for: the newest that has closed and waits for its draw,
@@ -37,14 +19,6 @@ export const newestFirst = (list: DrawList): DrawSummary[] =>
 export function defaultDrawMonth(draws: readonly DrawSummary[], thisMonth: string = londonMonth()): string {
   const newest = (status: DrawStatus) => draws.find((draw) => draw.status === status)?.month;
   return newest("closed") ?? newest("drawn") ?? thisMonth;
-}
-
-const monthNameFormat = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
-
-/** "October 2026" for "2026-10". */
-export function monthName(month: string): string {
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  return monthNameFormat.format(Date.UTC(year, monthNumber - 1, 1));
 }
 
 /** A month's draw as operators see it: the public results, ticket counts and every winner's details. */

@@ -1,6 +1,7 @@
 import {
   type DrawResults,
   type DrawTier,
+  drawMonthName,
   drawResultsPagePath,
   londonMonth,
   type OperatorDraw,
@@ -12,21 +13,13 @@ import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { FormProblem } from "../../components/form-problem";
 import { serverMessage } from "../../lib/api-client";
+import { DRAW_LIST_KEY, drawsNewestFirst, useDrawList } from "../../lib/draw-list";
 import { londonShortDay, londonTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { DrawPrizesTable } from "./draw-prizes-table";
 import { DrawTiersEditor } from "./draw-tiers-editor";
-import {
-  DRAW_LIST_KEY,
-  DrawRunRefusal,
-  defaultDrawMonth,
-  drawListQuery,
-  monthName,
-  newestFirst,
-  operatorDrawQuery,
-  postForDraw,
-} from "./operator-draw-queries";
+import { DrawRunRefusal, defaultDrawMonth, operatorDrawQuery, postForDraw } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-draws.css";
 
@@ -43,10 +36,10 @@ const londonMoment = (at: string) => `${londonTime(at)} on ${londonShortDay(at)}
  */
 export function OperatorDraws() {
   const ids = { title: useId(), month: useId() };
-  const list = useQuery(drawListQuery());
+  const list = useDrawList();
   const [chosen, setChosen] = useState<string | null>(null);
   const settled = !list.isPending;
-  const draws = list.data ? newestFirst(list.data) : [];
+  const draws = drawsNewestFirst(list.data);
   // Without the list (it could not be loaded) this month is still offered: its draw says the rest.
   const months = draws.length > 0 ? draws : [{ month: londonMonth(), status: undefined }];
   const preferred = list.data ? defaultDrawMonth(draws) : londonMonth();
@@ -82,7 +75,7 @@ export function OperatorDraws() {
             >
               {offered.map(({ month, status }) => (
                 <option key={month} value={month}>
-                  {monthName(month)}
+                  {drawMonthName(month)}
                   {status ? ` (${STATUS_WORDS[status]})` : ""}
                 </option>
               ))}
@@ -151,7 +144,7 @@ function DrawMonth({ month }: { month: string }) {
       setNotice(null);
       showResults(results);
       setFocusResults((n) => n + 1);
-      toast({ title: "Winners drawn", description: `The draw for ${monthName(month)} has been run.` });
+      toast({ title: "Winners drawn", description: `The draw for ${drawMonthName(month)} has been run.` });
       await refresh();
     },
     onError: async (error) => {
@@ -172,7 +165,7 @@ function DrawMonth({ month }: { month: string }) {
   if (draw.isError || !draw.data) {
     return (
       <p role="alert" className="text-sm text-destructive">
-        {serverMessage(draw.error, `The draw for ${monthName(month)} could not be loaded.`)}
+        {serverMessage(draw.error, `The draw for ${drawMonthName(month)} could not be loaded.`)}
       </p>
     );
   }
@@ -278,7 +271,7 @@ function DrawMonth({ month }: { month: string }) {
           </dl>
           <p>
             <Link to={drawResultsPagePath(month)} className="link inline-flex items-center gap-1">
-              Public results for {monthName(month)}
+              Public results for {drawMonthName(month)}
               <ExternalLink aria-hidden="true" className="size-4" />
             </Link>
           </p>
@@ -324,7 +317,7 @@ function TiersTable({ month, tiers }: { month: string; tiers: DrawTier[] }) {
   return (
     <table className="draw-tiers">
       <caption className="text-left font-semibold">
-        Prize tiers for {monthName(month)}, in the order drawn
+        Prize tiers for {drawMonthName(month)}, in the order drawn
       </caption>
       <thead>
         <tr>
@@ -378,7 +371,7 @@ function RunDraw({
     return (
       <fieldset className="draw-confirm">
         <legend className="font-semibold">
-          This draws the winners for {monthName(month)} once and for all.
+          This draws the winners for {drawMonthName(month)} once and for all.
         </legend>
         <p className="mt-1 text-sm">
           The seed is revealed and the winners are fixed from the tickets counted at the close. A draw is

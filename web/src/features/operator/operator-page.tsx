@@ -1,9 +1,9 @@
 import { londonMonth } from "@charity-steps/shared-types";
 import { useState } from "react";
 import { LoadingSpinner } from "../../components/loading-spinner";
+import { NotFoundPage } from "../../components/not-found-page";
 import { Page } from "../../components/page";
-import { useAuth } from "../auth/use-auth";
-import { NotFoundPage } from "../not-found/not-found-page";
+import { useAuth } from "../../lib/use-auth";
 import { AuditLog } from "./audit-log";
 import { OperatorDraws } from "./operator-draws";
 import { OperatorReviews } from "./operator-reviews";

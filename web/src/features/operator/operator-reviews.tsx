@@ -12,10 +12,10 @@ import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
+import { formatDay, formatShortDay } from "../../lib/format";
 import { londonDayAndTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
-import { formatDay, formatShortDay } from "../manual-steps/fair-play-words";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-reviews.css";
 

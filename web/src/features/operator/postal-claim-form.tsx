@@ -11,7 +11,7 @@ import { type FormEvent, useId, useState } from "react";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { operatorDrawQuery } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 

@@ -15,7 +15,7 @@ import { useForm } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../auth/unauthorized";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { AUDIT_LOG_KEY, POSTAL_ENTRIES_KEY } from "./operator-queries";
 
 interface FormValues {

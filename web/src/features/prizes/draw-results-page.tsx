@@ -10,12 +10,12 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router-dom";
-import { paths } from "../../app/paths";
+import { CopyableValue } from "../../components/copy-button";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
-import { CopyableValue } from "../apple-health/copy-button";
-import { useAuth } from "../auth/use-auth";
+import { paths } from "../../lib/paths";
+import { useAuth } from "../../lib/use-auth";
 
 import "./prizes.css";
 

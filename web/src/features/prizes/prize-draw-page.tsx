@@ -14,13 +14,14 @@ import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { PostalAddress } from "../../components/postal-address";
+import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
+import { formatSteps } from "../../lib/format";
+import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
-import { formatSteps } from "../dashboard/step-numbers";
-import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
-import { londonLongDate, PostalAddress, useDraw } from "./draw-details";
+import { londonLongDate, useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
-import { drawsNewestFirst, useDrawList } from "./prize-queries";
 
 const TIERS = [
   { name: "Platinum", text: "The month's top prize, drawn from every entry." },

@@ -9,9 +9,9 @@ import {
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { paths } from "../../app/paths";
+import { PostalAddress } from "../../components/postal-address";
+import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
-import { PostalAddress } from "../prizes/draw-details";
 
 const charityNames = CHARITIES.map((charity) => charity.name).join(", ");
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { formatSteps } from "../dashboard/step-numbers";
+import { formatSteps } from "../../lib/format";
 
 /** How long a press must last to leave: a pocket brushes the screen, it does not hold it. */
 export const POCKET_HOLD_MS = 1_500;

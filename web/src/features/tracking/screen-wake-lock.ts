@@ -7,67 +7,66 @@
 /** What the screen does while counting: kept on, off (not counting), or the browser cannot keep it on. */
 export type ScreenState = "kept-on" | "off" | "unsupported" | "refused";
 
-type Listener = (state: ScreenState) => void;
-
-let sentinel: WakeLockSentinel | null = null;
-let wanted = false;
-let listener: Listener = () => {};
-let onVisibility: (() => void) | null = null;
+export interface ScreenKeeper {
+  /** Settles once the browser has answered the first request for the lock. */
+  taken: Promise<void>;
+  /** Lets the screen turn off again (counting stopped: Disconnect, sign-out, another tab counts). */
+  letSleep: () => Promise<void>;
+}
 
 export function wakeLockSupported(): boolean {
   return typeof navigator !== "undefined" && "wakeLock" in navigator && navigator.wakeLock !== undefined;
 }
 
-async function request(): Promise<void> {
-  if (!wanted || sentinel || document.visibilityState !== "visible") return;
-  if (!wakeLockSupported()) {
-    listener("unsupported");
-    return;
-  }
-  try {
-    const taken = await navigator.wakeLock.request("screen");
-    if (!wanted) {
-      await taken.release();
+/**
+ * Keeps the screen on while counting, and takes the lock again each time the page becomes visible,
+ * until `letSleep`. `onChange` hears every change, for the tracking card's words.
+ */
+export function keepScreenOn(onChange: (state: ScreenState) => void): ScreenKeeper {
+  let sentinel: WakeLockSentinel | null = null;
+  let wanted = true;
+
+  const request = async (): Promise<void> => {
+    if (!wanted || sentinel || document.visibilityState !== "visible") return;
+    if (!wakeLockSupported()) {
+      onChange("unsupported");
       return;
     }
-    sentinel = taken;
-    taken.addEventListener("release", () => {
-      if (sentinel === taken) sentinel = null;
-      listener("off");
-    });
-    listener("kept-on");
-  } catch {
-    // Refused: battery saver, a browser policy, or the page lost visibility while asking.
-    listener("refused");
-  }
-}
+    try {
+      const taken = await navigator.wakeLock.request("screen");
+      if (!wanted) {
+        await taken.release();
+        return;
+      }
+      sentinel = taken;
+      taken.addEventListener("release", () => {
+        if (sentinel === taken) sentinel = null;
+        onChange("off");
+      });
+      onChange("kept-on");
+    } catch {
+      // Refused: battery saver, a browser policy, or the page lost visibility while asking.
+      onChange("refused");
+    }
+  };
 
-/**
- * Keeps the screen on while counting, and takes the lock again each time the page becomes visible.
- * `onChange` hears every change, for the tracking card's words.
- */
-export function keepScreenOn(onChange: Listener): Promise<void> {
-  listener = onChange;
-  wanted = true;
-  if (!onVisibility) {
-    onVisibility = () => {
-      // Hidden, the browser releases the lock itself; letting it go here as well keeps one rule on
-      // every browser. Back in front, the lock is asked for again.
-      if (document.visibilityState === "visible") void request();
-      else void sentinel?.release();
-    };
-    document.addEventListener("visibilitychange", onVisibility);
-  }
-  return request();
-}
+  const onVisibility = () => {
+    // Hidden, the browser releases the lock itself; letting it go here as well keeps one rule on
+    // every browser. Back in front, the lock is asked for again.
+    if (document.visibilityState === "visible") void request();
+    else void sentinel?.release();
+  };
+  document.addEventListener("visibilitychange", onVisibility);
 
-/** Lets the screen turn off again (counting stopped: Disconnect, sign-out, another tab counts). */
-export async function letScreenSleep(): Promise<void> {
-  wanted = false;
-  if (onVisibility) document.removeEventListener("visibilitychange", onVisibility);
-  onVisibility = null;
-  const held = sentinel;
-  sentinel = null;
-  listener("off");
-  await held?.release();
+  return {
+    taken: request(),
+    letSleep: async () => {
+      wanted = false;
+      document.removeEventListener("visibilitychange", onVisibility);
+      const held = sentinel;
+      sentinel = null;
+      onChange("off");
+      await held?.release();
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { toast } from "../../lib/toast-store";
 import { startSyncEngine } from "./sync-engine";
-import { setServerStepsListener, useTracking } from "./tracking-store";
+import { useTracking } from "./tracking-store";
 
 export const STORE_LOST_TOAST = {
   title: "Saved steps were cleared",
@@ -26,7 +26,10 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
   useEffect(() => {
     const refresh = () => void refreshStepQueries(queryClient);
     const tracking = useTracking.getState();
-    setServerStepsListener(refresh);
+    // The server took steps this tab counted: its totals changed.
+    const stopRefreshingOnSteps = useTracking.subscribe((state, previous) => {
+      if (state.stepsTakenByServer !== previous.stepsTakenByServer) refresh();
+    });
     // A store the browser threw away is said so, instead of showing zeros as if nothing was walked.
     void checkStoreHealth()
       .then((health) => {
@@ -63,7 +66,7 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
       stopResets();
       stopSync();
       document.removeEventListener("visibilitychange", onVisibility);
-      setServerStepsListener(() => {});
+      stopRefreshingOnSteps();
       tracking.stop();
     };
   }, [userId, queryClient]);

@@ -8,7 +8,7 @@ import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-s
 import { create } from "zustand";
 import { acquireMotionLock, releaseMotionLock } from "./motion-lock";
 import { MotionTracker, requestMotionPermission } from "./motion-tracker";
-import { keepScreenOn, letScreenSleep, type ScreenState } from "./screen-wake-lock";
+import { keepScreenOn, type ScreenState } from "./screen-wake-lock";
 import { createRealtimeSync, recordSteps } from "./step-recorder";
 import { listenToOtherTabs, tellOtherTabs } from "./tracking-channel";
 import {
@@ -60,26 +60,17 @@ interface TrackingState {
    */
   noteReturned: (now?: number) => Promise<void>;
   dismissPause: () => void;
-}
-
-let onServerStepsChanged: () => void = () => {};
-const realtime = createRealtimeSync({ onSent: () => onServerStepsChanged() });
-
-/** Called after a real-time sync the server took, so the screens refresh their server totals. */
-export function setServerStepsListener(listener: () => void): void {
-  onServerStepsChanged = listener;
-}
-
-async function onSteps(steps: number): Promise<void> {
-  const now = Date.now();
-  await recordSteps(steps, now);
-  toastStepsCounted(steps);
-  await realtime.stepsCounted(steps, now);
+  /**
+   * How many times the server has taken steps this tab sent as they were counted. Each time it
+   * grows the server's totals changed, and the screens that show them ask again.
+   */
+  stepsTakenByServer: number;
 }
 
 type SetState = (partial: Partial<TrackingState>) => void;
+type CountSteps = (steps: number) => Promise<void>;
 
-function startCounting(set: SetState): void {
+function startCounting(set: SetState, countSteps: CountSteps): void {
   acquireMotionLock({
     stillWanted: async () => {
       if ((await getMeta("healthConnection")) !== "disconnected") return true;
@@ -87,13 +78,13 @@ function startCounting(set: SetState): void {
       return false;
     },
     start: () => {
-      const tracker = new MotionTracker({ onSteps: (steps) => void onSteps(steps) });
+      const tracker = new MotionTracker({ onSteps: (steps) => void countSteps(steps) });
       tracker.start();
       set({ live: true, waitingForOtherTab: false });
-      void keepScreenOn((screen) => set({ screen }));
+      const screen = keepScreenOn((state) => set({ screen: state }));
       return () => {
         tracker.stop();
-        void letScreenSleep();
+        void screen.letSleep();
       };
     },
     waiting: (waitingForOtherTab) => set({ waitingForOtherTab }),
@@ -106,6 +97,16 @@ function stopCounting(set: SetState): void {
 }
 
 export const useTracking = create<TrackingState>()((set, get) => {
+  const realtime = createRealtimeSync({
+    onSent: () => set((state) => ({ stepsTakenByServer: state.stepsTakenByServer + 1 })),
+  });
+  const countSteps: CountSteps = async (steps) => {
+    const now = Date.now();
+    await recordSteps(steps, now);
+    toastStepsCounted(steps);
+    await realtime.stepsCounted(steps, now);
+  };
+
   listenToOtherTabs((message) => {
     if (message.type === "disconnected") {
       stopCounting(set);
@@ -114,7 +115,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
       void getMeta("healthConnection").then((connection) => {
         if (normalised(connection) === "disconnected") return;
         set({ connection: "device_motion" });
-        startCounting(set);
+        startCounting(set, countSteps);
       });
     }
   });
@@ -125,6 +126,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
     waitingForOtherTab: false,
     screen: "off",
     pausedFor: null,
+    stepsTakenByServer: 0,
 
     restore: async () => {
       const stored = await getMeta("healthConnection");
@@ -137,7 +139,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
       // Where the browser grants motion without a tap (Android, desktop) counting resumes at once;
       // iOS refuses a request that no tap started, and the card then asks for Enable again.
       const permission = await requestMotionPermission().catch(() => "denied" as const);
-      if (permission === "granted" && get().connection !== "disconnected") startCounting(set);
+      if (permission === "granted" && get().connection !== "disconnected") startCounting(set, countSteps);
     },
 
     enable: async () => {
@@ -149,7 +151,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
         }
         await setMeta("healthConnection", "device_motion");
         set({ connection: "device_motion", pausedFor: null });
-        startCounting(set);
+        startCounting(set, countSteps);
         tellOtherTabs({ type: "enabled" });
         toastConnected();
       } catch {

@@ -2,6 +2,7 @@ import type { AuthUser } from "@charity-steps/shared-types";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ACCOUNT_EMAIL_CONFIRMATION_PATH,
@@ -11,9 +12,10 @@ import {
 } from "../../../src/features/account/account-security";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { testWalker } from "../../render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
-type Answer = [status: number, body: unknown];
+type Answer = [status: number, body: JsonBodyType];
 
 /**
  * The server as the account's routes answer: GET /api/auth/user gives `user` (which a test may
@@ -21,21 +23,13 @@ type Answer = [status: number, body: unknown];
  */
 function stubServer(user: AuthUser, answers: Record<string, Answer> = {}) {
   const state = { user };
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(state.user);
-      const answer = answers[url];
-      if (method === "POST" && answer) return Response.json(answer[1], { status: answer[0] });
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
+  server.use(
+    http.get("/api/auth/user", () => HttpResponse.json(state.user)),
+    ...Object.entries(answers).map(([path, [status, body]]) =>
+      http.post(path, () => HttpResponse.json(body, { status })),
+    ),
   );
-  return { state, calls };
+  return { state, calls: recordRequests() };
 }
 
 function renderSecurity() {
@@ -49,7 +43,6 @@ function renderSecurity() {
 const builtIn: AuthUser = { ...testWalker, accountKind: "built-in", emailVerified: false };
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });

@@ -6,10 +6,12 @@ import {
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SignedInDevices } from "../../../src/features/account/signed-in-devices";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { useToastStore } from "../../../src/lib/toast-store";
+import { recordRequests, server } from "../../support/server";
 
 const NOW = new Date("2026-11-24T18:30:00Z");
 const thisLaptop: AccountSession = {
@@ -37,29 +39,20 @@ const oldTablet: AccountSession = {
 /** The server's device list as the real one keeps it: DELETE one (204), end the others ({ended}). */
 function stubServer(initial: AccountSession[], { failEnd = false } = {}) {
   let sessions = [...initial];
-  const calls: { method: string; url: string }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      calls.push({ method, url });
-      if (url === ACCOUNT_SESSIONS_PATH && method === "GET") return Response.json(sessions);
-      if (url === END_OTHER_SESSIONS_PATH && method === "POST") {
-        const ended = sessions.filter((session) => !session.current).length;
-        sessions = sessions.filter((session) => session.current);
-        return Response.json({ ended });
-      }
-      if (url.startsWith(`${ACCOUNT_SESSIONS_PATH}/`) && method === "DELETE") {
-        if (failEnd) return Response.json({ message: "The server is busy." }, { status: 503 });
-        const id = decodeURIComponent(url.slice(ACCOUNT_SESSIONS_PATH.length + 1));
-        sessions = sessions.filter((session) => session.id !== id);
-        return new Response(null, { status: 204 });
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    http.get(ACCOUNT_SESSIONS_PATH, () => HttpResponse.json(sessions)),
+    http.post(END_OTHER_SESSIONS_PATH, () => {
+      const ended = sessions.filter((session) => !session.current).length;
+      sessions = sessions.filter((session) => session.current);
+      return HttpResponse.json({ ended });
+    }),
+    http.delete(`${ACCOUNT_SESSIONS_PATH}/:id`, ({ params }) => {
+      if (failEnd) return HttpResponse.json({ message: "The server is busy." }, { status: 503 });
+      sessions = sessions.filter((session) => session.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
     }),
   );
-  return calls;
+  return recordRequests();
 }
 
 function renderDevices() {
@@ -77,7 +70,6 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
   useToastStore.setState({ current: null });
 });
 

@@ -9,34 +9,28 @@ import {
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { YourData } from "../../../src/features/account/your-data";
 import { navigateTo } from "../../../src/lib/browser-location";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 vi.mock("../../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 
 /** The server: who is signed in, and what DELETE /api/account answers. */
-function stubServer(user: AuthUser, deleteAnswer: [number, unknown] = [204, null]) {
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(user);
-      if (url === ACCOUNT_PATH && method === "DELETE") {
-        const [status, answer] = deleteAnswer;
-        return status === 204 ? new Response(null, { status }) : Response.json(answer, { status });
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
+function stubServer(user: AuthUser, deleteAnswer: [number, JsonBodyType] = [204, null]) {
+  const [status, answer] = deleteAnswer;
+  server.use(
+    signedInAs(user),
+    http.delete(ACCOUNT_PATH, () =>
+      status === 204 ? new HttpResponse(null, { status }) : HttpResponse.json(answer, { status }),
+    ),
   );
-  return calls;
+  return recordRequests();
 }
 
 function renderYourData() {
@@ -48,7 +42,6 @@ function renderYourData() {
 }
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.mocked(navigateTo).mockClear();
   useToastStore.setState({ current: null });
 });

@@ -2,10 +2,12 @@ import { type CreatedStepImportKey, HEALTH_KEYS_PATH, type StepImportKey } from 
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatLastUsed } from "../../../src/features/apple-health/format-last-used";
 import { StepImportKeys } from "../../../src/features/apple-health/step-import-keys";
 import { createQueryClient } from "../../../src/lib/query-client";
+import { recordRequests, server } from "../../support/server";
 
 const NOW = new Date("2026-11-24T18:30:00Z");
 const phoneKey: StepImportKey = {
@@ -30,18 +32,14 @@ const unusedKey: StepImportKey = {
 /** A server that holds keys as the real one does: list, create (201, secret once), delete (204). */
 function stubKeyServer(initial: StepImportKey[], { createStatus }: { createStatus?: [number, string] } = {}) {
   let keys = [...initial];
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const method = init?.method ?? "GET";
-    const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-    calls.push({ method, url, body });
-    if (url === HEALTH_KEYS_PATH && method === "GET") return Response.json(keys);
-    if (url === HEALTH_KEYS_PATH && method === "POST") {
-      if (createStatus) return Response.json({ message: createStatus[1] }, { status: createStatus[0] });
+  server.use(
+    http.get(HEALTH_KEYS_PATH, () => HttpResponse.json(keys)),
+    http.post(HEALTH_KEYS_PATH, async ({ request }) => {
+      if (createStatus) return HttpResponse.json({ message: createStatus[1] }, { status: createStatus[0] });
+      const { name } = (await request.json()) as { name: string };
       const created: CreatedStepImportKey = {
         id: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b44",
-        name: (body as { name: string }).name,
+        name,
         key: "csk_s3cretValueShownOnce",
         createdAt: NOW.toISOString(),
       };
@@ -49,17 +47,14 @@ function stubKeyServer(initial: StepImportKey[], { createStatus }: { createStatu
         ...keys,
         { id: created.id, name: created.name, createdAt: created.createdAt, lastUsedAt: null },
       ];
-      return Response.json(created, { status: 201 });
-    }
-    if (url.startsWith(`${HEALTH_KEYS_PATH}/`) && method === "DELETE") {
-      const id = decodeURIComponent(url.slice(HEALTH_KEYS_PATH.length + 1));
-      keys = keys.filter((key) => key.id !== id);
-      return new Response(null, { status: 204 });
-    }
-    return Response.json({ message: "not stubbed" }, { status: 404 });
-  });
-  vi.stubGlobal("fetch", fetchMock);
-  return calls;
+      return HttpResponse.json(created, { status: 201 });
+    }),
+    http.delete(`${HEALTH_KEYS_PATH}/:id`, ({ params }) => {
+      keys = keys.filter((key) => key.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+  );
+  return recordRequests();
 }
 
 function renderKeys(onKeyCreated?: (key: CreatedStepImportKey) => void) {
@@ -78,7 +73,6 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  dailyGoalPercent,
-  monthlyProgressText,
-  prizeEntriesText,
-} from "../../../src/features/dashboard/step-numbers";
+import { monthlyProgressText, prizeEntriesText } from "../../../src/features/dashboard/step-numbers";
 
 describe("the dashboard's wordings", () => {
   it.each([
@@ -22,11 +18,5 @@ describe("the dashboard's wordings", () => {
     [25_500, "4,500 steps until next entry"],
   ])("prize entries at %i steps: %s", (steps, text) => {
     expect(prizeEntriesText(steps)).toBe(text);
-  });
-
-  it("shows today's share of the 10,000 daily goal, at most 100%", () => {
-    expect(dailyGoalPercent(0)).toBe(0);
-    expect(dailyGoalPercent(2_549)).toBe(25);
-    expect(dailyGoalPercent(45_000)).toBe(100);
   });
 });

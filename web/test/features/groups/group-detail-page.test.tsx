@@ -1,18 +1,18 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
-import { renderApp, testWalker } from "../../render-app";
+import { HttpResponse, http } from "msw";
+import { describe, expect, it } from "vitest";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
+import { lunchtimeStriders } from "./group-fixtures";
 
 /** The signed-in walker, and `status` with the server's message for everything about group 12. */
 function stubGroupAnswer(status: number, message: string) {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url.startsWith("/api/groups/12")) return Response.json({ message }, { status });
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/groups/12*", () => HttpResponse.json({ message }, { status })),
   );
 }
 
@@ -56,26 +56,13 @@ function stubGroupOfFour() {
     todaySteps: 1_000,
     monthlySteps: 40_000 - index * 5_000,
   }));
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === "/api/groups/12/leaderboard") return Response.json(leaderboard);
-      if (url === "/api/groups/12/members") return Response.json([]);
-      if (url === "/api/groups/12") {
-        return Response.json({
-          id: 12,
-          name: "Lunchtime Striders",
-          description: "",
-          joinCode: "ABCDEFGH",
-          adminUserId: "user-2",
-          createdAt: "2026-11-01T12:00:00.000Z",
-          memberCount: 4,
-        });
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/groups/12/leaderboard", () => HttpResponse.json(leaderboard)),
+    http.get("/api/groups/12/members", () => HttpResponse.json([])),
+    http.get("/api/groups/12", () =>
+      HttpResponse.json(lunchtimeStriders({ adminUserId: "user-2", memberCount: 4 })),
+    ),
   );
 }
 

@@ -1,36 +1,25 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
+import { lunchtimeStriders } from "./group-fixtures";
 
-/** Group 12, whose admin is `adminUserId`; every request is recorded as "METHOD url". */
-function stubGroup(adminUserId: string): string[] {
-  const requests: string[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      requests.push(`${init?.method ?? "GET"} ${url}`);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === "/api/groups/12/leaderboard") return Response.json([]);
-      if (url === "/api/groups/12/members") return Response.json([]);
-      if (url === "/api/groups/12" && (init?.method ?? "GET") === "GET") {
-        return Response.json({
-          id: 12,
-          name: "Lunchtime Striders",
-          description: "",
-          joinCode: "ABCDEFGH",
-          adminUserId,
-          createdAt: "2026-11-01T12:00:00.000Z",
-          memberCount: 2,
-        });
-      }
-      if (url === "/api/groups/12" || url === "/api/groups/12/leave") return Response.json({ ok: true });
-      if (url === "/api/groups") return Response.json([]);
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
+/** Group 12, whose admin is `adminUserId`; returns the requests sent so far, each as "METHOD url". */
+function stubGroup(adminUserId: string): () => string[] {
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/groups/12/leaderboard", () => HttpResponse.json([])),
+    http.get("/api/groups/12/members", () => HttpResponse.json([])),
+    http.get("/api/groups/12", () => HttpResponse.json(lunchtimeStriders({ adminUserId, memberCount: 2 }))),
+    http.delete("/api/groups/12", () => HttpResponse.json({ ok: true })),
+    http.post("/api/groups/12/leave", () => HttpResponse.json({ ok: true })),
   );
-  return requests;
+  const sent = recordRequests();
+  return () => sent.map(({ method, url }) => `${method} ${url}`);
 }
 
 // Where focus goes (Cancel first, back to the button on Escape) is the browser's showModal at work,
@@ -47,11 +36,11 @@ describe("leaving or deleting a group asks first, in the app's own dialog", () =
     expect(dialog.textContent).toContain("This action cannot be undone and will remove all members.");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByRole("dialog")).toBeNull();
-    expect(requests).not.toContain("DELETE /api/groups/12");
+    expect(requests()).not.toContain("DELETE /api/groups/12");
 
     await user.click(screen.getByRole("button", { name: "Delete" }));
     await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Delete group" }));
-    await vi.waitFor(() => expect(requests).toContain("DELETE /api/groups/12"));
+    await vi.waitFor(() => expect(requests()).toContain("DELETE /api/groups/12"));
   });
 
   it("a member's Leave asks; Leave group leaves", async () => {
@@ -60,8 +49,8 @@ describe("leaving or deleting a group asks first, in the app's own dialog", () =
     renderApp("/groups/12");
     await user.click(await screen.findByRole("button", { name: "Leave" }));
     const dialog = screen.getByRole("dialog", { name: "Are you sure you want to leave this group?" });
-    expect(requests).not.toContain("POST /api/groups/12/leave");
+    expect(requests()).not.toContain("POST /api/groups/12/leave");
     await user.click(within(dialog).getByRole("button", { name: "Leave group" }));
-    await vi.waitFor(() => expect(requests).toContain("POST /api/groups/12/leave"));
+    await vi.waitFor(() => expect(requests()).toContain("POST /api/groups/12/leave"));
   });
 });

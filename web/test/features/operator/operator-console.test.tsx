@@ -1,7 +1,6 @@
 import {
   type AuditLogEntry,
   type AuthUser,
-  londonMonth,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_MESSAGES,
   OPERATOR_POSTAL_ENTRIES_PATH,
@@ -9,12 +8,18 @@ import {
 } from "@charity-steps/shared-types";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { HttpResponse, http, type JsonBodyType } from "msw";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
-const month = londonMonth();
+// The console opens on this London month, late in it: postal entries for it have closed.
+const NOW = new Date("2026-11-28T12:00:00Z");
+const month = "2026-11";
 
 function postalEntry(overrides: Partial<PostalEntry>): PostalEntry {
   return {
@@ -49,47 +54,43 @@ function auditEntry(id: number, entry: PostalEntry): AuditLogEntry {
  * The operator API as the server answers it: the month's entries, the audit log in pages of
  * `pageSize`, and each POST answered by the next of `posts` (a created entry joins the list).
  */
-function stubOperatorServer(user: AuthUser, posts: [number, unknown][] = [], log: AuditLogEntry[] = []) {
+function stubOperatorServer(user: AuthUser, posts: [number, JsonBodyType][] = [], log: AuditLogEntry[] = []) {
   const entries: PostalEntry[] = [];
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(user);
-      if (url.startsWith(`${OPERATOR_POSTAL_ENTRIES_PATH}?month=`)) {
-        const asked = new URL(url, "http://x").searchParams.get("month");
-        return Response.json({
-          month: asked,
-          entries: entries.filter((e) => e.month === asked),
-          truncated: false,
-        });
-      }
-      if (url === OPERATOR_POSTAL_ENTRIES_PATH && method === "POST") {
-        const [status, answer] = posts.shift() ?? [500, { message: "no answer set" }];
-        if (status === 201) entries.push(answer as PostalEntry);
-        return Response.json(answer, { status });
-      }
-      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) {
-        const before = new URL(url, "http://x").searchParams.get("before");
-        const older = log.filter((entry) => before === null || entry.id < Number(before));
-        const page = older.slice(0, 2);
-        return Response.json({
-          entries: page,
-          nextBefore: older.length > 2 ? (page.at(-1)?.id ?? null) : null,
-        });
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(user),
+    http.get(OPERATOR_POSTAL_ENTRIES_PATH, ({ request }) => {
+      const asked = new URL(request.url).searchParams.get("month");
+      return HttpResponse.json({
+        month: asked,
+        entries: entries.filter((e) => e.month === asked),
+        truncated: false,
+      });
+    }),
+    http.post(OPERATOR_POSTAL_ENTRIES_PATH, () => {
+      const [status, answer] = posts.shift() ?? [500, { message: "no answer set" }];
+      if (status === 201) entries.push(answer as PostalEntry);
+      return HttpResponse.json(answer, { status });
+    }),
+    http.get(OPERATOR_AUDIT_LOG_PATH, ({ request }) => {
+      const before = new URL(request.url).searchParams.get("before");
+      const older = log.filter((entry) => before === null || entry.id < Number(before));
+      const page = older.slice(0, 2);
+      return HttpResponse.json({
+        entries: page,
+        nextBefore: older.length > 2 ? (page.at(-1)?.id ?? null) : null,
+      });
     }),
   );
-  return { calls };
+  return { calls: recordRequests() };
 }
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.useRealTimers();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });

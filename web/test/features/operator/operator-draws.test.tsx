@@ -1,18 +1,17 @@
 import {
   type AuthUser,
-  DEFAULT_DRAW_TIERS,
   DRAW_MESSAGES,
   DRAW_RUN_MESSAGES,
   DRAWS_PATH,
   type DrawResults,
   type DrawSummary,
-  drawClosesAt,
-  drawPostalClosesAt,
+  drawMinePath,
+  drawMonthName,
   drawResultsPagePath,
   drawResultsPath,
   londonMonth,
+  type MyDraw,
   OPERATOR_AUDIT_LOG_PATH,
-  OPERATOR_POSTAL_ENTRIES_PATH,
   type OperatorDraw,
   type OperatorPrize,
   operatorDrawPath,
@@ -22,51 +21,24 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { monthName } from "../../../src/features/operator/operator-draw-queries";
+import { HttpResponse, http, type JsonBodyType } from "msw";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { drawResults, openOperatorDraw } from "../../support/draws";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
-/** The `YYYY-MM` `back` months before this London month. */
-function monthsAgo(back: number): string {
-  const [year, month] = londonMonth().split("-").map(Number) as [number, number];
-  const index = year * 12 + (month - 1) - back;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
-}
-const [nextMonth, thisMonth, lastMonth, monthBefore] = [-1, 0, 1, 2].map(monthsAgo) as [
-  string,
-  string,
-  string,
-  string,
-];
+// 21 November 2026 in London: October's draw has closed, November's is open, December's opened.
+const NOW = new Date("2026-11-21T12:00:00Z");
+const [nextMonth, thisMonth, lastMonth, monthBefore] = ["2026-12", "2026-11", "2026-10", "2026-09"];
 const hex = (digit: string) => digit.repeat(64);
-
-function results(month: string, overrides: Partial<DrawResults> = {}): DrawResults {
-  return {
-    month,
-    status: "open",
-    commitment: hex("c"),
-    closesAt: drawClosesAt(month).toISOString(),
-    postalClosesAt: drawPostalClosesAt(month).toISOString(),
-    tiers: DEFAULT_DRAW_TIERS.map((tier) => ({ ...tier })),
-    ...overrides,
-  };
-}
-
-function openDraw(month: string, overrides: Partial<DrawResults> = {}): OperatorDraw {
-  return {
-    results: results(month, overrides),
-    walkerTickets: null,
-    postalTickets: null,
-    tiersEditable: true,
-    prizes: [],
-  };
-}
 
 function closedDraw(month: string): OperatorDraw {
   return {
-    results: results(month, { status: "closed" }),
+    results: drawResults(month, { status: "closed" }),
     walkerTickets: 120,
     postalTickets: 3,
     tiersEditable: false,
@@ -75,7 +47,7 @@ function closedDraw(month: string): OperatorDraw {
 }
 
 const drawnResults = (month: string): DrawResults =>
-  results(month, {
+  drawResults(month, {
     status: "drawn",
     ticketCount: 123,
     ticketListSha256: hex("a"),
@@ -112,7 +84,7 @@ function drawnDraw(month: string, prizes: OperatorPrize[]): OperatorDraw {
   return { results: drawnResults(month), walkerTickets: 120, postalTickets: 3, tiersEditable: false, prizes };
 }
 
-type Answer = [number, unknown, (() => void)?];
+type Answer = [number, JsonBodyType, (() => void)?];
 
 /**
  * The draw API as the server answers it: each month's draw from `draws` (an open one with the
@@ -131,55 +103,54 @@ function stubDrawServer(
     missing?: string[];
   } = {},
 ) {
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  const drawOf = (month: string) => draws[month] ?? openDraw(month);
+  const drawOf = (month: string) => draws[month] ?? openOperatorDraw(month);
+  const missing = (month: string) =>
+    answers.missing?.includes(month)
+      ? HttpResponse.json({ message: DRAW_MESSAGES.neverOpened }, { status: 404 })
+      : undefined;
   const next = (queue: Answer[] | undefined) => {
     const [status, body, effect] = queue?.shift() ?? [500, { message: "no answer set" }];
     effect?.();
-    return Response.json(body, { status });
+    return HttpResponse.json(body, { status });
   };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(operator);
-      if (url.startsWith(OPERATOR_POSTAL_ENTRIES_PATH)) {
-        return Response.json({ month: thisMonth, entries: [], truncated: false });
-      }
-      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: [], nextBefore: null });
-      if (url === DRAWS_PATH) {
-        if (answers.list === "error") return Response.json({ message: "down" }, { status: 500 });
-        const listed = Object.fromEntries(
-          Object.entries({ [thisMonth]: openDraw(thisMonth), ...draws }).map(([month, draw]) => [
-            month,
-            draw.results.status,
-          ]),
-        );
-        const list =
-          answers.list ??
-          Object.entries(listed)
-            .map(([month, status]) => ({ month, status }))
-            .sort((a, b) => b.month.localeCompare(a.month));
-        return Response.json({ draws: list });
-      }
-      const month = url.match(/\/(\d{4}-\d{2})(\/|$)/)?.[1];
-      if (month) {
-        if (answers.missing?.includes(month)) {
-          return Response.json({ message: DRAW_MESSAGES.neverOpened }, { status: 404 });
-        }
-        if (url === drawResultsPath(month)) return Response.json(drawOf(month).results);
-        if (url === operatorDrawPath(month)) return Response.json(drawOf(month));
-        if (url === operatorDrawTiersPath(month) && method === "PUT") return next(answers.put);
-        if (url === operatorDrawRunPath(month) && method === "POST") return next(answers.run);
-      }
-      if (url.startsWith("/api/operator/prizes/") && method === "POST") return next(answers.redraw);
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(operator),
+    http.get(DRAWS_PATH, () => {
+      if (answers.list === "error") return HttpResponse.json({ message: "down" }, { status: 500 });
+      const listed = Object.fromEntries(
+        Object.entries({ [thisMonth]: openOperatorDraw(thisMonth), ...draws }).map(([month, draw]) => [
+          month,
+          draw.results.status,
+        ]),
+      );
+      const list =
+        answers.list ??
+        Object.entries(listed)
+          .map(([month, status]) => ({ month, status }))
+          .sort((a, b) => b.month.localeCompare(a.month));
+      return HttpResponse.json({ draws: list });
     }),
+    http.get(drawResultsPath(":month"), ({ params }) => {
+      const month = String(params.month);
+      // Not a month (the draw rules): the default answer.
+      if (!/^\d{4}-\d{2}$/.test(month)) return undefined;
+      return missing(month) ?? HttpResponse.json(drawOf(month).results);
+    }),
+    http.get(operatorDrawPath(":month"), ({ params }) => {
+      const month = String(params.month);
+      return missing(month) ?? HttpResponse.json(drawOf(month));
+    }),
+    http.put(
+      operatorDrawTiersPath(":month"),
+      ({ params }) => missing(String(params.month)) ?? next(answers.put),
+    ),
+    http.post(
+      operatorDrawRunPath(":month"),
+      ({ params }) => missing(String(params.month)) ?? next(answers.run),
+    ),
+    http.post("/api/operator/prizes/*", () => next(answers.redraw)),
   );
-  return { calls };
+  return { calls: recordRequests() };
 }
 
 async function drawSection() {
@@ -189,8 +160,13 @@ async function drawSection() {
   return section;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.useRealTimers();
   vi.restoreAllMocks();
   useToastStore.setState({ current: null });
 });
@@ -200,7 +176,7 @@ describe("the operator console's monthly draw", () => {
     // Last month still open (the first days of a month), the one before closed.
     const { calls } = stubDrawServer(
       {
-        [lastMonth]: openDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
+        [lastMonth]: openOperatorDraw(lastMonth, { closesAt: "2099-01-03T12:00:00.000Z" }),
         [monthBefore]: closedDraw(monthBefore),
       },
       {
@@ -217,10 +193,10 @@ describe("the operator console's monthly draw", () => {
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
     expect(Array.from(select.options).map((option) => option.textContent)).toEqual([
-      `${monthName(nextMonth)} (open)`,
-      `${monthName(thisMonth)} (open)`,
-      `${monthName(lastMonth)} (open)`,
-      `${monthName(monthBefore)} (closed, not drawn)`,
+      `${drawMonthName(nextMonth)} (open)`,
+      `${drawMonthName(thisMonth)} (open)`,
+      `${drawMonthName(lastMonth)} (open)`,
+      `${drawMonthName(monthBefore)} (closed, not drawn)`,
     ]);
     // One request says which months have a draw: no month's draw is asked for but the chosen one.
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
@@ -235,7 +211,7 @@ describe("the operator console's monthly draw", () => {
     ).toBeTruthy();
     // Closed: the tiers are shown, not editable.
     const tiers = within(section).getByRole("table", {
-      name: `Prize tiers for ${monthName(monthBefore)}, in the order drawn`,
+      name: `Prize tiers for ${drawMonthName(monthBefore)}, in the order drawn`,
     });
     expect(
       within(tiers)
@@ -257,13 +233,13 @@ describe("the operator console's monthly draw", () => {
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
-    expect(select.options[1]?.textContent).toBe(`${monthName(lastMonth)} (drawn)`);
+    expect(select.options[1]?.textContent).toBe(`${drawMonthName(lastMonth)} (drawn)`);
     await within(section).findByText("Closed, not drawn");
   });
 
   it("opens on this month when no draw is closed or drawn, and shows an open draw's closing time in London time", async () => {
     const closesAt = "2099-01-03T12:00:00.000Z";
-    stubDrawServer({ [thisMonth]: openDraw(thisMonth, { closesAt }) });
+    stubDrawServer({ [thisMonth]: openOperatorDraw(thisMonth, { closesAt }) });
     renderApp("/operator");
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
@@ -290,13 +266,16 @@ describe("the operator console's monthly draw", () => {
   it("shares the list of draws with the prize page, which reads it from the same cache", async () => {
     const user = userEvent.setup();
     const { calls } = stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
+    // The operator walks too: no tickets in last month's draw.
+    const noTickets: MyDraw = { month: lastMonth, status: "drawn", tickets: [], ticketCount: 0, prizes: [] };
+    server.use(http.get(drawMinePath(lastMonth), () => HttpResponse.json(noTickets)));
     renderApp("/operator");
     const section = await drawSection();
     await within(section).findByText("Drawn");
     await user.click(screen.getAllByRole("link", { name: "Prizes" })[0] as HTMLElement);
     const past = await screen.findByRole("heading", { name: "Past draws' results" }, { timeout: 5_000 });
     expect(within(past.closest("section") as HTMLElement).getByRole("link").textContent).toBe(
-      monthName(lastMonth),
+      drawMonthName(lastMonth),
     );
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
   });
@@ -308,44 +287,38 @@ describe("the operator console's monthly draw", () => {
     expect((within(section).getByLabelText("Month") as HTMLSelectElement).value).toBe(thisMonth);
   });
 
-  it("edits the tiers: reorders, removes and adds, checks them, saves them with PUT, and shows the server's refusals", async () => {
+  it("refuses a tier name used twice before sending anything, and takes the refusal back once mended", async () => {
     const user = userEvent.setup();
-    const saved = openDraw(thisMonth, {
-      tiers: [
-        { name: "Gold", prizes: 1, description: "Major prizes." },
-        { name: "Grand", prizes: 1, description: "The month's top prize." },
-        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
-        { name: "Extra", prizes: 3, description: "Walking socks." },
-      ],
-    });
-    const draws: Record<string, OperatorDraw> = {};
-    const { calls } = stubDrawServer(draws, {
-      put: [
-        [422, { message: "The tiers could not be stored as given." }],
-        [200, saved, () => (draws[thisMonth] = saved)],
-        [
-          409,
-          { message: DRAW_RUN_MESSAGES.tiersAfterClose },
-          () => (draws[thisMonth] = closedDraw(thisMonth)),
-        ],
-      ],
-    });
+    const { calls } = stubDrawServer({});
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const firstName = within(form).getAllByLabelText("Name")[0] as HTMLInputElement;
+    await user.clear(firstName);
+    await user.type(firstName, "Gold");
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tierNamesRepeat);
+    expect(calls.some((call) => call.method === "PUT")).toBe(false);
+
+    await user.clear(firstName);
+    await user.type(firstName, "Grand");
+    expect(within(form).queryByRole("alert")).toBeNull();
+  });
+
+  it("edits the tiers: reorders, removes and adds, checks them, and sends them with PUT", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubDrawServer(
+      {},
+      { put: [[422, { message: "The tiers could not be stored as given." }]] },
+    );
     renderApp("/operator");
     const section = await drawSection();
     const form = await within(section).findByRole("form", { name: "Prize tiers" });
     const names = () => within(form).getAllByLabelText("Name") as HTMLInputElement[];
     expect(names().map((input) => input.value)).toEqual(["Platinum", "Gold", "Silver", "Bronze"]);
 
-    // A name used twice is refused before anything is sent.
-    await user.clear(names()[0] as HTMLInputElement);
-    await user.type(names()[0] as HTMLInputElement, "Gold");
-    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
-    expect((await within(form).findByRole("alert")).textContent).toBe(DRAW_RUN_MESSAGES.tierNamesRepeat);
-    expect(calls.some((call) => call.method === "PUT")).toBe(false);
-
     await user.clear(names()[0] as HTMLInputElement);
     await user.type(names()[0] as HTMLInputElement, "Grand");
-    expect(within(form).queryByRole("alert")).toBeNull();
     const moveUp = within(form).getByRole("button", { name: "Move tier 2 up" });
     await user.click(moveUp);
     expect(names().map((input) => input.value)).toEqual(["Gold", "Grand", "Silver", "Bronze"]);
@@ -380,7 +353,34 @@ describe("the operator console's monthly draw", () => {
         { name: "Extra", prizes: 3, description: "Walking socks." },
       ],
     });
+  });
 
+  it("saves the tiers, then refuses too many prizes before sending, and gives way to the tiers once closed", async () => {
+    const user = userEvent.setup();
+    const saved = openOperatorDraw(thisMonth, {
+      tiers: [
+        { name: "Gold", prizes: 1, description: "Major prizes." },
+        { name: "Grand", prizes: 1, description: "The month's top prize." },
+        { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
+        { name: "Extra", prizes: 3, description: "Walking socks." },
+      ],
+    });
+    const draws: Record<string, OperatorDraw> = {};
+    const { calls } = stubDrawServer(draws, {
+      put: [
+        [200, saved, () => (draws[thisMonth] = saved)],
+        [
+          409,
+          { message: DRAW_RUN_MESSAGES.tiersAfterClose },
+          () => (draws[thisMonth] = closedDraw(thisMonth)),
+        ],
+      ],
+    });
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const names = () => within(form).getAllByLabelText("Name") as HTMLInputElement[];
+    // Saved as loaded: the form then shows the tiers as the server stored them.
     const auditReads = calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length;
     await user.click(within(form).getByRole("button", { name: "Save tiers" }));
     await waitFor(() => expect(useToastStore.getState().current?.title).toBe("Tiers saved"));
@@ -416,7 +416,7 @@ describe("the operator console's monthly draw", () => {
   it("asks before running the draw, and shows the server's refusal before the close", async () => {
     const user = userEvent.setup();
     // Loaded as open, with the close already past on this clock: the server decides.
-    const stale = openDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
+    const stale = openOperatorDraw(lastMonth, { closesAt: "2026-01-03T12:00:00.000Z" });
     const message = DRAW_RUN_MESSAGES.beforeClose("2026-01-03T12:00:00.000Z");
     // The list reads the month as the server sees it: past its close.
     const { calls } = stubDrawServer(
@@ -435,7 +435,7 @@ describe("the operator console's monthly draw", () => {
 
     await user.click(run);
     const confirm = within(section).getByRole("group", {
-      name: `This draws the winners for ${monthName(lastMonth)} once and for all.`,
+      name: `This draws the winners for ${drawMonthName(lastMonth)} once and for all.`,
     });
     expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
     await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
@@ -500,7 +500,7 @@ describe("the operator console's monthly draw", () => {
     expect(within(section).getByText(hex("a"))).toBeTruthy();
     expect(
       within(section)
-        .getByRole("link", { name: `Public results for ${monthName(lastMonth)}` })
+        .getByRole("link", { name: `Public results for ${drawMonthName(lastMonth)}` })
         .getAttribute("href"),
     ).toBe(drawResultsPagePath(lastMonth));
     expect(within(section).queryByRole("button", { name: "Run the draw" })).toBeNull();

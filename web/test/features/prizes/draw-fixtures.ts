@@ -1,6 +1,4 @@
 import { DEFAULT_DRAW_TIERS, type DrawResults, type MyDraw, type MyPrize } from "@charity-steps/shared-types";
-import { expect, vi } from "vitest";
-import { testWalker } from "../../render-app";
 
 export const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 export const seed = "a".repeat(64);
@@ -55,49 +53,4 @@ export function prize(overrides: Partial<MyPrize> = {}): MyPrize {
 
 export function myDraw(overrides: Partial<MyDraw> = {}): MyDraw {
   return { month: "2026-10", status: "drawn", tickets: [], ticketCount: 0, prizes: [], ...overrides };
-}
-
-type Answer = [number, unknown] | (() => [number, unknown]);
-
-/**
- * The draws API as the server answers it: each path's answer (a status and a JSON body, or a
- * function giving one), 404 for the rest. Returns every call made, with its method and body.
- */
-export function stubDrawServer(answers: Record<string, Answer>, { signedIn = true } = {}) {
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      calls.push({ method, url, body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined });
-      if (url === "/api/auth/user") {
-        return signedIn
-          ? Response.json(testWalker)
-          : Response.json({ message: "Sign in first." }, { status: 401 });
-      }
-      const key = method === "GET" ? url : `${method} ${url}`;
-      const answer = answers[key];
-      if (answer) {
-        const [status, body] = typeof answer === "function" ? answer() : answer;
-        return Response.json(body, { status });
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
-    }),
-  );
-  return { calls };
-}
-
-/**
- * For a test of a signed-in screen: the app starts the walker's step tracking beside it, whose
- * last step asks the browser to keep the step store. The returned function waits for that ask, so
- * that no tracking work is still running when the test's page is torn down.
- */
-export function trackingStartWatched(): () => Promise<void> {
-  const persisted = vi.fn(async () => false);
-  Object.defineProperty(navigator, "storage", {
-    value: { persisted, persist: vi.fn(async () => false) },
-    configurable: true,
-  });
-  return () => vi.waitFor(() => expect(persisted).toHaveBeenCalled(), { timeout: 5_000 });
 }

@@ -1,20 +1,13 @@
 import { DRAW_MESSAGES, drawResultsPath, drawTicketsPath } from "@charity-steps/shared-types";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { renderApp } from "../../render-app";
-import {
-  chainHash,
-  commitment,
-  drawnOctober,
-  openDraw,
-  seed,
-  stubDrawServer,
-  ticketListSha256,
-} from "./draw-fixtures";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { chainHash, commitment, drawnOctober, openDraw, seed, ticketListSha256 } from "./draw-fixtures";
 
-// The page is public: a visitor, signed out, sees all of it.
-const visitor = { signedIn: false };
+// The page is public: a visitor, signed out (as the API answers by default), sees all of it.
 
 describe("a month's public draw results", () => {
   beforeEach(() => {
@@ -26,7 +19,7 @@ describe("a month's public draw results", () => {
   });
 
   it("before the draw: when it closes (London time) and the commitment, no seed and no winners", async () => {
-    stubDrawServer({ [drawResultsPath("2026-11")]: [200, openDraw] }, visitor);
+    server.use(http.get(drawResultsPath("2026-11"), () => HttpResponse.json(openDraw)));
     renderApp("/prize-draw/results/2026-11");
     expect(await screen.findByRole("heading", { level: 1, name: "November 2026 prize draw" })).toBeTruthy();
     expect(screen.getByTestId("draw-status").textContent).toBe("Open: entries are still being counted");
@@ -40,14 +33,15 @@ describe("a month's public draw results", () => {
   });
 
   it("closed but not drawn: says it closed and that winners come with the draw", async () => {
-    stubDrawServer(
-      {
-        [drawResultsPath("2026-10")]: [
-          200,
-          { ...openDraw, month: "2026-10", status: "closed", closesAt: "2026-11-03T12:00:00.000Z" },
-        ],
-      },
-      visitor,
+    server.use(
+      http.get(drawResultsPath("2026-10"), () =>
+        HttpResponse.json({
+          ...openDraw,
+          month: "2026-10",
+          status: "closed",
+          closesAt: "2026-11-03T12:00:00.000Z",
+        }),
+      ),
     );
     renderApp("/prize-draw/results/2026-10");
     expect((await screen.findByTestId("draw-closes")).textContent).toMatch(
@@ -58,7 +52,7 @@ describe("a month's public draw results", () => {
   });
 
   it("once drawn: seed, beacon round with its link, ticket count and list hash, winners by tier, a redraw", async () => {
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, visitor);
+    server.use(http.get(drawResultsPath("2026-10"), () => HttpResponse.json(drawnOctober)));
     renderApp("/prize-draw/results/2026-10");
     expect(await screen.findByRole("heading", { level: 1, name: "October 2026 prize draw" })).toBeTruthy();
     expect(screen.getByTestId("draw-status").textContent).toBe("Drawn");
@@ -87,7 +81,9 @@ describe("a month's public draw results", () => {
   });
 
   it("with no beacon: says the seed alone decided", async () => {
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, { ...drawnOctober, beacon: null }] }, visitor);
+    server.use(
+      http.get(drawResultsPath("2026-10"), () => HttpResponse.json({ ...drawnOctober, beacon: null })),
+    );
     renderApp("/prize-draw/results/2026-10");
     expect((await screen.findByTestId("draw-beacon")).textContent).toBe(
       "No drand beacon was used: the seed alone decided.",
@@ -96,7 +92,7 @@ describe("a month's public draw results", () => {
 
   it("gives the verify-draw command for this server and month, with a copy button", async () => {
     const user = userEvent.setup();
-    stubDrawServer({ [drawResultsPath("2026-10")]: [200, drawnOctober] }, visitor);
+    server.use(http.get(drawResultsPath("2026-10"), () => HttpResponse.json(drawnOctober)));
     renderApp("/prize-draw/results/2026-10");
     expect(await screen.findByRole("heading", { name: "How to check this draw yourself" })).toBeTruthy();
     const command = `pnpm verify-draw ${window.location.origin} 2026-10`;
@@ -107,12 +103,13 @@ describe("a month's public draw results", () => {
   });
 
   it("a malformed month shows the API's 400 message, an out-of-range one its 404 message", async () => {
-    stubDrawServer(
-      {
-        [drawResultsPath("2026-13")]: [400, { message: DRAW_MESSAGES.badMonth }],
-        [drawResultsPath("2019-01")]: [404, { message: DRAW_MESSAGES.monthOutOfRange }],
-      },
-      visitor,
+    server.use(
+      http.get(drawResultsPath("2026-13"), () =>
+        HttpResponse.json({ message: DRAW_MESSAGES.badMonth }, { status: 400 }),
+      ),
+      http.get(drawResultsPath("2019-01"), () =>
+        HttpResponse.json({ message: DRAW_MESSAGES.monthOutOfRange }, { status: 404 }),
+      ),
     );
     const first = renderApp("/prize-draw/results/2026-13");
     expect((await screen.findByTestId("draw-results-problem")).textContent).toBe(DRAW_MESSAGES.badMonth);

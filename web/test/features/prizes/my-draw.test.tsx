@@ -9,9 +9,14 @@ import {
   type MyPrize,
 } from "@charity-steps/shared-types";
 import { screen, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { renderApp } from "../../render-app";
-import { drawnOctober, myDraw, openDraw, prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
+import { drawnOctober, myDraw, openDraw, prize } from "./draw-fixtures";
 
 const september = { ...drawnOctober, month: "2026-09" };
 const prizes = [
@@ -40,23 +45,28 @@ function drawList(october: DrawSummary["status"], older: DrawSummary[] = []): Dr
   ];
 }
 
+/** The prize page's API: the walker signed in, with `mine` as their October draw, and the months' records. */
 function stubPrizePage(
   mine: ReturnType<typeof myDraw>,
   myPrizes = prizes,
   draws = drawList(mine.status),
-  extra: Record<string, [number, unknown]> = {},
+  olderMonth?: ReturnType<typeof myDraw>,
 ) {
-  return stubDrawServer({
-    [DRAWS_PATH]: [200, { draws }],
-    [drawResultsPath("2026-11")]: [200, openDraw],
-    [DRAW_RULES_PATH]: [200, { postalEntryAddress: "PO Box 1" }],
-    [MY_PRIZES_PATH]: [200, { prizes: myPrizes }],
-    [drawMinePath("2026-10")]: [200, mine],
-    ...extra,
-    [drawResultsPath("2026-10")]: [200, drawnOctober],
-    [drawResultsPath("2026-09")]: [200, september],
-    [drawResultsPath("2026-08")]: [200, { ...openDraw, month: "2026-08", status: "closed" }],
-  });
+  server.use(
+    signedInAs(testWalker),
+    http.get(DRAWS_PATH, () => HttpResponse.json({ draws })),
+    http.get(drawResultsPath("2026-11"), () => HttpResponse.json(openDraw)),
+    http.get(DRAW_RULES_PATH, () => HttpResponse.json({ postalEntryAddress: "PO Box 1" })),
+    http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: myPrizes })),
+    http.get(drawMinePath("2026-10"), () => HttpResponse.json(mine)),
+    http.get(drawResultsPath("2026-10"), () => HttpResponse.json(drawnOctober)),
+    http.get(drawResultsPath("2026-09"), () => HttpResponse.json(september)),
+    http.get(drawResultsPath("2026-08"), () =>
+      HttpResponse.json({ ...openDraw, month: "2026-08", status: "closed" }),
+    ),
+  );
+  if (olderMonth) server.use(http.get(drawMinePath(olderMonth.month), () => HttpResponse.json(olderMonth)));
+  return { calls: recordRequests() };
 }
 
 describe("the prize page after a draw", () => {
@@ -108,12 +118,7 @@ describe("the prize page after a draw", () => {
         { month: "2026-09", status: "drawn" },
         { month: "2026-08", status: "drawn" },
       ]),
-      {
-        [drawMinePath("2026-09")]: [
-          200,
-          myDraw({ month: "2026-09", tickets: ["S-1", "S-2"], ticketCount: 2 }),
-        ],
-      },
+      myDraw({ month: "2026-09", tickets: ["S-1", "S-2"], ticketCount: 2 }),
     );
     const first = renderApp("/prize-draw");
     expect(
@@ -148,7 +153,7 @@ describe("the prize page after a draw", () => {
         { month: "2026-11", status: "open" },
         { month: "2026-08", status: "drawn" },
       ],
-      { [drawMinePath("2026-08")]: [200, myDraw({ month: "2026-08", tickets: ["A-1"], ticketCount: 1 })] },
+      myDraw({ month: "2026-08", tickets: ["A-1"], ticketCount: 1 }),
     );
     renderApp("/prize-draw");
     expect((await screen.findByTestId("my-tickets")).textContent).toBe("Your tickets for August 2026: 1");

@@ -1,12 +1,17 @@
 import { MY_PRIZES_PATH } from "@charity-steps/shared-types";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrizeBanner } from "../../../src/features/prizes/prize-banner";
 import { createQueryClient } from "../../../src/lib/query-client";
-import { renderApp } from "../../render-app";
-import { prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
+import { prize } from "./draw-fixtures";
 
 function renderBanner() {
   const queryClient = createQueryClient();
@@ -30,12 +35,13 @@ describe("the dashboard's prize banner", () => {
   });
 
   it("tells a winner of a prize awaiting claim what they won and by when, with a link to claim", async () => {
-    stubDrawServer({
-      [MY_PRIZES_PATH]: [
-        200,
-        { prizes: [prize(), prize({ id: "prize-2", month: "2026-09", status: "claimed" })] },
-      ],
-    });
+    server.use(
+      http.get(MY_PRIZES_PATH, () =>
+        HttpResponse.json({
+          prizes: [prize(), prize({ id: "prize-2", month: "2026-09", status: "claimed" })],
+        }),
+      ),
+    );
     renderBanner();
     const banner = await screen.findByTestId("prize-banner");
     expect(banner.textContent).toContain(
@@ -48,13 +54,17 @@ describe("the dashboard's prize banner", () => {
   });
 
   it("shows nothing when no prize awaits a claim, nor when the prizes cannot be loaded", async () => {
-    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize({ status: "claimed" })] }] });
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize({ status: "claimed" })] })));
     const first = renderBanner();
     await vi.waitFor(() => expect(first.queryClient.getQueryState([MY_PRIZES_PATH])?.status).toBe("success"));
     expect(first.container.innerHTML).toBe("");
     first.unmount();
 
-    stubDrawServer({ [MY_PRIZES_PATH]: [500, { message: "Something went wrong." }] });
+    server.use(
+      http.get(MY_PRIZES_PATH, () =>
+        HttpResponse.json({ message: "Something went wrong." }, { status: 500 }),
+      ),
+    );
     const second = renderBanner();
     expect(second.container.innerHTML).toBe("");
     await vi.waitFor(() => expect(second.queryClient.getQueryState([MY_PRIZES_PATH])?.status).toBe("error"));
@@ -63,7 +73,10 @@ describe("the dashboard's prize banner", () => {
 
   it("is on the dashboard, above the month's progress", async () => {
     const trackingStarted = trackingStartWatched();
-    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
+    server.use(
+      signedInAs(testWalker),
+      http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })),
+    );
     renderApp("/dashboard");
     const banner = await screen.findByTestId("prize-banner");
     const progress = screen.getByRole("heading", { name: "Monthly Progress" });

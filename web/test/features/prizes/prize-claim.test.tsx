@@ -7,10 +7,15 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp } from "../../render-app";
-import { drawnOctober, prize, stubDrawServer, trackingStartWatched } from "./draw-fixtures";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
+import { drawnOctober, prize } from "./draw-fixtures";
 
 const claimed: MyPrize = prize({
   status: "claimed",
@@ -33,6 +38,7 @@ describe("claiming a prize", () => {
     trackingStarted = trackingStartWatched();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-04T09:00:00Z"));
+    server.use(signedInAs(testWalker));
   });
   afterEach(async () => {
     await trackingStarted();
@@ -40,7 +46,7 @@ describe("claiming a prize", () => {
   });
 
   it("says what is published, what is not, and by when to claim", async () => {
-    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })));
     renderApp("/prizes/prize-1/claim");
     expect(await screen.findByRole("heading", { level: 1, name: "Claim your Gold prize" })).toBeTruthy();
     expect(screen.getByTestId("claim-deadline").textContent).toBe(
@@ -53,7 +59,8 @@ describe("claiming a prize", () => {
 
   it("asks for the age confirmation and each field before sending anything", async () => {
     const user = userEvent.setup();
-    const { calls } = stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })));
+    const calls = recordRequests();
     renderApp("/prizes/prize-1/claim");
     await fillIn(user, { over18: false });
     await user.click(screen.getByRole("button", { name: "Claim prize" }));
@@ -80,14 +87,15 @@ describe("claiming a prize", () => {
   it("sends the claim, says so, and the prize then shows Claimed here and on the prize page", async () => {
     const user = userEvent.setup();
     let prizes = [prize()];
-    const { calls } = stubDrawServer({
-      [MY_PRIZES_PATH]: () => [200, { prizes }],
-      [`POST ${prizeClaimPath("prize-1")}`]: () => {
+    server.use(
+      http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes })),
+      http.post(prizeClaimPath("prize-1"), () => {
         prizes = [claimed];
-        return [200, claimed];
-      },
-      [drawResultsPath("2026-10")]: [200, drawnOctober],
-    });
+        return HttpResponse.json(claimed);
+      }),
+      http.get(drawResultsPath("2026-10"), () => HttpResponse.json(drawnOctober)),
+    );
+    const calls = recordRequests();
     renderApp("/prizes/prize-1/claim");
     await fillIn(user);
     await user.click(screen.getByRole("button", { name: "Claim prize" }));
@@ -116,10 +124,10 @@ describe("claiming a prize", () => {
     [404, DRAW_CLAIM_MESSAGES.notYours],
   ])("a %i refusal is shown as the API words it: %s", async (status, message) => {
     const user = userEvent.setup();
-    stubDrawServer({
-      [MY_PRIZES_PATH]: [200, { prizes: [prize()] }],
-      [`POST ${prizeClaimPath("prize-1")}`]: [status, { message }],
-    });
+    server.use(
+      http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })),
+      http.post(prizeClaimPath("prize-1"), () => HttpResponse.json({ message }, { status })),
+    );
     renderApp("/prizes/prize-1/claim");
     await fillIn(user);
     await user.click(screen.getByRole("button", { name: "Claim prize" }));
@@ -128,14 +136,14 @@ describe("claiming a prize", () => {
   });
 
   it("a prize that is not the walker's says there is no such prize", async () => {
-    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize()] }] });
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })));
     renderApp("/prizes/someone-elses/claim");
     expect((await screen.findByRole("alert")).textContent).toBe(DRAW_CLAIM_MESSAGES.notYours);
     expect(screen.queryByLabelText("I am 18 or over")).toBeNull();
   });
 
   it("a prize past its claim shows why, with no form", async () => {
-    stubDrawServer({ [MY_PRIZES_PATH]: [200, { prizes: [prize({ status: "expired" })] }] });
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize({ status: "expired" })] })));
     renderApp("/prizes/prize-1/claim");
     expect((await screen.findByTestId("claim-status")).textContent).toBe("Expired");
     expect(screen.getByText(DRAW_CLAIM_MESSAGES.expired)).toBeTruthy();

@@ -5,9 +5,13 @@ import {
   drawResultsPath,
 } from "@charity-steps/shared-types";
 import { screen } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { renderApp, testWalker } from "../../render-app";
-import { trackingStartWatched } from "./draw-fixtures";
+import { dashboardStats, signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { trackingStartWatched } from "../../support/tracking-start";
+import { testWalker } from "../../support/walker";
 
 const commitment = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 const draw: DrawResults = {
@@ -21,30 +25,27 @@ const draw: DrawResults = {
 const address = "Charity Steps Prize Draw\nPO Box 123\nLondon AB1 2CD";
 
 function stubApi() {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === drawResultsPath("2026-11")) return Response.json(draw);
-      if (url === DRAW_RULES_PATH) return Response.json({ postalEntryAddress: address });
-      return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
-    }),
+  server.use(
+    signedInAs(testWalker),
+    http.get(drawResultsPath("2026-11"), () => HttpResponse.json(draw)),
+    http.get(DRAW_RULES_PATH, () => HttpResponse.json({ postalEntryAddress: address })),
   );
 }
 
+let trackingStarted: () => Promise<void>;
+beforeEach(() => {
+  trackingStarted = trackingStartWatched();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+});
+afterEach(async () => {
+  await trackingStarted();
+  vi.useRealTimers();
+});
+
 describe("the prize draw's commitment and free postal route", () => {
-  let trackingStarted: () => Promise<void>;
   beforeEach(() => {
-    trackingStarted = trackingStartWatched();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
     stubApi();
-  });
-  afterEach(async () => {
-    await trackingStarted();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
   });
 
   it("the prize page shows this month's commitment, the closing dates and the postal address", async () => {
@@ -63,5 +64,25 @@ describe("the prize draw's commitment and free postal route", () => {
     renderApp("/terms");
     expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
     expect(screen.getByText(/must arrive by the 25th of the month/)).toBeTruthy();
+  });
+});
+
+describe("the prize page's entries", () => {
+  it("counts them from eligible steps, and says how many wait for a check", async () => {
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/dashboard/stats", () =>
+        HttpResponse.json(
+          dashboardStats({ monthlySteps: 46_500, eligibleMonthSteps: 9_500, pendingMonthSteps: 37_000 }),
+        ),
+      ),
+    );
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("entry-count")).textContent).toBe("0");
+    expect(screen.getByText("Walk 500 more steps this month to earn your first prize entry")).toBeTruthy();
+    expect(screen.getByText("46,500 steps walked this month")).toBeTruthy();
+    expect(screen.getByTestId("entry-count-waiting").textContent).toBe(
+      "37,000 steps waiting for a quick check",
+    );
   });
 });

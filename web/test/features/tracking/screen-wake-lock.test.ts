@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   keepScreenOn,
-  letScreenSleep,
+  type ScreenKeeper,
   type ScreenState,
 } from "../../../src/features/tracking/screen-wake-lock";
 
@@ -35,8 +35,17 @@ beforeEach(() => {
   visibility = "visible";
   Object.defineProperty(document, "visibilityState", { get: () => visibility, configurable: true });
 });
+let keeper: ScreenKeeper | undefined;
+/** Keeps the screen on, noting every state it reports, once the first request is answered. */
+async function keepOn(states: ScreenState[]): Promise<ScreenKeeper> {
+  keeper = keepScreenOn((state) => states.push(state));
+  await keeper.taken;
+  return keeper;
+}
+
 afterEach(async () => {
-  await letScreenSleep();
+  await keeper?.letSleep();
+  keeper = undefined;
   Reflect.deleteProperty(navigator, "wakeLock");
 });
 
@@ -46,7 +55,7 @@ describe("keeping the screen on while counting", () => {
   it("takes the lock, lets it go when hidden, takes it again on return, and releases it on stop", async () => {
     const wakeLock = fakeWakeLock();
     const states: ScreenState[] = [];
-    await keepScreenOn((state) => states.push(state));
+    const screen = await keepOn(states);
     expect(wakeLock.request).toHaveBeenCalledWith("screen");
     expect(wakeLock.held()).toBe(1);
 
@@ -59,7 +68,7 @@ describe("keeping the screen on while counting", () => {
     expect(wakeLock.request).toHaveBeenCalledTimes(2);
     expect(wakeLock.held()).toBe(1);
 
-    await letScreenSleep();
+    await screen.letSleep();
     expect(wakeLock.held()).toBe(0);
     setVisibility("visible");
     await settle();
@@ -69,7 +78,7 @@ describe("keeping the screen on while counting", () => {
 
   it("says the browser cannot keep the screen on where there is no Wake Lock", async () => {
     const states: ScreenState[] = [];
-    await keepScreenOn((state) => states.push(state));
+    await keepOn(states);
     expect(states).toEqual(["unsupported"]);
   });
 
@@ -81,7 +90,7 @@ describe("keeping the screen on while counting", () => {
       configurable: true,
     });
     const states: ScreenState[] = [];
-    await keepScreenOn((state) => states.push(state));
+    await keepOn(states);
     expect(states).toEqual(["refused"]);
   });
 });

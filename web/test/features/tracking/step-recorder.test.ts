@@ -1,9 +1,12 @@
 import { db } from "@charity-steps/client-store/db";
 import { addSteps, bestCount, getDay, readDeviceSteps } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs, replayOutbox } from "@charity-steps/client-store/outbox";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HttpResponse, http } from "msw";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createRealtimeSync, recordSteps } from "../../../src/features/tracking/step-recorder";
 import { mergeHistory, mergeSteps } from "../../../src/lib/use-live-steps";
+import { stepSyncTaken } from "../../support/handlers";
+import { recordRequests, server } from "../../support/server";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const TODAY = "2026-11-21";
@@ -24,36 +27,19 @@ describe("recording counted steps on the device", () => {
   });
 });
 
-/** A stand-in for the API's step sync: records each POST and answers the next queued answer. */
-function fakeSyncServer(answers: Array<"network-error" | number> = []) {
-  const posts: Array<{ url: string; body: unknown }> = [];
-  const fetch = vi.fn(async (url: string, init: RequestInit) => {
-    const body = JSON.parse(String(init.body)) as { steps: number; date: string };
-    posts.push({ url, body });
-    const answer = answers.shift() ?? 200;
-    if (answer === "network-error") throw new TypeError("Failed to fetch");
-    if (answer !== 200) return Response.json({ message: "Sign in first." }, { status: answer });
-    return Response.json({ ok: true, date: body.date, daySteps: body.steps, todaySteps: 0, monthlySteps: 0 });
-  });
-  return { fetch, posts };
+/** The API's step sync taking every count; returns the syncs sent, each with its body. */
+function syncServer() {
+  server.use(stepSyncTaken);
+  const requests = recordRequests();
+  return { posts: () => requests.map(({ url, body }) => ({ url, body })) };
 }
 
+// Steps reach the server only through the outbox's replay: each test counts every sync sent.
 describe("the real-time sync", () => {
-  beforeEach(() => {
-    // Steps reach the server only through the outbox's replay (given the fake server below).
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        throw new Error("steps were sent around the outbox");
-      }),
-    );
-  });
-  afterEach(() => vi.unstubAllGlobals());
-
   it("sends the 10th step by replaying the outbox: one POST, the outbox row gone, nothing sent twice", async () => {
-    const server = fakeSyncServer();
+    const api = syncServer();
     const onSent = vi.fn();
-    const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW }, onSent });
+    const realtime = createRealtimeSync({ replay: { now: () => NOW }, onSent });
     const step = async (at: number) => {
       await recordSteps(1, at);
       return realtime.stepsCounted(1, at);
@@ -61,15 +47,15 @@ describe("the real-time sync", () => {
 
     // The first step after the app starts goes at once (no real-time sync for over 60 s).
     await step(NOW);
-    expect(server.posts).toHaveLength(1);
+    expect(api.posts()).toHaveLength(1);
     for (let count = 2; count <= 10; count += 1) expect(await step(NOW + count * 500)).toBeNull();
-    expect(server.posts).toHaveLength(1);
+    expect(api.posts()).toHaveLength(1);
     expect((await pendingSyncs()).map((action) => action.body.steps)).toEqual([10]);
 
     // The 10th step since the last real-time sync.
     const summary = await step(NOW + 11 * 500);
     expect(summary).toMatchObject({ sent: 1, kept: 0 });
-    expect(server.posts).toEqual([
+    expect(api.posts()).toEqual([
       { url: "/api/steps/sync", body: { steps: 1, date: TODAY, source: "device_motion" } },
       { url: "/api/steps/sync", body: { steps: 11, date: TODAY, source: "device_motion" } },
     ]);
@@ -78,26 +64,27 @@ describe("the real-time sync", () => {
     expect(onSent).toHaveBeenCalledTimes(2);
 
     // The page's sync engine and the service worker replay the same outbox: nothing is left to send.
-    expect(await replayOutbox({ fetch: server.fetch })).toMatchObject({ sent: 0, kept: 0 });
+    expect(await replayOutbox()).toMatchObject({ sent: 0, kept: 0 });
     expect(await realtime.syncNow()).toMatchObject({ sent: 0 });
-    expect(server.posts).toHaveLength(2);
+    expect(api.posts()).toHaveLength(2);
   });
 
   it("also goes after more than 60 s, whatever the number of steps", async () => {
-    const server = fakeSyncServer();
-    const realtime = createRealtimeSync({ replay: { fetch: server.fetch } });
+    const api = syncServer();
+    const realtime = createRealtimeSync();
     await recordSteps(3, NOW);
     await realtime.stepsCounted(3, NOW);
     await recordSteps(2, NOW + 60_000);
     expect(await realtime.stepsCounted(2, NOW + 60_000)).toBeNull();
     await recordSteps(2, NOW + 60_001);
     await realtime.stepsCounted(2, NOW + 60_001);
-    expect(server.posts.map((post) => post.body)).toMatchObject([{ steps: 3 }, { steps: 7 }]);
+    expect(api.posts().map((post) => post.body)).toMatchObject([{ steps: 3 }, { steps: 7 }]);
   });
 
   it("keeps the count queued in the outbox when the replay fails (offline or signed out)", async () => {
-    const server = fakeSyncServer(["network-error", 401]);
-    const realtime = createRealtimeSync({ replay: { fetch: server.fetch, now: () => NOW } });
+    const answers = [HttpResponse.error(), HttpResponse.json({ message: "Sign in first." }, { status: 401 })];
+    server.use(http.post("/api/steps/sync", () => answers.shift()));
+    const realtime = createRealtimeSync({ replay: { now: () => NOW } });
     await recordSteps(300, NOW);
     expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, networkFailed: true });
     expect(await realtime.syncNow()).toMatchObject({ sent: 0, kept: 1, signedOut: true });

@@ -2,7 +2,7 @@ import { db } from "@charity-steps/client-store/db";
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatAway, formatImportTime, TrackingCard } from "../../../src/features/tracking/tracking-card";
 import { useTracking } from "../../../src/features/tracking/tracking-store";
 
@@ -27,6 +27,10 @@ function renderCard(props: { appleHealthLastImportAt?: string | null } = {}) {
     </MemoryRouter>,
   );
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("the tracking card", () => {
   it("leads Apple Health to its setup page, and says Google Fit is gone", async () => {
@@ -84,7 +88,9 @@ describe("the tracking card", () => {
   });
 
   it("shows when Apple Health last sent steps", () => {
-    renderCard({ appleHealthLastImportAt: new Date().toISOString() });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T12:00:00Z"));
+    renderCard({ appleHealthLastImportAt: "2026-11-21T11:02:00Z" });
     expect(screen.getByTestId("apple-health-last-import").textContent).toMatch(
       /^Apple Health: last import \d\d:\d\d$/,
     );

@@ -2,22 +2,24 @@ import "fake-indexeddb/auto";
 import { File as NodeFile } from "node:buffer";
 import { db } from "@charity-steps/client-store/db";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
-import { type Answer, fakeServer } from "@charity-steps/client-store/test-helpers";
 import { londonDay } from "@charity-steps/shared-types";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { strToU8, zipSync } from "fflate";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HealthExportImport } from "../../../src/features/apple-health/export/health-export-import";
-import { runExportJob } from "../../../src/features/apple-health/export/health-export-job";
+import { HealthExportImport } from "../../../../src/features/apple-health/export/health-export-import";
+import { runExportJob } from "../../../../src/features/apple-health/export/health-export-job";
 import type {
   ReadExportMessage,
   ReadExportRequest,
-} from "../../../src/features/apple-health/export/health-export-protocol";
-import type { ExportWorker } from "../../../src/features/apple-health/export/import-health-export";
+} from "../../../../src/features/apple-health/export/health-export-protocol";
+import type { ExportWorker } from "../../../../src/features/apple-health/export/import-health-export";
+import { noNetwork, stepSyncTaken } from "../../../support/handlers";
+import { recordRequests, server } from "../../../support/server";
 
-const TODAY = londonDay();
+const NOW = new Date("2026-11-21T12:00:00Z");
+const TODAY = londonDay(NOW);
 
 /** Today at 10:00 London, written as export.xml writes times. */
 function todayAt(hour: number, minute: number): string {
@@ -72,30 +74,32 @@ function choose(bytes: Uint8Array, name = "export.zip") {
   fireEvent.change(screen.getByLabelText("Choose the Health export"), { target: { files: [file] } });
 }
 
-function serve(answers: Answer[] = [], fallback?: Answer) {
-  const server = fakeServer(answers, fallback);
-  vi.stubGlobal("fetch", server.fetch);
-  return server;
+/** The server takes each step sync (or, offline, none arrives); returns every request sent. */
+function serve({ offline = false } = {}) {
+  server.use(offline ? noNetwork : stepSyncTaken);
+  return recordRequests();
 }
 
 beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
   db.close();
   await db.delete({ disableAutoOpen: false });
   await db.open();
 });
 
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe("HealthExportImport", () => {
   it("imports the export's days, the larger source per hour, and sends them as Apple Health counts", async () => {
-    const server = serve();
+    const requests = serve();
     renderImport(new InThreadWorker());
     choose(exportZip());
     expect(await screen.findByText("Imported 1 day of steps from Apple Health.")).toBeTruthy();
     await screen.findByText("They are on your Charity Steps total now.");
-    const syncs = server.requests.filter((request) => request.url.endsWith("/api/steps/sync"));
+    const syncs = requests.filter((request) => request.url === "/api/steps/sync");
     expect(syncs.map((request) => request.body)).toEqual([
       { date: TODAY, steps: 1_234, source: "apple_health" },
     ]);
@@ -103,7 +107,7 @@ describe("HealthExportImport", () => {
   });
 
   it("keeps the days queued on the phone when offline", async () => {
-    serve([], "network-error");
+    serve({ offline: true });
     renderImport(new InThreadWorker());
     choose(exportZip());
     await screen.findByText("They are saved on this phone and will be sent when you are back online.");
@@ -122,13 +126,13 @@ describe("HealthExportImport", () => {
   });
 
   it("says clearly when the file is not a Health export, and imports nothing", async () => {
-    const server = serve();
+    const requests = serve();
     renderImport(new InThreadWorker());
     choose(strToU8("date,steps\n2026-04-01,1000\n"), "steps.csv");
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("This file is not an Apple Health export.");
     expect(await pendingSyncs()).toEqual([]);
-    expect(server.requests).toEqual([]);
+    expect(requests).toEqual([]);
   });
 
   it("says clearly when the export is cut short, and imports nothing", async () => {
@@ -141,7 +145,7 @@ describe("HealthExportImport", () => {
   });
 
   it("Cancel stops the worker and imports nothing, even if it had finished reading", async () => {
-    const server = serve();
+    const requests = serve();
     const worker = new InThreadWorker(false);
     renderImport(worker);
     choose(exportZip());
@@ -158,6 +162,6 @@ describe("HealthExportImport", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText(/Imported/)).toBeNull();
     await waitFor(async () => expect(await pendingSyncs()).toEqual([]));
-    expect(server.requests).toEqual([]);
+    expect(requests).toEqual([]);
   });
 });

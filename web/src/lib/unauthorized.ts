@@ -1,8 +1,8 @@
 import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
-import { isUnauthorizedError } from "../../lib/api-client";
-import { navigateTo } from "../../lib/browser-location";
-import { loadToaster } from "../../lib/toast-host";
-import { toast } from "../../lib/toast-store";
+import { isUnauthorizedError } from "./api-client";
+import { navigateTo } from "./browser-location";
+import { loadToaster } from "./toast-host";
+import { toast } from "./toast-store";
 
 /** Never hold the redirect back longer than this waiting for the toast's code. */
 const TOASTER_WAIT_LIMIT_MS = 3_000;

@@ -1,5 +1,5 @@
 import { Check, Copy } from "lucide-react";
-import { useClipboard } from "../../lib/use-clipboard";
+import { useClipboard } from "../lib/use-clipboard";
 
 /**
  * Copies `value` to the clipboard; a check shows for a moment. `label` names what is copied,
@@ -34,7 +34,10 @@ export function CopyButton({ value, label, what }: { value: string; label: strin
   );
 }
 
-/** A value to paste into the Shortcut, in monospace, selectable, with its Copy button. */
+/**
+ * A value to copy (a key to paste into the Shortcut, a draw's hash), in monospace, selectable, with
+ * its Copy button.
+ */
 export function CopyableValue({
   value,
   label,

@@ -5,7 +5,7 @@ import {
   type HealthExportErrorCode,
   parseHealthDate,
   readHealthExport,
-} from "../../../src/features/apple-health/export/health-export-reader";
+} from "../../../../src/features/apple-health/export/health-export-reader";
 
 const STEPS = "HKQuantityTypeIdentifierStepCount";
 const WATCH = "Wendy’s Apple Watch";

@@ -1,9 +1,13 @@
 import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",
@@ -26,20 +30,30 @@ const history = {
   days: Array.from({ length: 30 }, (_, i) => ({ date: addDays("2026-11-21", i - 29), steps: i * 400 })),
 };
 
-type Handler = (init?: RequestInit) => Response | Promise<Response>;
+interface Upload {
+  idempotencyKey: string | null;
+  form: FormData;
+}
 
-/** The API as the dashboard sees it; `manual` answers the manual-entry upload. */
-function stubApi(manual: Handler, statsChanges: Partial<DashboardStatsResponse> = {}) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    if (url === "/api/auth/user") return Response.json(testWalker);
-    if (url === "/api/dashboard/stats") return Response.json({ ...stats, ...statsChanges });
-    if (url === "/api/steps/history") return Response.json(history);
-    if (url === "/api/steps/add-manual-verified") return manual(init);
-    return new Response(JSON.stringify({ message: "not stubbed" }), { status: 404 });
-  });
-  vi.stubGlobal("fetch", fetchMock);
-  return fetchMock;
+/**
+ * The API as the dashboard sees it; `manual` answers the manual-entry upload. Returns the uploads
+ * sent, each with its Idempotency-Key and form.
+ */
+function stubApi(manual: () => Response, statsChanges: Partial<DashboardStatsResponse> = {}): Upload[] {
+  const uploads: Upload[] = [];
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/dashboard/stats", () => HttpResponse.json({ ...stats, ...statsChanges })),
+    http.get("/api/steps/history", () => HttpResponse.json(history)),
+    http.post("/api/steps/add-manual-verified", async ({ request }) => {
+      uploads.push({
+        idempotencyKey: request.headers.get("idempotency-key"),
+        form: await request.formData(),
+      });
+      return manual();
+    }),
+  );
+  return uploads;
 }
 
 const currentToast = () => useToastStore.getState().current;
@@ -51,11 +65,10 @@ describe("the dashboard", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.unstubAllGlobals();
   });
 
   it("shows the month's ring, today's steps, prize entries and the three link tiles", async () => {
-    stubApi(() => Response.json({}));
+    stubApi(() => HttpResponse.json({}));
     renderApp("/dashboard");
     expect(await screen.findByTestId("month-steps")).toHaveProperty("textContent", "25,500");
     expect(screen.getByText("Goal: 100,000 steps")).toBeTruthy();
@@ -84,7 +97,7 @@ describe("the dashboard", () => {
   });
 
   it("says in words that steps wait for a check, not by a colour alone", async () => {
-    stubApi(() => Response.json({}), { eligibleMonthSteps: 21_500, pendingMonthSteps: 4_000 });
+    stubApi(() => HttpResponse.json({}), { eligibleMonthSteps: 21_500, pendingMonthSteps: 4_000 });
     renderApp("/dashboard");
     expect((await screen.findByTestId("prize-entries-waiting")).textContent).toBe(
       "4,000 steps waiting for a quick check",
@@ -92,7 +105,7 @@ describe("the dashboard", () => {
   });
 
   it("refuses manual steps with the spec's toasts before sending anything", async () => {
-    const fetchMock = stubApi(() => Response.json({}));
+    const uploads = stubApi(() => HttpResponse.json({}));
     const user = userEvent.setup();
     renderApp("/dashboard");
     const steps = await screen.findByLabelText("Steps");
@@ -123,17 +136,15 @@ describe("the dashboard", () => {
     expect(document.getElementById(photo.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
       "Image Required: Please upload an image to verify your steps",
     );
-    expect(fetchMock.mock.calls.some(([url]) => url === "/api/steps/add-manual-verified")).toBe(false);
+    expect(uploads).toEqual([]);
   });
 
   it("sends the entry with its photo and an Idempotency-Key, reusing the key on a retry", async () => {
     let attempt = 0;
-    const fetchMock = stubApi(() =>
+    const uploads = stubApi(() =>
       ++attempt === 1
-        ? new Response(JSON.stringify({ message: "Please upload an image smaller than 5MB." }), {
-            status: 413,
-          })
-        : Response.json({}, { status: 201 }),
+        ? HttpResponse.json({ message: "Please upload an image smaller than 5MB." }, { status: 413 })
+        : HttpResponse.json({}, { status: 201 }),
     );
     const user = userEvent.setup();
     renderApp("/dashboard");
@@ -151,14 +162,11 @@ describe("the dashboard", () => {
     await waitFor(() => expect(currentToast()?.title).toBe("Steps Added Successfully"));
     expect(currentToast()?.description).toBe("Your steps have been added and automatically verified!");
 
-    const uploads = fetchMock.mock.calls.filter(([url]) => url === "/api/steps/add-manual-verified");
     expect(uploads).toHaveLength(2);
-    const [first, second] = uploads.map(([, init]) => init as RequestInit);
-    const keyOf = (init?: RequestInit) =>
-      (init?.headers as Record<string, string> | undefined)?.["idempotency-key"];
-    expect(keyOf(first)).toMatch(/^[0-9a-f-]{36}$/);
-    expect(keyOf(second)).toBe(keyOf(first));
-    const form = second?.body as FormData;
+    const [first, second] = uploads;
+    expect(first?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.idempotencyKey).toBe(first?.idempotencyKey);
+    const form = second?.form as FormData;
     expect(Object.fromEntries([...form.entries()].filter(([name]) => name !== "justificationImage"))).toEqual(
       {
         steps: "4000",
@@ -168,7 +176,11 @@ describe("the dashboard", () => {
         manualEntry: "true",
       },
     );
-    expect((form.get("justificationImage") as File).name).toBe("proof.png");
+    // The photo itself is sent (its name stays behind: the test browser's File reaches the
+    // network as a bare Blob, so the name is checked on screen above).
+    const image = form.get("justificationImage") as Blob;
+    expect(image.type).toBe("image/png");
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     // The form is emptied for the next entry.
     expect((screen.getByLabelText("Steps") as HTMLInputElement).value).toBe("");
   });

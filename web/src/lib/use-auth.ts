@@ -1,7 +1,7 @@
 import { AUTH_USER_CACHE_MS, type AuthUser } from "@charity-steps/shared-types";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { getQueryFn } from "../../lib/api-client";
+import { getQueryFn } from "./api-client";
 
 export const AUTH_USER_QUERY_KEY = ["/api/auth/user"] as const;
 

@@ -6,14 +6,14 @@ import {
 } from "@charity-steps/shared-types";
 import { BadgeCheck, HeartPulse, LogOut, Rocket } from "lucide-react";
 import { Link } from "react-router-dom";
-import { paths } from "../../app/paths";
 import { Page } from "../../components/page";
+import { AccountSecurity } from "../../features/account/account-security";
+import { SignedInDevices } from "../../features/account/signed-in-devices";
+import { YourData } from "../../features/account/your-data";
+import { StepImportKeys } from "../../features/apple-health/step-import-keys";
+import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
-import { StepImportKeys } from "../apple-health/step-import-keys";
-import { useAuth } from "../auth/use-auth";
-import { AccountSecurity } from "./account-security";
-import { SignedInDevices } from "./signed-in-devices";
-import { YourData } from "./your-data";
+import { useAuth } from "../../lib/use-auth";
 
 const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -21,6 +21,10 @@ const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
   year: "numeric",
 });
 
+/**
+ * The walker's profile, security, devices, Apple Health step-import keys and data. It gathers the
+ * account and Apple Health features, so it lives in app/: features never import each other.
+ */
 export function AccountPage() {
   const { user } = useAuth();
   if (!user) return null;

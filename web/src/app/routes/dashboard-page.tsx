@@ -9,39 +9,47 @@ import { useQuery } from "@tanstack/react-query";
 import { Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
-import { paths } from "../../app/paths";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
-import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
-import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
-import { liveEligibleSteps, waitingStepsText } from "../manual-steps/fair-play-words";
-import { TrackingCard } from "../tracking/tracking-card";
-import { ProgressRing } from "./progress-ring";
-import { StepHistoryChart } from "./step-history-chart";
+import { ProgressRing } from "../../features/dashboard/progress-ring";
+import { StepHistoryChart } from "../../features/dashboard/step-history-chart";
 import {
-  dailyGoalPercent,
-  formatSteps,
   monthlyProgressText,
   monthlyRingText,
   prizeEntriesText,
   todayStepsText,
-} from "./step-numbers";
+} from "../../features/dashboard/step-numbers";
+import { TrackingCard } from "../../features/tracking/tracking-card";
+import { formatSteps } from "../../lib/format";
+import { paths } from "../../lib/paths";
+import { dailyGoalPercent, liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
+import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
+import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 
 // The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
 const ManualStepsForm = lazy(() =>
-  import("../manual-steps/manual-steps-form").then((module) => ({ default: module.ManualStepsForm })),
+  import("../../features/manual-steps/manual-steps-form").then((module) => ({
+    default: module.ManualStepsForm,
+  })),
 );
 // Shown only to some walkers (a prize to claim, entries added by hand): loaded after the page.
 const PrizeBanner = lazy(() =>
-  import("../prizes/prize-banner").then((module) => ({ default: module.PrizeBanner })),
+  import("../../features/prizes/prize-banner").then((module) => ({ default: module.PrizeBanner })),
 );
 const ManualEntriesList = lazy(() =>
-  import("../manual-steps/manual-entries-list").then((module) => ({ default: module.ManualEntriesList })),
+  import("../../features/manual-steps/manual-entries-list").then((module) => ({
+    default: module.ManualEntriesList,
+  })),
 );
 const PaceHoldsList = lazy(() =>
-  import("../manual-steps/pace-holds-list").then((module) => ({ default: module.PaceHoldsList })),
+  import("../../features/manual-steps/pace-holds-list").then((module) => ({ default: module.PaceHoldsList })),
 );
 
+/**
+ * The signed-in home: the month's and today's numbers, with the tracking card, the manual-steps form
+ * and lists and the prize banner. It gathers several features, so it lives in app/: features never
+ * import each other.
+ */
 export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
   const history = useQuery<StepHistoryResponse | null>({ queryKey: STEP_HISTORY_KEY });

@@ -1,12 +1,12 @@
 import { LOGIN_PATH, UNAUTHORIZED_REDIRECT_DELAY_MS } from "@charity-steps/shared-types";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { handleUnauthorizedError } from "../../../src/features/auth/unauthorized";
-import { ApiError } from "../../../src/lib/api-client";
-import { navigateTo } from "../../../src/lib/browser-location";
-import { loadToaster } from "../../../src/lib/toast-host";
-import { useToastStore } from "../../../src/lib/toast-store";
+import { ApiError } from "../../src/lib/api-client";
+import { navigateTo } from "../../src/lib/browser-location";
+import { loadToaster } from "../../src/lib/toast-host";
+import { useToastStore } from "../../src/lib/toast-store";
+import { handleUnauthorizedError } from "../../src/lib/unauthorized";
 
-vi.mock("../../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
+vi.mock("../../src/lib/browser-location", () => ({ navigateTo: vi.fn(), reloadPage: vi.fn() }));
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -7,11 +7,15 @@ import {
 } from "@charity-steps/shared-types";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PACE_REVIEWS_KEY } from "../../../src/features/manual-steps/fair-play-words";
 import { PaceHoldsList } from "../../../src/features/manual-steps/pace-holds-list";
 import { createQueryClient } from "../../../src/lib/query-client";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",
@@ -45,16 +49,17 @@ function paceHold(overrides: Partial<PaceReview>): PaceReview {
 
 /** The walker's API with the pace holds given (or the holds' list failing when `holds` is null). */
 function stubWalkerApi(holds: PaceReview[] | null) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    if (url === "/api/auth/user") return Response.json(testWalker);
-    if (url === "/api/dashboard/stats") return Response.json(stats);
-    if (url === "/api/steps/history") return Response.json({ days: [] });
-    if (url === MANUAL_ENTRIES_PATH) return Response.json({ entries: [] });
-    if (url === PACE_REVIEWS_PATH && holds) return Response.json({ reviews: holds });
-    return Response.json({ message: "not stubbed" }, { status: 404 });
-  });
-  vi.stubGlobal("fetch", fetchMock);
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/dashboard/stats", () => HttpResponse.json(stats)),
+    http.get("/api/steps/history", () => HttpResponse.json({ days: [] })),
+    http.get(MANUAL_ENTRIES_PATH, () => HttpResponse.json({ entries: [] })),
+    http.get(PACE_REVIEWS_PATH, () =>
+      holds
+        ? HttpResponse.json({ reviews: holds })
+        : HttpResponse.json({ message: "Something went wrong." }, { status: 500 }),
+    ),
+  );
 }
 
 /** The first render loads the app's lazy chunks: slow while other suites run. */
@@ -79,7 +84,6 @@ describe("steps held for their pace, as the walker sees them", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.unstubAllGlobals();
   });
 
   it("lists each hold on the dashboard with its day, steps and status in words", async () => {

@@ -7,9 +7,13 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const stats: DashboardStatsResponse = {
   date: "2026-11-21",
@@ -60,34 +64,32 @@ function stubWalkerApi({
 }) {
   const listed = [...entries];
   let current = { ...stats, ...statsChanges };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      if (url === "/api/auth/user") return Response.json(testWalker);
-      if (url === "/api/dashboard/stats") return Response.json(current);
-      if (url === "/api/steps/history") return Response.json({ days: [] });
-      if (url === MANUAL_ENTRIES_PATH) return Response.json({ entries: listed });
-      if (url === "/api/steps/add-manual-verified" && added) {
-        listed.unshift(added);
-        current = {
-          ...current,
-          monthlySteps: current.monthlySteps + added.steps,
-          ...(added.status === "pending"
-            ? { pendingMonthSteps: current.pendingMonthSteps + added.steps }
-            : { eligibleMonthSteps: current.eligibleMonthSteps + added.steps }),
-        };
-        return Response.json(
-          {
-            entry: added,
-            daySteps: added.steps,
-            todaySteps: added.steps,
-            monthlySteps: current.monthlySteps,
-          },
-          { status: 201 },
-        );
-      }
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(testWalker),
+    http.get("/api/dashboard/stats", () => HttpResponse.json(current)),
+    http.get("/api/steps/history", () => HttpResponse.json({ days: [] })),
+    http.get(MANUAL_ENTRIES_PATH, () => HttpResponse.json({ entries: listed })),
+  );
+  if (!added) return;
+  server.use(
+    http.post("/api/steps/add-manual-verified", () => {
+      listed.unshift(added);
+      current = {
+        ...current,
+        monthlySteps: current.monthlySteps + added.steps,
+        ...(added.status === "pending"
+          ? { pendingMonthSteps: current.pendingMonthSteps + added.steps }
+          : { eligibleMonthSteps: current.eligibleMonthSteps + added.steps }),
+      };
+      return HttpResponse.json(
+        {
+          entry: added,
+          daySteps: added.steps,
+          todaySteps: added.steps,
+          monthlySteps: current.monthlySteps,
+        },
+        { status: 201 },
+      );
     }),
   );
 }
@@ -112,7 +114,6 @@ describe("fair play as the walker sees it", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.unstubAllGlobals();
     useToastStore.setState({ current: null });
   });
 
@@ -199,19 +200,6 @@ describe("fair play as the walker sees it", () => {
     expect(screen.getByTestId("prize-entries").textContent).toBe("2");
     expect(screen.getByTestId("prize-entries-waiting").textContent).toBe(
       "21,000 steps waiting for a quick check",
-    );
-  });
-
-  it("counts the prize page's entries from eligible steps, and says how many wait", async () => {
-    stubWalkerApi({
-      statsChanges: { monthlySteps: 46_500, eligibleMonthSteps: 9_500, pendingMonthSteps: 37_000 },
-    });
-    renderApp("/prize-draw");
-    expect((await screen.findByTestId("entry-count", {}, LOADED)).textContent).toBe("0");
-    expect(screen.getByText("Walk 500 more steps this month to earn your first prize entry")).toBeTruthy();
-    expect(screen.getByText("46,500 steps walked this month")).toBeTruthy();
-    expect(screen.getByTestId("entry-count-waiting").textContent).toBe(
-      "37,000 steps waiting for a quick check",
     );
   });
 

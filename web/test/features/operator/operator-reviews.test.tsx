@@ -11,9 +11,13 @@ import {
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { HttpResponse, http, type JsonBodyType } from "msw";
+import { afterEach, describe, expect, it } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { renderApp, testWalker } from "../../render-app";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
 
 const operator: AuthUser = { ...testWalker, isOperator: true };
 const FIRST = "6f1c9d2e-1111-4a2b-8c3d-000000000001";
@@ -47,50 +51,42 @@ function reviewItem(overrides: Partial<ReviewItem>): ReviewItem {
  * answered by the next of `answers` (or as the server would), and an audit log that grows by one
  * entry per decision.
  */
-function stubReviewServer(queue: ReviewItem[], answers: [number, unknown][] = []) {
+function stubReviewServer(queue: ReviewItem[], answers: [number, JsonBodyType][] = []) {
   const waiting = [...queue];
   const log: AuditLogEntry[] = [];
-  const calls: { method: string; url: string; body?: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? "GET";
-      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-      calls.push({ method, url, body });
-      if (url === "/api/auth/user") return Response.json(operator);
-      if (url === OPERATOR_REVIEWS_PATH) return Response.json({ reviews: waiting, truncated: false });
-      const decided = waiting.find((item) => url === operatorReviewPath(item.id));
-      if (decided && method === "POST") {
-        const answer = answers.shift();
-        if (answer) return Response.json(answer[1], { status: answer[0] });
-        waiting.splice(waiting.indexOf(decided), 1);
-        const after = {
-          ...decided,
-          status: body.decision === "approve" ? "approved" : "rejected",
-          decisionReason: body.reason ?? null,
-        };
-        log.unshift({
-          id: log.length + 1,
-          at: "2026-11-21T10:00:00.000Z",
-          operatorUserId: operator.id,
-          operatorEmail: operator.email,
-          action: `review.${body.decision}`,
-          subject: `review:${decided.id}`,
-          before: decided,
-          after,
-        });
-        return Response.json(after);
-      }
-      if (url.startsWith(OPERATOR_AUDIT_LOG_PATH)) return Response.json({ entries: log, nextBefore: null });
-      return Response.json({ message: "not stubbed" }, { status: 404 });
+  server.use(
+    signedInAs(operator),
+    http.get(OPERATOR_REVIEWS_PATH, () => HttpResponse.json({ reviews: waiting, truncated: false })),
+    http.post(operatorReviewPath(":id"), async ({ params, request }) => {
+      const decided = waiting.find((item) => item.id === params.id);
+      if (!decided) return HttpResponse.json({ message: "There is no such entry." }, { status: 404 });
+      const answer = answers.shift();
+      if (answer) return HttpResponse.json(answer[1], { status: answer[0] });
+      const body = (await request.json()) as { decision: "approve" | "reject"; reason?: string };
+      waiting.splice(waiting.indexOf(decided), 1);
+      const after = {
+        ...decided,
+        status: body.decision === "approve" ? "approved" : "rejected",
+        decisionReason: body.reason ?? null,
+      };
+      log.unshift({
+        id: log.length + 1,
+        at: "2026-11-21T10:00:00.000Z",
+        operatorUserId: operator.id,
+        operatorEmail: operator.email,
+        action: `review.${body.decision}`,
+        subject: `review:${decided.id}`,
+        before: decided,
+        after,
+      });
+      return HttpResponse.json(after);
     }),
+    http.get(OPERATOR_AUDIT_LOG_PATH, () => HttpResponse.json({ entries: log, nextBefore: null })),
   );
-  return { calls };
+  return { calls: recordRequests() };
 }
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   useToastStore.setState({ current: null });
 });
 

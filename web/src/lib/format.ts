@@ -1,0 +1,29 @@
+const numberFormat = new Intl.NumberFormat("en-GB");
+
+/** A count of steps as a person reads it: "12,345". */
+export const formatSteps = (steps: number) => numberFormat.format(steps);
+
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/** A calendar day (YYYY-MM-DD) as a person reads it: "Sat, 21 Nov 2026". */
+export function formatDay(date: string): string {
+  return dayFormat.format(new Date(`${date}T00:00:00Z`));
+}
+
+const shortDayFormat = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+
+/** A calendar day in few letters, where many stand side by side: "Sat 21 Nov". */
+export function formatShortDay(date: string): string {
+  return shortDayFormat.format(new Date(`${date}T00:00:00Z`)).replace(",", "");
+}
