@@ -11,8 +11,10 @@ export const MANUAL_NOTE_MAX_CHARS = 500;
 export const MANUAL_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** The largest photo as walkers read it ("5MB"), in every sentence that names it. */
 export const MANUAL_IMAGE_MAX_LABEL = `${MANUAL_IMAGE_MAX_BYTES / (1024 * 1024)}MB`;
-/** What the server answers (413) and the form says when a photo is larger than it takes. */
-export const PHOTO_TOO_LARGE_MESSAGE = `Please upload an image smaller than ${MANUAL_IMAGE_MAX_LABEL}.`;
+/** The form's words when a photo is larger than that (the toast's text, as the product has it). */
+export const PHOTO_TOO_LARGE_TEXT = `Please upload an image smaller than ${MANUAL_IMAGE_MAX_LABEL}`;
+/** The server's answer (413) to a photo larger than that: the same words, as a sentence. */
+export const PHOTO_TOO_LARGE_MESSAGE = `${PHOTO_TOO_LARGE_TEXT}.`;
 /** Per walker and London day (the day the entries are sent, whatever dates they are for). */
 export const MANUAL_ENTRIES_PER_DAY_MAX = 10;
 /** Stored photo bytes per walker and London day (a photo is stored no larger than it was sent). */

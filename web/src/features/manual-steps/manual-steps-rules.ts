@@ -3,6 +3,7 @@ import {
   MANUAL_NOTE_MAX_CHARS,
   MANUAL_STEPS_MAX,
   MANUAL_STEPS_MIN,
+  PHOTO_TOO_LARGE_TEXT,
 } from "@charity-steps/shared-types";
 
 /** A refusal as the walker sees it: the toast's title and text. */
@@ -19,7 +20,7 @@ export const PROBLEMS = {
     title: "Invalid File Type",
     description: "Please upload an image file (JPG, PNG, etc.)",
   },
-  fileTooLarge: { title: "File Too Large", description: "Please upload an image smaller than 5MB" },
+  fileTooLarge: { title: "File Too Large", description: PHOTO_TOO_LARGE_TEXT },
   noteTooLong: {
     title: "Note Too Long",
     description: `Please keep the note to ${MANUAL_NOTE_MAX_CHARS} characters`,
@@ -34,7 +35,7 @@ export function stepsProblem(value: string): FormProblem | null {
   return null;
 }
 
-/** The photo: present, an image, under 5 MB. The server checks the bytes again. */
+/** The photo: present, an image, under MANUAL_IMAGE_MAX_BYTES. The server checks the bytes again. */
 export function photoProblem(file: File | null): FormProblem | null {
   if (!file) return PROBLEMS.imageRequired;
   if (!file.type.startsWith("image/")) return PROBLEMS.invalidFileType;

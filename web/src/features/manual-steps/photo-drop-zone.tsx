@@ -1,3 +1,4 @@
+import { MANUAL_IMAGE_MAX_LABEL } from "@charity-steps/shared-types";
 import { ImagePlus, X } from "lucide-react";
 import { type DragEvent, useId, useState } from "react";
 
@@ -53,7 +54,8 @@ export function PhotoDropZone({
         </p>
       ) : (
         <label htmlFor={inputId} className="cursor-pointer">
-          Drop a photo here, or <span className="link">tap to choose one</span> (JPG, PNG…, under 5MB)
+          Drop a photo here, or <span className="link">tap to choose one</span> (JPG, PNG…, under{" "}
+          {MANUAL_IMAGE_MAX_LABEL})
         </label>
       )}
       <input

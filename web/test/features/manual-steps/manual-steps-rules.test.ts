@@ -1,3 +1,4 @@
+import { MANUAL_IMAGE_MAX_BYTES } from "@charity-steps/shared-types";
 import { describe, expect, it } from "vitest";
 import {
   noteProblem,
@@ -25,7 +26,7 @@ describe("manual steps form rules", () => {
     expect(photoProblem(new File(["hi"], "notes.txt", { type: "text/plain" }))).toEqual(
       PROBLEMS.invalidFileType,
     );
-    const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.png", { type: "image/png" });
+    const big = new File([new Uint8Array(MANUAL_IMAGE_MAX_BYTES + 1)], "big.png", { type: "image/png" });
     expect(photoProblem(big)).toEqual(PROBLEMS.fileTooLarge);
     expect(photoProblem(new File([new Uint8Array(10)], "ok.png", { type: "image/png" }))).toBeNull();
   });
