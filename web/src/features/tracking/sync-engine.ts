@@ -56,6 +56,7 @@ export function createSyncEngine({
   let running = false;
   let lastRunAt: number | null = null;
   let interval: ReturnType<typeof setInterval> | undefined;
+  let deferredOnline: ReturnType<typeof setTimeout> | undefined;
 
   const isOnline = () => navigator.onLine;
   const isVisible = () => document.visibilityState === "visible";
@@ -116,9 +117,19 @@ export function createSyncEngine({
   const onVisibilityChange = () => {
     if (isVisible()) run("visible");
   };
+  // Coming back online is when queued steps can go at last: a return within the throttle of the
+  // last run waits for the throttle to pass instead of being dropped (a page without a service
+  // worker, or with one not yet installed, has no other sender until the next trigger).
   const onOnline = () => {
     navigator.serviceWorker?.controller?.postMessage({ type: ONLINE_MESSAGE_TYPE });
-    run("online");
+    void syncNow("online").then((result) => {
+      if (result.status !== "skipped" || result.reason !== "throttled" || deferredOnline) return;
+      const wait = Math.max(0, (lastRunAt ?? 0) + SYNC_THROTTLE_MS - now());
+      deferredOnline = setTimeout(() => {
+        deferredOnline = undefined;
+        run("online");
+      }, wait);
+    });
   };
   const onOffline = () => log.info("Step sync paused while offline");
 
@@ -143,6 +154,7 @@ export function createSyncEngine({
       window.removeEventListener("online", onOnline);
       window.removeEventListener("offline", onOffline);
       clearInterval(interval);
+      clearTimeout(deferredOnline);
     },
   };
 }

@@ -111,6 +111,26 @@ describe("the page's step sync", () => {
     await until(() => expect(server.steps()).toEqual([100, 160]));
   });
 
+  it("sends a return online under 10 s after the last run once the 10 s have passed, not at the next trigger", async () => {
+    await walkedSoFar(TODAY, 100);
+    const server = fakeServer();
+    const engine = createSyncEngine({ fetch: server.fetch, log: quietLog });
+    engine.start();
+    stop = engine.stop;
+    await until(() => expect(server.steps()).toEqual([100]));
+
+    // A few seconds without signal, steps walked meanwhile, and the signal is back.
+    online = false;
+    await walkedSoFar(TODAY, 180);
+    vi.advanceTimersByTime(4_000);
+    online = true;
+    window.dispatchEvent(new Event("online"));
+    await settle();
+    expect(server.steps()).toEqual([100]);
+    vi.advanceTimersByTime(6_000);
+    await until(() => expect(server.steps()).toEqual([100, 180]));
+  });
+
   it("skips a run while one is running", async () => {
     await walkedSoFar(TODAY, 100);
     const server = fakeServer();
