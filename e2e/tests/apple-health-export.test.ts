@@ -132,8 +132,10 @@ describe("importing an Apple Health export", () => {
       const offlinePage = await phone.newPage();
       await signUpNewWalker(offlinePage, server.origin);
       await offlinePage.goto(`${server.origin}/apple-health`);
-      // The page's code is all loaded before the connection goes.
+      // The page's code is all loaded before the connection goes, and the app is installed: the
+      // export is read by a worker script the page loads only then, from the service worker's copy.
       await offlinePage.getByLabel("Choose the Health export").waitFor({ state: "attached" });
+      await offlinePage.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       await phone.setOffline(true);
       await offlinePage.getByLabel("Choose the Health export").setInputFiles(healthExport.path);
       await offlinePage
