@@ -1,21 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { linkIn } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let walker: Page;
 let operator: Page;
 let walkerErrors: string[];
 let operatorErrors: string[];
-const operatorEmail = `fair.operator.${randomBytes(4).toString("hex")}@example.org`;
 
 const PENDING_MESSAGE = "This entry is waiting for a quick check before it counts toward prize entries.";
 const NO_CAPTURE_DATE = "The photo does not say when it was taken.";
@@ -72,11 +69,7 @@ function hillPng(): Buffer {
 const PHOTO = hillPng();
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   walker = await (await phoneContext(browser)).newPage();
   operator = await (await phoneContext(browser)).newPage();
   walkerErrors = watchForErrors(walker);
@@ -85,7 +78,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 async function stats(page: Page) {
@@ -172,11 +164,11 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
     await operator.getByRole("link", { name: "Create an account" }).click();
     await operator.getByLabel("First name").fill("Olive");
     await operator.getByLabel("Last name").fill("Operator");
-    await operator.getByLabel("Email").fill(operatorEmail);
+    await operator.getByLabel("Email").fill(server.operatorEmail);
     await operator.getByLabel("Password").fill("steps-for-charity-2026");
     await operator.getByRole("button", { name: "Create account" }).click();
     await operator.waitForURL(`${server.origin}/`);
-    const mail = await mailServer.mail(operatorEmail, "Confirm your email for Charity Steps");
+    const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
     await operator.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await operator.getByRole("heading", { name: "Email confirmed" }).waitFor();
 

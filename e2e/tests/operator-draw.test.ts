@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { linkIn } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
 
 /**
@@ -43,14 +43,12 @@ const monthLabel = new Intl.DateTimeFormat("en-GB", {
 /** The day before the close: the next month's 2nd, at noon. */
 const beforeClose = closeAtLatest(month) - DAY_MS;
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
 /** A walker who syncs once more after the close. */
 let lateWalker: Page;
-const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
 const password = "steps-for-charity-2026";
 
 beforeAll(async () => {
@@ -58,12 +56,9 @@ beforeAll(async () => {
   // outlive the browser's real clock, and the month's draw, too old there to exist, cannot be
   // closed meanwhile by the scheduled job. The test then sets the clock back to before the close.
   await clock.set(Date.now() + 400 * DAY_MS);
-  mailServer = await startMailServer();
   [server, browser] = await Promise.all([
     startAppServer({
       env: {
-        SMTP_URL: mailServer.url,
-        OPERATOR_EMAILS: operatorEmail,
         // The operator runs the draw here, not the scheduled job.
         DRAW_AUTO_RUN: "false",
         ...clock.env,
@@ -77,7 +72,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
   clock.dispose();
 });
 
@@ -104,7 +98,7 @@ async function syncSteps(walker: Page, day: string, steps: number): Promise<void
 }
 
 async function confirmEmail(target: Page, email: string): Promise<void> {
-  const mail = await mailServer.mail(email, "Confirm your email for Charity Steps");
+  const mail = await server.mail.mail(email, "Confirm your email for Charity Steps");
   await target.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await target.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
@@ -146,11 +140,11 @@ describe("the operator console's monthly draw", () => {
     await page.getByRole("link", { name: "Create an account" }).click();
     await page.getByLabel("First name").fill("Olive");
     await page.getByLabel("Last name").fill("Operator");
-    await page.getByLabel("Email").fill(operatorEmail);
+    await page.getByLabel("Email").fill(server.operatorEmail);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(`${server.origin}/`);
-    await confirmEmail(page, operatorEmail);
+    await confirmEmail(page, server.operatorEmail);
 
     await clock.set(beforeClose);
     // The month's draw opens on its first ask before the close (a prize page's visitor, or the

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -7,17 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { linkIn } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let walker: Page;
 let errors: string[];
 let walkerEmail = "";
-const operatorEmail = `otto.operator.${randomBytes(4).toString("hex")}@example.org`;
 /** The London month of `at`, YYYY-MM. */
 const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
@@ -54,11 +52,10 @@ const monthName = new Intl.DateTimeFormat("en-GB", {
 }).format(Date.parse(`${month}-15T12:00:00Z`));
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
   [server, browser] = await Promise.all([
     startAppServer({
       // The operator runs the draw here, rather than the scheduled job.
-      env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail, DRAW_AUTO_RUN: "false" },
+      env: { DRAW_AUTO_RUN: "false" },
     }),
     launchChromium(),
   ]);
@@ -68,12 +65,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 /** Follows the confirmation link mailed to `email`, as the walker would from their inbox. */
 async function confirmEmail(page: Page, email: string): Promise<void> {
-  const mail = await mailServer.mail(email, "Confirm your email for Charity Steps");
+  const mail = await server.mail.mail(email, "Confirm your email for Charity Steps");
   await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
@@ -134,11 +130,11 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     await operator.getByRole("link", { name: "Create an account" }).click();
     await operator.getByLabel("First name").fill("Otto");
     await operator.getByLabel("Last name").fill("Operator");
-    await operator.getByLabel("Email").fill(operatorEmail);
+    await operator.getByLabel("Email").fill(server.operatorEmail);
     await operator.getByLabel("Password").fill("steps-for-charity-2026");
     await operator.getByRole("button", { name: "Create account" }).click();
     await operator.waitForURL(`${server.origin}/`);
-    await confirmEmail(operator, operatorEmail);
+    await confirmEmail(operator, server.operatorEmail);
     const run = await api(operator, "POST", `/api/operator/draws/${month}/run`);
     expect(run.status).toBe(200);
   });
@@ -153,7 +149,7 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     await screenshot(walker, "81-prize-banner", { fullPage: false });
     await expectAccessible(walker, "dashboard with a prize to claim");
 
-    const mail = await mailServer.mail(
+    const mail = await server.mail.mail(
       walkerEmail,
       `You won a Platinum prize in the Charity Steps draw for ${monthName}`,
     );
