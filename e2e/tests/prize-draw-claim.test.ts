@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock } from "../support/fake-clock.js";
 import { linkIn } from "../support/mail-server.js";
 import { signUpNewWalker } from "../support/walker.js";
 
@@ -21,7 +22,6 @@ const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
     .format(at)
     .slice(0, 7);
-const monthBefore = (month: string) => londonMonth(Date.parse(`${month}-01T12:00:00Z`) - 5 * 86_400_000);
 const londonHour = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/London",
   hour: "2-digit",
@@ -37,14 +37,14 @@ function closesAt(month: string): number {
   return noonUtc - (Number(londonHour.format(noonUtc)) - 12) * 3_600_000;
 }
 /**
- * The month whose draw this test runs: the newest whose close has passed, so that its draw can be
- * run now. That is last month once its close is past, and the month before until then (the 1st to
- * the 3rd), when the prize page's tickets are that month's too.
+ * The month whose draw this test runs, and the server's clock: an hour past that month's close, so
+ * that its draw can be run, and where no other month closes while the test runs. It is the
+ * browser's month, so the server is ahead of the browser, never behind it: the cookies the server
+ * sets are not already past in the browser's eyes.
  */
-const month = (() => {
-  const lastMonth = monthBefore(londonMonth(Date.now()));
-  return Date.now() >= closesAt(lastMonth) ? lastMonth : monthBefore(lastMonth);
-})();
+const month = londonMonth(Date.now());
+const serverNow = closesAt(month) + 3_600_000;
+const clock = createFakeClock();
 const monthName = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
   month: "long",
@@ -52,10 +52,11 @@ const monthName = new Intl.DateTimeFormat("en-GB", {
 }).format(Date.parse(`${month}-15T12:00:00Z`));
 
 beforeAll(async () => {
+  await clock.set(serverNow);
   [server, browser] = await Promise.all([
     startAppServer({
       // The operator runs the draw here, rather than the scheduled job.
-      env: { DRAW_AUTO_RUN: "false" },
+      env: { DRAW_AUTO_RUN: "false", ...clock.env },
     }),
     launchChromium(),
   ]);
@@ -65,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 /** Follows the confirmation link mailed to `email`, as the walker would from their inbox. */
