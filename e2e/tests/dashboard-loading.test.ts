@@ -93,8 +93,12 @@ describe("opening the dashboard", () => {
     const { context, page, errors } = await freshPhone();
     await openDashboard(page, () => page.goto(`${server.origin}/dashboard`), "/api/monthly-reset");
 
-    // Back a day later, by the page's clock.
-    await page.clock.setFixedTime(new Date(Date.now() + 86_400_000));
+    // Back the next London day, at noon by the page's clock. Not 24 hours on: from the first hour
+    // of the day the clocks go back (25 hours long), that is the same day.
+    const today = await page.evaluate(() =>
+      new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(),
+    );
+    await page.clock.setFixedTime(Date.parse(`${today}T12:00:00Z`) + 86_400_000);
     const calls = countApiCalls(page);
     await openDashboard(page, () => page.reload(), "/api/daily-reset");
     // The first load's request, then the refresh (and one more when the day starts a new month).
