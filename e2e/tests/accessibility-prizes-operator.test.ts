@@ -4,6 +4,7 @@ import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext } from "../support/chromium.js";
 import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -20,15 +21,11 @@ afterAll(async () => {
 
 describe("the prize page and the operator console meet WCAG 2.2 A and AA (axe-core)", () => {
   it("the prize page, with its categories open", async () => {
-    await page.goto(`${server.origin}/api/login`);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("First name").fill("Olive");
-    await page.getByLabel("Last name").fill("Operator");
-    await page.getByLabel("Email").fill(server.operatorEmail);
-    await page.getByLabel("Password").fill("steps-for-charity-2026");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${server.origin}/`);
-    await page.getByText("Goal: 100,000 steps").waitFor();
+    await newSignedInWalker(page, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
 
     await page.goto(`${server.origin}/prize-draw`);
     await page.getByTestId("entry-count").waitFor();

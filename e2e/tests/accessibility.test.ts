@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -73,7 +73,7 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
   });
 
   it("the dashboard with tracking off, the manual form's error and the toasts", async () => {
-    await signUpNewWalker(page, server.origin);
+    await newSignedInWalker(page, server.origin);
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
     await page.getByRole("button", { name: "Add Steps" }).waitFor();
     await expectAccessible(page, "dashboard, tracking off");

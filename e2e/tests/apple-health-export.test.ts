@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -39,7 +39,7 @@ beforeAll(async () => {
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
-  await signUpNewWalker(page, server.origin);
+  await newSignedInWalker(page, server.origin);
 });
 afterAll(async () => {
   await browser?.close();
@@ -133,7 +133,7 @@ describe("importing an Apple Health export", () => {
     const phone = await phoneContext(browser);
     try {
       const offlinePage = await phone.newPage();
-      await signUpNewWalker(offlinePage, server.origin);
+      await newSignedInWalker(offlinePage, server.origin);
       await offlinePage.goto(`${server.origin}/apple-health`);
       // The page's code is all loaded before the connection goes, and the app is installed: the
       // export is read by a worker script the page loads only then, from the service worker's copy.

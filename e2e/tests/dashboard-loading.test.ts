@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -11,7 +11,7 @@ let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   const signUp = await phoneContext(browser);
-  await signUpNewWalker(await signUp.newPage(), server.origin);
+  await newSignedInWalker(await signUp.newPage(), server.origin);
   cookies = await signUp.cookies(server.origin);
   await signUp.close();
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { linkIn } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -27,19 +27,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Signs up through the built-in provider with `email` and waits for the dashboard. */
-async function signUp(target: Page, email: string): Promise<void> {
-  await target.goto(`${server.origin}/api/login`);
-  await target.getByRole("link", { name: "Create an account" }).click();
-  await target.getByLabel("First name").fill("Olive");
-  await target.getByLabel("Last name").fill("Operator");
-  await target.getByLabel("Email").fill(email);
-  await target.getByLabel("Password").fill("steps-for-charity-2026");
-  await target.getByRole("button", { name: "Create account" }).click();
-  await target.waitForURL(`${server.origin}/`);
-  await target.getByText("Goal: 100,000 steps").waitFor();
-}
-
 const form = () => page.getByRole("form", { name: "Record a postal entry" });
 
 async function record(entry: { fullName: string; address: string; receivedOn: string; email?: string }) {
@@ -55,7 +42,11 @@ async function record(entry: { fullName: string; address: string; receivedOn: st
 
 describe("the operator console", () => {
   it("is not open to the listed email until the walker confirms it", async () => {
-    await signUp(page, server.operatorEmail);
+    await newSignedInWalker(page, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
     await page.goto(`${server.origin}/operator`);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
 
@@ -111,7 +102,7 @@ describe("the operator console", () => {
   it("is the 404 page for a walker who is not an operator", async () => {
     const other = await (await phoneContext(browser)).newPage();
     const otherErrors = watchForErrors(other);
-    await signUpNewWalker(other, server.origin);
+    await newSignedInWalker(other, server.origin);
     await other.goto(`${server.origin}/operator`);
     await other.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     expect(await other.getByText("Operator console").count()).toBe(0);

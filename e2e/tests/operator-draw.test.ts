@@ -8,7 +8,7 @@ import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
 import { linkIn } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 /**
  * The server's clock, moved by the test: a draw's steps must be stored before its close, and a
@@ -51,7 +51,6 @@ let page: Page;
 let errors: string[];
 /** A walker who syncs once more after the close. */
 let lateWalker: Page;
-const password = "steps-for-charity-2026";
 
 beforeAll(async () => {
   // The server starts in the future, and the accounts are made there: the sign-in pages' cookies
@@ -133,19 +132,16 @@ describe("the operator console's monthly draw", () => {
     const walkers: Page[] = [];
     for (let n = 0; n < 2; n++) {
       const walker = await (await phoneContext(browser)).newPage();
-      const { email } = await signUpNewWalker(walker, server.origin);
+      const { email } = await newSignedInWalker(walker, server.origin);
       // Only a walker with a confirmed email holds tickets.
       await confirmEmail(walker, email);
       walkers.push(walker);
     }
-    await page.goto(`${server.origin}/api/login`);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("First name").fill("Olive");
-    await page.getByLabel("Last name").fill("Operator");
-    await page.getByLabel("Email").fill(server.operatorEmail);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${server.origin}/`);
+    await newSignedInWalker(page, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
     await confirmEmail(page, server.operatorEmail);
 
     await clock.set(beforeClose);

@@ -9,7 +9,7 @@ import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
 import { linkIn } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 let server: AppServer;
@@ -121,21 +121,18 @@ async function api(page: Page, method: string, path: string, body?: unknown) {
 
 describe("a walker wins the newest closed month's draw and claims the prize", () => {
   it("the walker's tickets are counted at the close and the operator runs the draw", async () => {
-    walkerEmail = (await signUpNewWalker(walker, server.origin)).email;
+    walkerEmail = (await newSignedInWalker(walker, server.origin)).email;
     await confirmEmail(walker, walkerEmail);
     const me = (await api(walker, "GET", "/api/auth/user")).body as { id: string; emailVerified: boolean };
     expect(me.emailVerified).toBe(true);
     stepsBeforeClose(me.id, 25_000);
 
     const operator = await (await phoneContext(browser)).newPage();
-    await operator.goto(`${server.origin}/api/login`);
-    await operator.getByRole("link", { name: "Create an account" }).click();
-    await operator.getByLabel("First name").fill("Otto");
-    await operator.getByLabel("Last name").fill("Operator");
-    await operator.getByLabel("Email").fill(server.operatorEmail);
-    await operator.getByLabel("Password").fill("steps-for-charity-2026");
-    await operator.getByRole("button", { name: "Create account" }).click();
-    await operator.waitForURL(`${server.origin}/`);
+    await newSignedInWalker(operator, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Otto",
+      lastName: "Operator",
+    });
     await confirmEmail(operator, server.operatorEmail);
     const run = await api(operator, "POST", `/api/operator/draws/${month}/run`);
     expect(run.status).toBe(200);

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe("the prize page, before the draw", () => {
   it("shows this month's commitment as the API publishes it, and the free postal route", async () => {
-    await signUpNewWalker(page, server.origin);
+    await newSignedInWalker(page, server.origin);
     const published = await (await fetch(`${server.origin}/api/draws/${month}`)).json();
     expect(published.commitment).toMatch(/^[0-9a-f]{64}$/);
 
