@@ -25,7 +25,14 @@ export interface HealthExportOptions {
   /** The export's moment; defaults to now. */
   now?: number;
   seed?: number;
+  /**
+   * How hard the files are deflated (0-9, 6 by default as zip tools do). 1 makes the same export
+   * several times faster, for a reader that has the same inflating and parsing to do.
+   */
+  level?: DeflateLevel;
 }
+
+type DeflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
 export interface GeneratedHealthExport {
   path: string;
@@ -168,6 +175,7 @@ export async function writeHealthExport({
   xmlBytes,
   now = Date.now(),
   seed = 2026,
+  level = 6,
 }: HealthExportOptions): Promise<GeneratedHealthExport> {
   const days = Math.max(WINDOW_DAYS + 1, Math.ceil(xmlBytes / XML_BYTES_PER_DAY));
   const lastHour = Math.floor(now / HOUR_MS) - 1;
@@ -194,7 +202,7 @@ export async function writeHealthExport({
   const encoder = new TextEncoder();
 
   const addFile = async (name: string, write: (emit: (text: string) => Promise<void>) => Promise<void>) => {
-    const entry = new ZipDeflate(name, { level: 6 });
+    const entry = new ZipDeflate(name, { level });
     zip.add(entry);
     let pending = "";
     const flush = async (final: boolean) => {

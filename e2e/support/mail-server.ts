@@ -1,11 +1,33 @@
-import { type ParsedMail, simpleParser } from "mailparser";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export type MailServer = Awaited<ReturnType<typeof startMailServer>>;
+/** A mail as the walker reads it. */
+export interface ReceivedMail {
+  /** The addresses it was sent to. */
+  to: string[];
+  subject: string;
+  text: string;
+}
 
-/** A real SMTP server in the test process: the app's mail arrives here, parsed. */
-export async function startMailServer() {
-  const received: ParsedMail[] = [];
+/** The mail an app server has sent. */
+export interface Mailbox {
+  /** The first mail to `address` whose subject is `subject`, once it has arrived. */
+  mail(address: string, subject: string): Promise<ReceivedMail>;
+  /** The mails to `address` whose subject is `subject`, oldest first, once `count` have arrived. */
+  all(address: string, subject: string, count: number): Promise<ReceivedMail[]>;
+}
+
+export interface MailServer extends Mailbox {
+  /** SMTP_URL for the app server. */
+  url: string;
+  /** Every mail received so far, oldest first. */
+  received(): ReceivedMail[];
+  close(): Promise<void>;
+}
+
+/** A real SMTP server in this process: an app server's mail arrives here, parsed. */
+export async function startMailServer(): Promise<MailServer> {
+  const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
@@ -13,7 +35,11 @@ export async function startMailServer() {
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {
-          received.push(mail);
+          received.push({
+            to: [mail.to ?? []].flat().flatMap((to) => to.value.map((entry) => entry.address ?? "")),
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+          });
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -28,34 +54,36 @@ export async function startMailServer() {
   });
   return {
     url: `smtp://127.0.0.1:${port}`,
-    /** The first mail to `address` whose subject is `subject`, once it has arrived. */
-    async mail(address: string, subject: string): Promise<ParsedMail> {
+    received: () => [...received],
+    ...mailboxOf(async () => received),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A mailbox over `list`, which answers every mail received so far. */
+export function mailboxOf(list: () => Promise<ReceivedMail[]>): Mailbox {
+  return {
+    async mail(address, subject) {
       const [first] = await this.all(address, subject, 1);
       if (!first) throw new Error(`no mail "${subject}" to ${address}`);
       return first;
     },
-    /** The mails to `address` whose subject is `subject`, oldest first, once `count` have arrived. */
-    async all(address: string, subject: string, count: number): Promise<ParsedMail[]> {
+    async all(address, subject, count) {
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const found = received.filter(
-          (mail) =>
-            mail.subject === subject &&
-            [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),
-        );
+        const found = (await list()).filter((mail) => mail.subject === subject && mail.to.includes(address));
         if (found.length >= count) return found;
         if (Date.now() > deadline)
           throw new Error(`${found.length} of ${count} mails "${subject}" to ${address}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
 /** The first link in a mail's text that starts with `prefix`. */
-export function linkIn(mail: ParsedMail, prefix: string): string {
-  const link = (mail.text ?? "").split(/\s+/).find((word) => word.startsWith(prefix));
+export function linkIn(mail: ReceivedMail, prefix: string): string {
+  const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));
   if (!link) throw new Error(`no link to ${prefix} in "${mail.subject}"`);
   return link;
 }

@@ -1,17 +1,51 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 
-/** Signs a new walker up through the built-in provider and waits for the dashboard. */
+const PASSWORD = "steps-for-charity-2026";
+
+const newEmail = () => `walker.${randomBytes(4).toString("hex")}@example.org`;
+
+/**
+ * Signs a new walker up on the built-in provider's pages, filling in its form, and waits for the
+ * dashboard. For tests of those pages; a test that only needs a walker uses `newSignedInWalker`.
+ */
 export async function signUpNewWalker(page: Page, origin: string): Promise<{ email: string }> {
-  const email = `walker.${randomBytes(4).toString("hex")}@example.org`;
+  const email = newEmail();
   await page.goto(`${origin}/api/login`);
   await page.getByRole("link", { name: "Create an account" }).click();
   await page.getByLabel("First name").fill("Wendy");
   await page.getByLabel("Last name").fill("Walker");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("steps-for-charity-2026");
+  await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL(`${origin}/`);
+  await page.getByText("Goal: 100,000 steps").waitFor();
+  return { email };
+}
+
+/**
+ * A new walker, signed in on `page`'s browser, with the app open on the home screen: the account
+ * is made by the requests the sign-up form makes (the provider's sign-in flow, then the form's POST,
+ * in the page's cookie jar), without drawing its pages. The password is the one `signUpNewWalker`
+ * uses.
+ */
+export async function newSignedInWalker(
+  page: Page,
+  origin: string,
+  who: { email?: string; firstName?: string; lastName?: string } = {},
+): Promise<{ email: string }> {
+  const { email = newEmail(), firstName = "Wendy", lastName = "Walker" } = who;
+  const request = page.context().request;
+  // Redirected to the provider's sign-in page: /auth/interaction/<its id>.
+  const signIn = await request.get(`${origin}/api/login`);
+  const interaction = new URL(signIn.url()).pathname;
+  const signedUp = await request.post(`${origin}${interaction}/signup`, {
+    form: { firstName, lastName, email, password: PASSWORD },
+  });
+  if (new URL(signedUp.url()).pathname !== "/") {
+    throw new Error(`The sign-up did not finish (${signedUp.status()}): ${await signedUp.text()}`);
+  }
+  await page.goto(`${origin}/`);
   await page.getByText("Goal: 100,000 steps").waitFor();
   return { email };
 }

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let page: Page;
@@ -14,19 +13,14 @@ let errors: string[];
 let email = "";
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
-  ({ email } = await signUpNewWalker(page, server.origin));
+  ({ email } = await newSignedInWalker(page, server.origin));
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 // The sign-in and sign-up pages are checked in accessibility.test.ts; these are the other pages the
@@ -52,7 +46,7 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
 
   it("the email-confirmation result pages: confirmed, and a link that no longer works", async () => {
     const link = linkIn(
-      await mailServer.mail(email, "Confirm your email for Charity Steps"),
+      await server.mail.mail(email, "Confirm your email for Charity Steps"),
       `${server.origin}/auth/confirm-email/`,
     );
     await page.goto(link);
@@ -79,7 +73,7 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
   });
 
   it("the new-password page a mailed reset link opens, and its refusal", async () => {
-    const mail = await mailServer.mail(email, "Choose a new Charity Steps password");
+    const mail = await server.mail.mail(email, "Choose a new Charity Steps password");
     await page.goto(linkIn(mail, `${server.origin}/auth/password-reset/`));
     await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
     await expectAccessible(page, "new password page");

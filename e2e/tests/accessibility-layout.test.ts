@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -120,7 +120,7 @@ describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide", (
 
   it("signed in, at 200% text and at 320 px", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signUpNewWalker(page, server.origin);
+    await newSignedInWalker(page, server.origin);
     // Steps added by hand, so the dashboard also shows the entries list and what waits for a check.
     await page.getByLabel("Steps", { exact: true }).fill("1200");
     await page

@@ -1,42 +1,31 @@
-import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let page: Page;
-const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 describe("the prize page and the operator console meet WCAG 2.2 A and AA (axe-core)", () => {
   it("the prize page, with its categories open", async () => {
-    await page.goto(`${server.origin}/api/login`);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("First name").fill("Olive");
-    await page.getByLabel("Last name").fill("Operator");
-    await page.getByLabel("Email").fill(operatorEmail);
-    await page.getByLabel("Password").fill("steps-for-charity-2026");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${server.origin}/`);
-    await page.getByText("Goal: 100,000 steps").waitFor();
+    await newSignedInWalker(page, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
 
     await page.goto(`${server.origin}/prize-draw`);
     await page.getByTestId("entry-count").waitFor();
@@ -47,7 +36,7 @@ describe("the prize page and the operator console meet WCAG 2.2 A and AA (axe-co
   });
 
   it("the operator console", async () => {
-    const mail = await mailServer.mail(operatorEmail, "Confirm your email for Charity Steps");
+    const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
     await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     await expectAccessible(page, "email confirmed page");

@@ -16,9 +16,9 @@ const webDist = fileURLToPath(new URL("../../web/dist", import.meta.url));
 const release = mkdtempSync(join(tmpdir(), "charity-steps-release-"));
 
 // The app is served from a copy of the built PWA, so that a test can ship a new release (a changed
-// service worker) without touching the build other tests use. The first start builds what is stale.
+// service worker) without touching the build other tests use. The run's first server has built
+// what was stale before any test file starts.
 beforeAll(async () => {
-  await (await startAppServer()).stop();
   cpSync(webDist, release, { recursive: true });
   // Precompressed copies would be served in place of the worker the test changes.
   rmSync(join(release, "sw.js.br"), { force: true });

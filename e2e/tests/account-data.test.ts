@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -86,8 +88,12 @@ describe("a walker's own data", () => {
       page.getByRole("link", { name: "Download my data" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^charity-steps-data-\d{4}-\d{2}-\d{2}\.zip$/);
-    const path = await download.path();
+    // Saved where the test can read it: the browser may run in another process.
+    const folder = mkdtempSync(join(tmpdir(), "charity-steps-download-"));
+    const path = join(folder, download.suggestedFilename());
+    await download.saveAs(path);
     const files = unzipSync(new Uint8Array(readFileSync(path)));
+    rmSync(folder, { recursive: true, force: true });
     const json = (name: string) => JSON.parse(strFromU8(files[name] ?? new Uint8Array())) as unknown;
 
     expect(json("profile.json")).toMatchObject({ firstName: "Wendy", lastName: "Walker", email });

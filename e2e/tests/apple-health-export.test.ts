@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -24,19 +24,22 @@ beforeAll(async () => {
     startAppServer(),
     launchChromium(),
     // Years of records (heart rate, energy, distance, steps from an iPhone and a watch): only the
-    // last 31 days' steps count.
-    writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000 }),
+    // last 31 days' steps count. Deflated fast: the reading on the phone is the same work.
+    writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000, level: 1 }),
   ]);
-  // Large enough that Cancel comes well before the end of the read.
+  // Large enough that Cancel comes well before the end of the read (its reading takes about two
+  // and a half times as long as the export above), and small enough that a read Cancel had not
+  // stopped would be over within the wait after it.
   largeExport = await writeHealthExport({
     path: join(folder, "large-export.zip"),
-    xmlBytes: 250_000_000,
+    xmlBytes: 100_000_000,
     seed: 7,
+    level: 1,
   });
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
-  await signUpNewWalker(page, server.origin);
+  await newSignedInWalker(page, server.origin);
 });
 afterAll(async () => {
   await browser?.close();
@@ -130,10 +133,12 @@ describe("importing an Apple Health export", () => {
     const phone = await phoneContext(browser);
     try {
       const offlinePage = await phone.newPage();
-      await signUpNewWalker(offlinePage, server.origin);
+      await newSignedInWalker(offlinePage, server.origin);
       await offlinePage.goto(`${server.origin}/apple-health`);
-      // The page's code is all loaded before the connection goes.
+      // The page's code is all loaded before the connection goes, and the app is installed: the
+      // export is read by a worker script the page loads only then, from the service worker's copy.
       await offlinePage.getByLabel("Choose the Health export").waitFor({ state: "attached" });
+      await offlinePage.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       await phone.setOffline(true);
       await offlinePage.getByLabel("Choose the Health export").setInputFiles(healthExport.path);
       await offlinePage

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { serverTodaySteps, shownTodaySteps, signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker, serverTodaySteps, shownTodaySteps } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
-  await signUpNewWalker(page, server.origin);
+  await newSignedInWalker(page, server.origin);
 });
 afterAll(async () => {
   await browser?.close();

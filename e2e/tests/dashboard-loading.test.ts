@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -11,7 +11,7 @@ let cookies: Awaited<ReturnType<BrowserContext["cookies"]>>;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   const signUp = await phoneContext(browser);
-  await signUpNewWalker(await signUp.newPage(), server.origin);
+  await newSignedInWalker(await signUp.newPage(), server.origin);
   cookies = await signUp.cookies(server.origin);
   await signUp.close();
 });
@@ -93,8 +93,12 @@ describe("opening the dashboard", () => {
     const { context, page, errors } = await freshPhone();
     await openDashboard(page, () => page.goto(`${server.origin}/dashboard`), "/api/monthly-reset");
 
-    // Back a day later, by the page's clock.
-    await page.clock.setFixedTime(new Date(Date.now() + 86_400_000));
+    // Back the next London day, at noon by the page's clock. Not 24 hours on: from the first hour
+    // of the day the clocks go back (25 hours long), that is the same day.
+    const today = await page.evaluate(() =>
+      new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(),
+    );
+    await page.clock.setFixedTime(Date.parse(`${today}T12:00:00Z`) + 86_400_000);
     const calls = countApiCalls(page);
     await openDashboard(page, () => page.reload(), "/api/daily-reset");
     // The first load's request, then the refresh (and one more when the day starts a new month).

@@ -3,10 +3,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let page: Page;
@@ -16,26 +15,21 @@ const password = "steps-for-charity-2026";
 const newEmail = `wendy.new.${randomBytes(4).toString("hex")}@example.org`;
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
-  ({ email } = await signUpNewWalker(page, server.origin));
+  ({ email } = await newSignedInWalker(page, server.origin));
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 const security = () => page.getByRole("region", { name: "Sign-in and security" });
 
 describe("a walker's email, confirmed and changed", () => {
   it("says the new account's email is not confirmed, and sends the link again", async () => {
-    await mailServer.mail(email, "Confirm your email for Charity Steps");
+    await server.mail.mail(email, "Confirm your email for Charity Steps");
     await page.goto(`${server.origin}/account`);
     await security().getByText("Email not confirmed").waitFor();
     await security().getByRole("button", { name: "Resend the link" }).click();
@@ -48,7 +42,7 @@ describe("a walker's email, confirmed and changed", () => {
 
   it("confirms the email from the mailed link; the account page says so", async () => {
     // The resend withdrew the first link: the newest mail's link is the one that works.
-    const [, resent] = await mailServer.all(email, "Confirm your email for Charity Steps", 2);
+    const [, resent] = await server.mail.all(email, "Confirm your email for Charity Steps", 2);
     if (!resent) throw new Error("the resent confirmation mail did not arrive");
     const link = linkIn(resent, `${server.origin}/auth/confirm-email/`);
     await page.goto(link);
@@ -74,10 +68,10 @@ describe("a walker's email, confirmed and changed", () => {
       email,
     });
 
-    const mail = await mailServer.mail(newEmail, "Confirm your new email for Charity Steps");
+    const mail = await server.mail.mail(newEmail, "Confirm your new email for Charity Steps");
     await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await page.getByText(`Your account now uses ${newEmail}. Sign in with it from now on.`).waitFor();
-    await mailServer.mail(email, "Your Charity Steps email has changed");
+    await server.mail.mail(email, "Your Charity Steps email has changed");
 
     await page.goto(`${server.origin}/account`);
     await page.getByRole("region", { name: "Profile" }).getByText(newEmail).waitFor();

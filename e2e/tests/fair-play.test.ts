@@ -1,21 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let walker: Page;
 let operator: Page;
 let walkerErrors: string[];
 let operatorErrors: string[];
-const operatorEmail = `fair.operator.${randomBytes(4).toString("hex")}@example.org`;
 
 const PENDING_MESSAGE = "This entry is waiting for a quick check before it counts toward prize entries.";
 const NO_CAPTURE_DATE = "The photo does not say when it was taken.";
@@ -72,11 +69,7 @@ function hillPng(): Buffer {
 const PHOTO = hillPng();
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   walker = await (await phoneContext(browser)).newPage();
   operator = await (await phoneContext(browser)).newPage();
   walkerErrors = watchForErrors(walker);
@@ -85,7 +78,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 async function stats(page: Page) {
@@ -119,7 +111,7 @@ const entry = (steps: string) =>
 // One walker's entries wait for a check, an operator decides them, and the walker sees the outcome.
 describe("fair play: an entry that waits for a check, and the operator's decision", () => {
   it("keeps a walker's entry with an undated photo out of prize entries, and says so neutrally", async () => {
-    await signUpNewWalker(walker, server.origin);
+    await newSignedInWalker(walker, server.origin);
     await walker.goto(`${server.origin}/dashboard`);
     await walker.getByText("Goal: 100,000 steps").waitFor();
     expect(await walker.getByTestId("prize-entries").textContent()).toBe("0");
@@ -168,15 +160,12 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
 
   it("lets an operator approve one entry and reject the other with a reason", async () => {
     // The operator's own account: signed up with the listed email, then confirmed.
-    await operator.goto(`${server.origin}/api/login`);
-    await operator.getByRole("link", { name: "Create an account" }).click();
-    await operator.getByLabel("First name").fill("Olive");
-    await operator.getByLabel("Last name").fill("Operator");
-    await operator.getByLabel("Email").fill(operatorEmail);
-    await operator.getByLabel("Password").fill("steps-for-charity-2026");
-    await operator.getByRole("button", { name: "Create account" }).click();
-    await operator.waitForURL(`${server.origin}/`);
-    const mail = await mailServer.mail(operatorEmail, "Confirm your email for Charity Steps");
+    await newSignedInWalker(operator, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
+    const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
     await operator.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await operator.getByRole("heading", { name: "Email confirmed" }).waitFor();
 

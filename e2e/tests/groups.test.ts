@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -43,8 +43,8 @@ describe("two walkers in a group", () => {
   let joinCode = "";
 
   it("one creates a group and copies its code", async () => {
-    await signUpNewWalker(admin(), server.origin);
-    await signUpNewWalker(member(), server.origin);
+    await newSignedInWalker(admin(), server.origin);
+    await newSignedInWalker(member(), server.origin);
     const page = admin();
     await page.goto(`${server.origin}/groups`);
     await page.getByText("No Groups Yet").waitFor();

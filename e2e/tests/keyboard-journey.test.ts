@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -152,7 +152,7 @@ describe("the whole walker journey with the keyboard alone", () => {
   it("creates a group, joins another, and opens a group's members", async () => {
     // Another walker's group to join (set up with the mouse: only this walker is keyboard-only).
     const other = await (await phoneContext(browser)).newPage();
-    await signUpNewWalker(other, server.origin);
+    await newSignedInWalker(other, server.origin);
     await other.goto(`${server.origin}/groups`);
     await other.getByRole("button", { name: "Create Group" }).click();
     await other.getByLabel("Group name").fill("Morning Amblers");

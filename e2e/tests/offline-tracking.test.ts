@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { serverTodaySteps, shownTodaySteps, signUpNewWalker, walk } from "../support/walker.js";
+import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
-  await signUpNewWalker(page, server.origin);
+  await newSignedInWalker(page, server.origin);
   // The service worker must control the page before the network goes away.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -107,7 +107,7 @@ describe("the service worker sends queued steps with no page open", () => {
   it("delivers a closed app's steps by Background Sync, and a replayed sync event adds nothing", async () => {
     const swContext = await phoneContext(browser);
     const walkerPage = await swContext.newPage();
-    await signUpNewWalker(walkerPage, server.origin);
+    await newSignedInWalker(walkerPage, server.origin);
     await walkerPage.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });

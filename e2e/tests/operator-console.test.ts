@@ -1,17 +1,14 @@
-import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
 /** The London month of `at`, YYYY-MM. */
 const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
@@ -21,32 +18,14 @@ const londonMonth = (at: number) =>
 const month = londonMonth(Date.parse(`${londonMonth(Date.now())}-01T12:00:00Z`) - 5 * 86_400_000);
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail.toUpperCase() } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
-
-/** Signs up through the built-in provider with `email` and waits for the dashboard. */
-async function signUp(target: Page, email: string): Promise<void> {
-  await target.goto(`${server.origin}/api/login`);
-  await target.getByRole("link", { name: "Create an account" }).click();
-  await target.getByLabel("First name").fill("Olive");
-  await target.getByLabel("Last name").fill("Operator");
-  await target.getByLabel("Email").fill(email);
-  await target.getByLabel("Password").fill("steps-for-charity-2026");
-  await target.getByRole("button", { name: "Create account" }).click();
-  await target.waitForURL(`${server.origin}/`);
-  await target.getByText("Goal: 100,000 steps").waitFor();
-}
 
 const form = () => page.getByRole("form", { name: "Record a postal entry" });
 
@@ -63,11 +42,15 @@ async function record(entry: { fullName: string; address: string; receivedOn: st
 
 describe("the operator console", () => {
   it("is not open to the listed email until the walker confirms it", async () => {
-    await signUp(page, operatorEmail);
+    await newSignedInWalker(page, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Olive",
+      lastName: "Operator",
+    });
     await page.goto(`${server.origin}/operator`);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
 
-    const mail = await mailServer.mail(operatorEmail, "Confirm your email for Charity Steps");
+    const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
     await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     const me = await page.evaluate(async () => (await (await fetch("/api/auth/user")).json()) as unknown);
@@ -105,7 +88,7 @@ describe("the operator console", () => {
     const log = page.getByRole("list", { name: "Operator actions, newest first" });
     await log.getByRole("listitem").nth(1).waitFor();
     expect(await log.getByRole("listitem").count()).toBe(2);
-    await log.getByRole("listitem").first().getByText(operatorEmail).waitFor();
+    await log.getByRole("listitem").first().getByText(server.operatorEmail).waitFor();
     await log.getByRole("listitem").first().getByText("Before and after").click();
     await log.getByRole("listitem").first().getByText('"fullName": "mary obrien"').waitFor();
     // The duplicate's toast, closed so that it does not cover the log in the picture.
@@ -119,7 +102,7 @@ describe("the operator console", () => {
   it("is the 404 page for a walker who is not an operator", async () => {
     const other = await (await phoneContext(browser)).newPage();
     const otherErrors = watchForErrors(other);
-    await signUpNewWalker(other, server.origin);
+    await newSignedInWalker(other, server.origin);
     await other.goto(`${server.origin}/operator`);
     await other.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     expect(await other.getByText("Operator console").count()).toBe(0);

@@ -3,9 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { type MailServer, startMailServer } from "../support/mail-server.js";
 
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -20,11 +18,7 @@ const walker = {
 const newPassword = "a-new-phrase-for-walking";
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { SMTP_URL: mailServer.url } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
@@ -32,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
 });
 
 // One walker, in order: signs up, forgets the password, resets it from the mail, is signed in.
@@ -50,7 +43,7 @@ describe("a walker who forgot their password", () => {
     await page.waitForURL(`${server.origin}/`);
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     // The sign-up's confirmation mail has gone out.
-    await mailServer.mail(walker.email, "Confirm your email for Charity Steps");
+    await server.mail.mail(walker.email, "Confirm your email for Charity Steps");
 
     await page.getByRole("link", { name: "Logout" }).click();
     await page.waitForURL(`${server.origin}/`, { timeout: 15_000 });
@@ -72,7 +65,7 @@ describe("a walker who forgot their password", () => {
   });
 
   it("follows the mailed link, chooses a new password and lands signed in", async () => {
-    const mail = await mailServer.mail(walker.email, "Choose a new Charity Steps password");
+    const mail = await server.mail.mail(walker.email, "Choose a new Charity Steps password");
     const link = /https?:\/\/\S+\/auth\/password-reset\/[A-Za-z0-9_-]+/.exec(mail.text ?? "")?.[0];
     expect(link?.startsWith(`${server.origin}/auth/password-reset/`)).toBe(true);
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -7,23 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn, type MailServer, startMailServer } from "../support/mail-server.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { createFakeClock } from "../support/fake-clock.js";
+import { linkIn } from "../support/mail-server.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-let mailServer: MailServer;
 let server: AppServer;
 let browser: Browser;
 let walker: Page;
 let errors: string[];
 let walkerEmail = "";
-const operatorEmail = `otto.operator.${randomBytes(4).toString("hex")}@example.org`;
 /** The London month of `at`, YYYY-MM. */
 const londonMonth = (at: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
     .format(at)
     .slice(0, 7);
-const monthBefore = (month: string) => londonMonth(Date.parse(`${month}-01T12:00:00Z`) - 5 * 86_400_000);
 const londonHour = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/London",
   hour: "2-digit",
@@ -39,14 +37,14 @@ function closesAt(month: string): number {
   return noonUtc - (Number(londonHour.format(noonUtc)) - 12) * 3_600_000;
 }
 /**
- * The month whose draw this test runs: the newest whose close has passed, so that its draw can be
- * run now. That is last month once its close is past, and the month before until then (the 1st to
- * the 3rd), when the prize page's tickets are that month's too.
+ * The month whose draw this test runs, and the server's clock: an hour past that month's close, so
+ * that its draw can be run, and where no other month closes while the test runs. It is the
+ * browser's month, so the server is ahead of the browser, never behind it: the cookies the server
+ * sets are not already past in the browser's eyes.
  */
-const month = (() => {
-  const lastMonth = monthBefore(londonMonth(Date.now()));
-  return Date.now() >= closesAt(lastMonth) ? lastMonth : monthBefore(lastMonth);
-})();
+const month = londonMonth(Date.now());
+const serverNow = closesAt(month) + 3_600_000;
+const clock = createFakeClock();
 const monthName = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
   month: "long",
@@ -54,11 +52,11 @@ const monthName = new Intl.DateTimeFormat("en-GB", {
 }).format(Date.parse(`${month}-15T12:00:00Z`));
 
 beforeAll(async () => {
-  mailServer = await startMailServer();
+  await clock.set(serverNow);
   [server, browser] = await Promise.all([
     startAppServer({
       // The operator runs the draw here, rather than the scheduled job.
-      env: { SMTP_URL: mailServer.url, OPERATOR_EMAILS: operatorEmail, DRAW_AUTO_RUN: "false" },
+      env: { DRAW_AUTO_RUN: "false", ...clock.env },
     }),
     launchChromium(),
   ]);
@@ -68,12 +66,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await mailServer?.close();
+  clock.dispose();
 });
 
 /** Follows the confirmation link mailed to `email`, as the walker would from their inbox. */
 async function confirmEmail(page: Page, email: string): Promise<void> {
-  const mail = await mailServer.mail(email, "Confirm your email for Charity Steps");
+  const mail = await server.mail.mail(email, "Confirm your email for Charity Steps");
   await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
@@ -123,22 +121,19 @@ async function api(page: Page, method: string, path: string, body?: unknown) {
 
 describe("a walker wins the newest closed month's draw and claims the prize", () => {
   it("the walker's tickets are counted at the close and the operator runs the draw", async () => {
-    walkerEmail = (await signUpNewWalker(walker, server.origin)).email;
+    walkerEmail = (await newSignedInWalker(walker, server.origin)).email;
     await confirmEmail(walker, walkerEmail);
     const me = (await api(walker, "GET", "/api/auth/user")).body as { id: string; emailVerified: boolean };
     expect(me.emailVerified).toBe(true);
     stepsBeforeClose(me.id, 25_000);
 
     const operator = await (await phoneContext(browser)).newPage();
-    await operator.goto(`${server.origin}/api/login`);
-    await operator.getByRole("link", { name: "Create an account" }).click();
-    await operator.getByLabel("First name").fill("Otto");
-    await operator.getByLabel("Last name").fill("Operator");
-    await operator.getByLabel("Email").fill(operatorEmail);
-    await operator.getByLabel("Password").fill("steps-for-charity-2026");
-    await operator.getByRole("button", { name: "Create account" }).click();
-    await operator.waitForURL(`${server.origin}/`);
-    await confirmEmail(operator, operatorEmail);
+    await newSignedInWalker(operator, server.origin, {
+      email: server.operatorEmail,
+      firstName: "Otto",
+      lastName: "Operator",
+    });
+    await confirmEmail(operator, server.operatorEmail);
     const run = await api(operator, "POST", `/api/operator/draws/${month}/run`);
     expect(run.status).toBe(200);
   });
@@ -153,7 +148,7 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     await screenshot(walker, "81-prize-banner", { fullPage: false });
     await expectAccessible(walker, "dashboard with a prize to claim");
 
-    const mail = await mailServer.mail(
+    const mail = await server.mail.mail(
       walkerEmail,
       `You won a Platinum prize in the Charity Steps draw for ${monthName}`,
     );

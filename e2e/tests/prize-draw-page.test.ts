@@ -1,14 +1,13 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.js";
+import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { signUpNewWalker } from "../support/walker.js";
+import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-const address = "Charity Steps Prize Draw\nPO Box 2026\nLittle Walking\nWK1 2AB";
 const month = new Intl.DateTimeFormat("en-CA", {
   timeZone: "Europe/London",
   year: "numeric",
@@ -18,10 +17,7 @@ const month = new Intl.DateTimeFormat("en-CA", {
   .slice(0, 7);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startAppServer({ env: { POSTAL_ENTRY_ADDRESS: address } }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
 });
@@ -32,7 +28,7 @@ afterAll(async () => {
 
 describe("the prize page, before the draw", () => {
   it("shows this month's commitment as the API publishes it, and the free postal route", async () => {
-    await signUpNewWalker(page, server.origin);
+    await newSignedInWalker(page, server.origin);
     const published = await (await fetch(`${server.origin}/api/draws/${month}`)).json();
     expect(published.commitment).toMatch(/^[0-9a-f]{64}$/);
 
@@ -40,12 +36,12 @@ describe("the prize page, before the draw", () => {
     const commitment = page.getByTestId("draw-commitment");
     await commitment.waitFor();
     expect(await commitment.textContent()).toBe(published.commitment);
-    expect(await page.getByTestId("postal-address").textContent()).toBe(address);
+    expect(await page.getByTestId("postal-address").textContent()).toBe(POSTAL_ENTRY_ADDRESS);
     await page.getByText("One entry per envelope.", { exact: false }).waitFor();
     await screenshot(page, "80-prize-draw-commitment");
 
     await page.goto(`${server.origin}/terms`);
-    expect(await page.getByTestId("postal-address").textContent()).toBe(address);
+    expect(await page.getByTestId("postal-address").textContent()).toBe(POSTAL_ENTRY_ADDRESS);
     expect(errors).toEqual([]);
   });
 });

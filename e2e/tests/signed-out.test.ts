@@ -50,14 +50,38 @@ describe("a visitor who is not signed in", () => {
   it.each(["/dashboard", "/charity", "/prize-draw", "/groups", "/account"])(
     "is asked to log in on %s, told why, and sent to sign-in after half a second",
     async (path) => {
+      // What the toast says is noted as it appears, and the redirect's request waits until the
+      // screen has been read: on a busy machine the toast's few seconds, or the half second before
+      // the redirect, can pass before the test looks.
+      await page.addInitScript(() => {
+        const toasts: string[] = [];
+        Object.assign(window, { toasts });
+        new MutationObserver(() => {
+          for (const toast of Array.from(document.querySelectorAll("li.toast"))) {
+            const text = toast.textContent ?? "";
+            if (!toasts.includes(text)) toasts.push(text);
+          }
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      let screenRead = () => {};
+      const read = new Promise<void>((resolve) => {
+        screenRead = resolve;
+      });
+      await page.route("**/api/login", async (route) => {
+        await read;
+        await route.continue();
+      });
       await page.goto(`${server.origin}${path}`);
 
       await page.getByRole("heading", { name: "Log In Required" }).waitFor();
       expect(await page.getByRole("link", { name: "Log In to Continue" }).getAttribute("href")).toBe(
         "/api/login",
       );
-      await page.getByText("You are logged out. Logging in again...").first().waitFor();
-      await page.getByText("Unauthorized", { exact: true }).first().waitFor();
+      const toldWhy = () =>
+        page.evaluate(() => (window as unknown as { toasts: string[] }).toasts.join(" | "));
+      await expect.poll(toldWhy).toContain("You are logged out. Logging in again...");
+      expect(await toldWhy()).toMatch(/(^| \| )Unauthorized/);
+      screenRead();
 
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
       await page.getByRole("button", { name: "Sign in" }).waitFor();

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { serverTodaySteps, shownTodaySteps, signUpNewWalker, walk } from "../support/walker.js";
+import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   errors = watchForErrors(page);
-  await signUpNewWalker(page, server.origin);
+  await newSignedInWalker(page, server.origin);
 });
 afterAll(async () => {
   await browser?.close();
