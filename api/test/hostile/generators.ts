@@ -1,8 +1,9 @@
-import { addDays, londonDay } from "@charity-steps/shared-types";
+import { addDays } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import type { DatabaseSchema } from "../../src/db/schema/index.js";
+import { TEST_TODAY } from "../support/clock.js";
 
 /** The parts of a JSON schema (as TypeBox writes them) that the generators read. */
 export interface Schema {
@@ -79,7 +80,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   ),
 })).value;
 
-/** A value that `schema` would accept, or nearly (so that a request gets past its other fields). */
+/**
+ * A value that `schema` would accept, or nearly (so that a request gets past its other fields).
+ * Dates are around the fixed today that the hostile-input test sets its clock to.
+ */
 export function plausibleValue(schema: Schema): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
@@ -93,8 +97,7 @@ export function plausibleValue(schema: Schema): fc.Arbitrary<unknown> {
   if (type === "boolean") return fc.boolean();
   if (type === "string") {
     if (schema.pattern?.includes("\\d{4}-") || schema.description?.includes("YYYY-MM-DD")) {
-      const today = londonDay();
-      return fc.integer({ min: -32, max: 1 }).map((back) => addDays(today, back));
+      return fc.integer({ min: -32, max: 1 }).map((back) => addDays(TEST_TODAY, back));
     }
     if (schema.format === "uuid") return fc.uuid();
     const maxLength = schema.maxLength ?? 60;

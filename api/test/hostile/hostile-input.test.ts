@@ -4,8 +4,6 @@ import {
   APPLE_HEALTH_IMPORT_PATH,
   addDays,
   HEALTH_KEYS_PATH,
-  londonDay,
-  londonMonth,
 } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
@@ -24,6 +22,7 @@ import {
 } from "../helper.js";
 import { walkerWithEmail } from "../operators/support.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
 import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Schema } from "./generators.js";
 
 /**
@@ -32,6 +31,9 @@ import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Sch
  * sign-in pages answer HTML), and a refused request must leave the database exactly as it was.
  */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 10_000);
+
+// Dates in the generated requests are around a fixed today, the one the app reads too.
+useTestClock();
 
 /** Routes left out, and why. */
 const SKIPPED: Record<string, string> = {};
@@ -100,7 +102,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     png = await photo("png");
     // Something to lose: steps, a manual entry, a group the walker runs.
     const headers = { cookie: walker.cookie, "content-type": "application/json" };
-    const today = londonDay();
+    const today = TEST_TODAY;
     await app.inject({
       method: "POST",
       url: "/api/steps/sync",
@@ -314,7 +316,7 @@ function requestFor(
           pathParams[index] === "uid"
             ? fixtures().uid
             : pathParams[index] === "month"
-              ? londonMonth()
+              ? TEST_MONTH
               : route.url.startsWith(HEALTH_KEYS_PATH)
                 ? fixtures().spareKeyId
                 : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
@@ -470,7 +472,7 @@ function jsonBodyArb(schema: Schema | undefined) {
  * dates in and around the window, sometimes repeated (the schema's generator makes no arrays).
  */
 function importBodyArb() {
-  const today = londonDay();
+  const today = TEST_TODAY;
   const date = fc.integer({ min: -32, max: 1 }).map((back) => addDays(today, back));
   const steps = fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: 0, max: 50_000 }) },
@@ -513,7 +515,7 @@ function multipartArb(fixtures: () => { png: Buffer }) {
       ),
     },
   );
-  const today = londonDay();
+  const today = TEST_TODAY;
   return fc
     .record({
       steps: field("steps", fc.constantFrom("1", "2500", "10000", "0", "10001", "-5", "1.5", "1e3")),
