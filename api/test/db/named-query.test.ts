@@ -30,7 +30,7 @@ describe.each(dialects)("a named query (%s)", (dialect) => {
       .execute();
 
   it("binds each run's values where its builder put them, around the builder's own constants", async () => {
-    testDb = await createTestDatabase(dialect);
+    testDb = await createTestDatabase(dialect, { migrated: true });
     database = Database.connect(testDb.url);
     await database.migrateToLatest();
     await signUp("ann", "Ann");
@@ -62,7 +62,7 @@ describe.each(dialects)("a named query (%s)", (dialect) => {
   });
 
   it("runs inside a transaction and sees the transaction's own writes", async () => {
-    testDb = await createTestDatabase(dialect);
+    testDb = await createTestDatabase(dialect, { migrated: true });
     database = Database.connect(testDb.url);
     await database.migrateToLatest();
     const count = namedQuery(database.db, (db, param: Param<{ name: string }>) =>

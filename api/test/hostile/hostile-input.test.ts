@@ -75,7 +75,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let operatorCookie = "";
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     // Listening, so that the sign-in routes reach the built-in provider (this same server) over HTTP.
     const port = await freePort();
     app = await buildApp(

@@ -43,7 +43,7 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
   it.each(Array.from({ length: ROUNDS }, (_, round) => round + 1))(
     "round %i: keeps every acknowledged request and counts nothing twice",
     async (round) => {
-      const testDb = await createTestDatabase(dialect);
+      const testDb = await createTestDatabase(dialect, { migrated: true });
       const port = await freePort();
       const secret = newSessionSecret();
       let api: ApiProcess = await startApiProcess({ databaseUrl: testDb.url, port, sessionSecret: secret });
