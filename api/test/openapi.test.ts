@@ -22,7 +22,7 @@ describe("GET /api/openapi.json", () => {
   const apiRoutes: { method: string; url: string; schema: RouteOptions["schema"] }[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
+    database = await createTestDatabase("sqlite", { migrated: true });
     app = await buildApp(testConfig({ DATABASE_URL: database.url }), {
       logger: false,
       onRoute: (route) => {

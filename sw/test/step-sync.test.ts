@@ -37,7 +37,8 @@ function fakeWorker({ backgroundSync = true } = {}) {
   return { dispatch, syncRegister };
 }
 
-const NOW = Date.now();
+// A fixed moment: what is queued and sent does not depend on the day the tests run.
+const NOW = Date.parse("2026-05-20T11:00:00Z");
 const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(NOW);
 
 beforeEach(async () => {

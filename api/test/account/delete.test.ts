@@ -1,10 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  ACCOUNT_MESSAGES,
-  ACCOUNT_PATH,
-  DELETE_CONFIRM_WORD,
-  londonMonth,
-} from "@charity-steps/shared-types";
+import { ACCOUNT_MESSAGES, ACCOUNT_PATH, DELETE_CONFIRM_WORD } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,6 +12,7 @@ import {
   startTestServer,
   TestBrowser,
 } from "../helper.js";
+import { TEST_MONTH, useTestClock } from "../support/clock.js";
 import {
   accountClient,
   downloadExport,
@@ -25,6 +21,9 @@ import {
   uniqueWord,
   walkerWithData,
 } from "./support.js";
+
+// The walkers' data is stored for today and this month: a fixed day, so erasing it cannot straddle midnight.
+useTestClock();
 
 describe.each(dialects)("Delete my account (%s)", (dialect) => {
   let server: RunningServer;
@@ -72,13 +71,13 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
       .values({
         id: randomUUID(),
         user_id: ana.user.id,
-        month: londonMonth(),
+        month: TEST_MONTH,
         amount_pence: 499,
         created_at: Date.now(),
       })
       .execute();
 
-    const month = londonMonth();
+    const month = TEST_MONTH;
     const totals = async () => ({
       revenue: (await bob.account.get("/api/revenue/current")).json(),
       month: await db

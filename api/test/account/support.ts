@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
-import { ACCOUNT_EXPORT_PATH, HEALTH_KEYS_PATH, londonDay } from "@charity-steps/shared-types";
+import { ACCOUNT_EXPORT_PATH, HEALTH_KEYS_PATH } from "@charity-steps/shared-types";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { strFromU8, unzipSync } from "fflate";
 import { type Kysely, sql } from "kysely";
@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { createSignedInWalker } from "../helper.js";
 import { manualForm, photo, stepsClient } from "../steps/support.js";
+import { TEST_TODAY } from "../support/clock.js";
 
 /** A word no other test data holds, so that finding it anywhere means it came from this walker. */
 export function uniqueWord(prefix: string): string {
@@ -69,7 +70,8 @@ export async function seedEveryFeature(
     .executeTakeFirstOrThrow();
   const steps = stepsClient(app, walker.cookie);
   const account = accountClient(app, walker.cookie);
-  const today = londonDay();
+  // The fixed today that the account tests set their clock to.
+  const today = TEST_TODAY;
   const phoneId = `phone-${randomUUID()}`;
   const watchId = `watch-${randomUUID()}`;
   for (const [deviceId, count] of [

@@ -269,7 +269,10 @@ describe.each(dialects)("an external provider's account (%s)", (dialect) => {
     const [issuerPort, appPort] = [await freePort(), await freePort()];
     const issuerOrigin = `http://127.0.0.1:${issuerPort}`;
     appOrigin = `http://127.0.0.1:${appPort}`;
-    [issuerDb, appDb] = await Promise.all([createTestDatabase(dialect), createTestDatabase(dialect)]);
+    [issuerDb, appDb] = await Promise.all([
+      createTestDatabase(dialect, { migrated: true }),
+      createTestDatabase(dialect, { migrated: true }),
+    ]);
     identityServer = await buildIdentityServer(
       testConfig({ DATABASE_URL: issuerDb.url, PUBLIC_URL: issuerOrigin }),
       [

@@ -32,7 +32,10 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
     const [issuerPort, appPort] = [await freePort(), await freePort()];
     issuerOrigin = `http://127.0.0.1:${issuerPort}`;
     appOrigin = `http://127.0.0.1:${appPort}`;
-    [issuerDb, appDb] = await Promise.all([createTestDatabase(dialect), createTestDatabase(dialect)]);
+    [issuerDb, appDb] = await Promise.all([
+      createTestDatabase(dialect, { migrated: true }),
+      createTestDatabase(dialect, { migrated: true }),
+    ]);
 
     identityServer = await buildIdentityServer(
       testConfig({ DATABASE_URL: issuerDb.url, PUBLIC_URL: issuerOrigin }),
@@ -133,7 +136,7 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
   });
 
   it("answers 502 with a message, not a crash, when the issuer cannot be reached", async () => {
-    const db = await createTestDatabase(dialect);
+    const db = await createTestDatabase(dialect, { migrated: true });
     const lonely = await buildApp(
       testConfig({
         DATABASE_URL: db.url,

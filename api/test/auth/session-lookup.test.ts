@@ -9,7 +9,7 @@ const WALKERS = 500;
 
 describe.each(dialects)("session lookup (%s)", (dialect) => {
   it("finds each valid session by its key, with the plan a connection keeps, however many there are", async () => {
-    const testDb = await createTestDatabase(dialect);
+    const testDb = await createTestDatabase(dialect, { migrated: true });
     const database = Database.connect(testDb.url);
     try {
       await database.migrateToLatest();

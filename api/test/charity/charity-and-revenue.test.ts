@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { CHARITY_NAMES, londonMonth } from "@charity-steps/shared-types";
+import { CHARITY_NAMES } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { stepsClient } from "../steps/support.js";
+import { TEST_MONTH, useTestClock } from "../support/clock.js";
+
+useTestClock();
 
 describe.each(dialects)("charity selection, revenue and subscription status (%s)", (dialect) => {
   let testApp: TestApp;
@@ -59,7 +62,7 @@ describe.each(dialects)("charity selection, revenue and subscription status (%s)
 
   it("computes the month's prize pool from subscription revenue: £0.00 in the free beta", async () => {
     const { api, user } = await newWalker();
-    const month = londonMonth();
+    const month = TEST_MONTH;
     expect((await api.get("/api/revenue/current")).json()).toEqual({
       month,
       totalRevenue: 0,

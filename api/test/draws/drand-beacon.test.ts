@@ -260,7 +260,7 @@ describe("configured for quicknet", () => {
     const impostor: typeof fetch = (input, init) =>
       fetch(String(input).replace(`https://api.drand.sh/${quicknet}`, network.url), init);
     const error = await refusal(
-      drandBeaconSource(config as DrawBeaconConfig, { fetch: impostor }).roundAfter(new Date()),
+      drandBeaconSource(config as DrawBeaconConfig, { fetch: impostor }).roundAfter(new Date(at(40))),
     );
     expect(error.message).toMatch(`not the configured chain ${quicknet}`);
   });

@@ -8,7 +8,6 @@ import {
   drawMinePath,
   drawResultsPath,
   drawTicketsPath,
-  londonMonth,
   MY_PRIZES_PATH,
   operatorDrawPath,
   operatorDrawRunPath,
@@ -23,10 +22,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { buildTestApp, dialects, type TestApp, testConfig } from "../helper.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../operators/support.js";
+import { TEST_MONTH, useTestClock } from "../support/clock.js";
 import { type DrandTestNetwork, startDrandTestNetwork } from "../support/drand-test-network.js";
 
 const DAY_MS = 24 * 3_600_000;
-const thisMonth = londonMonth();
+// The app's clock (the routes') is this file's fixed today; the service's calls take their own moment.
+useTestClock();
+const thisMonth = TEST_MONTH;
 /** Noon on the 10th of `month`: a moment inside it, long before its close. */
 const inside = (month: string) => Date.parse(`${month}-10T12:00:00Z`);
 const afterClose = (month: string) => drawClosesAt(month).getTime() + 60_000;
@@ -280,7 +282,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
   it("lets a winner claim within 14 days; publishes the name and county; an unclaimed prize is redrawn after", async () => {
     const month = addMonths(thisMonth, -7);
     await open(month);
-    // Set while the month was open (the route refuses: by the real clock it has long closed).
+    // Set while the month was open (the route refuses: by the app's clock it has long closed).
     const tiers = [{ name: "Gold", prizes: 2, description: "A bike" }];
     expect(await testApp.app.repositories.draws.setTiers(month, tiers, operator.user.id, inside(month))).toBe(
       true,
@@ -299,7 +301,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const prize = claimer.prizes[0];
     expect(prize).toMatchObject({ month, tier: "Gold", description: "A bike", status: "expired" });
 
-    // The real clock is long past this old month's 14 days: claims go through the service's clock.
+    // The app's clock is long past this old month's 14 days: claims go through the service's clock.
     const claim = {
       over18: true as const,
       publicName: "A. Walker",
@@ -319,7 +321,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     await expect(
       testApp.app.services.draws.claim(sleeper.prizes[0].id, sleeper.w.user.id, claim, late),
     ).rejects.toThrow(`The ${PRIZE_CLAIM_DAYS} days to claim this prize have passed.`);
-    // Over HTTP (the real clock), the same claim is refused with a 409 the walker can read.
+    // Over HTTP (the app's clock), the same claim is refused with a 409 the walker can read.
     const refused = await testApp.app.inject({
       method: "POST",
       url: prizeClaimPath(sleeper.prizes[0].id),
@@ -490,7 +492,7 @@ describe.each(dialects)("a draw with a drand beacon (%s)", (dialect) => {
   const month = addMonths(thisMonth, -2);
   const closesAt = drawClosesAt(month).getTime();
   // Rounds every 3 seconds from a day before the close; the network's clock is set by each test.
-  let networkNow = Date.now();
+  let networkNow = closesAt;
   let network: DrandTestNetwork;
   let testApp: TestApp;
 

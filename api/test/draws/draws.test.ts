@@ -8,20 +8,21 @@ import {
   drawClosesAt,
   drawPostalClosesAt,
   drawResultsPath,
-  londonMonth,
 } from "@charity-steps/shared-types";
 import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DrawsRepository } from "../../src/repositories/draws.js";
 import { drawMonthAllowed } from "../../src/routes/api/draws/index.js";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
+import { TEST_MONTH, useTestClock } from "../support/clock.js";
 
 const monthsFrom = (month: string, offset: number) => {
   const [year, monthNumber] = month.split("-").map(Number) as [number, number];
   const index = year * 12 + monthNumber - 1 + offset;
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
 };
-const thisMonth = londonMonth();
+useTestClock();
+const thisMonth = TEST_MONTH;
 
 describe("a draw's closing times, in London time across the clock changes", () => {
   it.each([

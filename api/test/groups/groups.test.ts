@@ -1,7 +1,8 @@
-import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, londonDay, londonMonth } from "@charity-steps/shared-types";
+import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GroupsRepository, randomJoinCode } from "../../src/repositories/groups.js";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
 import { groupsWalker } from "./support.js";
 
 const JOIN_CODE = new RegExp(`^[${JOIN_CODE_ALPHABET}]{${JOIN_CODE_LENGTH}}$`);
@@ -13,6 +14,8 @@ describe("join codes", () => {
     for (let i = 0; i < 1_000; i++) expect(randomJoinCode()).toMatch(JOIN_CODE);
   });
 });
+
+useTestClock();
 
 describe.each(dialects)("groups (%s)", (dialect) => {
   let testApp: TestApp;
@@ -166,7 +169,7 @@ describe.each(dialects)("groups (%s)", (dialect) => {
     const member = await newWalker("Bo");
     const group = (await admin.api.createGroup("Hill walkers")).json();
     await member.api.join(group.joinCode);
-    await member.api.sync({ steps: 4_321, date: londonDay(), source: "device_motion" });
+    await member.api.sync({ steps: 4_321, date: TEST_TODAY, source: "device_motion" });
     const before = [
       (await member.api.get("/api/steps/today")).json(),
       (await member.api.get("/api/steps/monthly")).json(),
@@ -193,7 +196,7 @@ describe.each(dialects)("groups (%s)", (dialect) => {
     const member = await newWalker("Bo");
     const group = (await admin.api.createGroup("Weekend hikers")).json();
     await member.api.join(group.joinCode);
-    const today = londonDay();
+    const today = TEST_TODAY;
     await admin.api.sync({ steps: 2_000, date: today, source: "device_motion" });
     await member.api.sync({ steps: 9_000, date: today, source: "device_motion" });
 
@@ -204,7 +207,7 @@ describe.each(dialects)("groups (%s)", (dialect) => {
     expect((await admin.api.get("/api/steps/today")).json()).toEqual({ date: today, steps: 2_000 });
     expect((await member.api.get("/api/steps/today")).json()).toEqual({ date: today, steps: 9_000 });
     expect((await member.api.get("/api/steps/monthly")).json()).toEqual({
-      month: londonMonth(),
+      month: TEST_MONTH,
       steps: 9_000,
     });
     for (const walker of [admin, member]) {

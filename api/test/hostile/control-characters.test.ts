@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_CHARACTERS_FORM_MESSAGE } from "../../src/auth/provider/validation.js";
 import {
@@ -12,7 +11,10 @@ import {
   TestBrowser,
 } from "../helper.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { databaseSnapshot } from "./generators.js";
+
+useTestClock();
 
 /**
  * A NUL, an escape or another control character in any text field is refused with a 400 that says
@@ -37,7 +39,7 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
     });
   const manualEntry = async (note: string) => {
     const form = multipartBody(
-      manualForm({ steps: "1200", date: londonDay(), note }, { bytes: await photo("png") }),
+      manualForm({ steps: "1200", date: TEST_TODAY, note }, { bytes: await photo("png") }),
     );
     return server.app.inject({
       method: "POST",

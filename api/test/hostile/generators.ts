@@ -1,8 +1,10 @@
-import { addDays, londonDay } from "@charity-steps/shared-types";
+import { addDays } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import type pg from "pg";
 import type { DatabaseSchema } from "../../src/db/schema/index.js";
+import { TEST_TODAY } from "../support/clock.js";
 
 /** The parts of a JSON schema (as TypeBox writes them) that the generators read. */
 export interface Schema {
@@ -79,7 +81,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   ),
 })).value;
 
-/** A value that `schema` would accept, or nearly (so that a request gets past its other fields). */
+/**
+ * A value that `schema` would accept, or nearly (so that a request gets past its other fields).
+ * Dates are around the fixed today that the hostile-input test sets its clock to.
+ */
 export function plausibleValue(schema: Schema): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
@@ -93,8 +98,7 @@ export function plausibleValue(schema: Schema): fc.Arbitrary<unknown> {
   if (type === "boolean") return fc.boolean();
   if (type === "string") {
     if (schema.pattern?.includes("\\d{4}-") || schema.description?.includes("YYYY-MM-DD")) {
-      const today = londonDay();
-      return fc.integer({ min: -32, max: 1 }).map((back) => addDays(today, back));
+      return fc.integer({ min: -32, max: 1 }).map((back) => addDays(TEST_TODAY, back));
     }
     if (schema.format === "uuid") return fc.uuid();
     const maxLength = schema.maxLength ?? 60;
@@ -116,21 +120,48 @@ export function plausibleValue(schema: Schema): fc.Arbitrary<unknown> {
 /** Every row of every table, as one string: two equal snapshots mean nothing was stored or changed. */
 export async function databaseSnapshot(db: Kysely<DatabaseSchema>): Promise<string> {
   const tables = await appTables(db);
-  const parts: string[] = [];
+  const rows: Record<string, unknown>[][] = [];
   for (const table of tables) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
-    const lines = rows.map((row) =>
-      JSON.stringify(row, (_key, value) =>
-        value && typeof value === "object" && value.type === "Buffer" ? `bytes:${value.data.length}` : value,
-      ),
-    );
-    parts.push(`${table}:${lines.sort().join("\n")}`);
+    rows.push((await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows);
   }
-  return parts.join("\n\n");
+  return snapshotText(tables, rows);
 }
 
-let tableNames: string[] | undefined;
-async function appTables(db: Kysely<DatabaseSchema>): Promise<string[]> {
-  tableNames ??= (await db.introspection.getTables()).map((table) => table.name).sort();
-  return tableNames;
+/**
+ * The same snapshot of a PostgreSQL database in one round trip, over a client of its own, after
+ * `first` (statements without parameters, run in the same round trip).
+ */
+export async function postgresSnapshot(client: pg.Client, tables: string[], first = ""): Promise<string> {
+  const statements = tables.map((table) => `select * from "${table}";`).join("\n");
+  const results = [(await client.query(`${first}\n${statements}`)) as unknown as pg.QueryResult[]].flat();
+  return snapshotText(
+    tables,
+    results.slice(-tables.length).map((result) => result.rows),
+  );
+}
+
+function snapshotText(tables: string[], rows: Record<string, unknown>[][]): string {
+  return tables
+    .map((table, index) => {
+      const lines = (rows[index] ?? []).map((row) =>
+        JSON.stringify(row, (_key, value) =>
+          value && typeof value === "object" && value.type === "Buffer"
+            ? `bytes:${value.data.length}`
+            : value,
+        ),
+      );
+      return `${table}:${lines.sort().join("\n")}`;
+    })
+    .join("\n\n");
+}
+
+const tableNames = new WeakMap<Kysely<DatabaseSchema>, string[]>();
+/** The app's tables, each database's own. */
+export async function appTables(db: Kysely<DatabaseSchema>): Promise<string[]> {
+  let names = tableNames.get(db);
+  if (!names) {
+    names = (await db.introspection.getTables()).map((table) => table.name).sort();
+    tableNames.set(db, names);
+  }
+  return names;
 }

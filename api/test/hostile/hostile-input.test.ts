@@ -4,11 +4,10 @@ import {
   APPLE_HEALTH_IMPORT_PATH,
   addDays,
   HEALTH_KEYS_PATH,
-  londonDay,
-  londonMonth,
 } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { hashPassword } from "../../src/auth/passwords.js";
@@ -24,7 +23,16 @@ import {
 } from "../helper.js";
 import { walkerWithEmail } from "../operators/support.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
-import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Schema } from "./generators.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
+import {
+  appTables,
+  databaseSnapshot,
+  hostileString,
+  hostileValue,
+  plausibleValue,
+  postgresSnapshot,
+  type Schema,
+} from "./generators.js";
 
 /**
  * Generated hostile requests against every route of the API, driven by the routes'
@@ -32,6 +40,9 @@ import { databaseSnapshot, hostileString, hostileValue, plausibleValue, type Sch
  * sign-in pages answer HTML), and a refused request must leave the database exactly as it was.
  */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 10_000);
+
+// Dates in the generated requests are around a fixed today, the one the app reads too.
+useTestClock();
 
 /** Routes left out, and why. */
 const SKIPPED: Record<string, string> = {};
@@ -71,9 +82,11 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let builtInCookie = "";
   /** The session cookie of an operator (a confirmed email in OPERATOR_EMAILS), for the operator routes. */
   let operatorCookie = "";
+  /** On PostgreSQL, a connection of the test's own: clearing the throttles and reading every table take one round trip. */
+  let postgres: pg.Client | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     // Listening, so that the sign-in routes reach the built-in provider (this same server) over HTTP.
     const port = await freePort();
     app = await buildApp(
@@ -100,7 +113,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     png = await photo("png");
     // Something to lose: steps, a manual entry, a group the walker runs.
     const headers = { cookie: walker.cookie, "content-type": "application/json" };
-    const today = londonDay();
+    const today = TEST_TODAY;
     await app.inject({
       method: "POST",
       url: "/api/steps/sync",
@@ -150,6 +163,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     operatorCookie = (await walkerWithEmail(app, OPERATOR_EMAIL, true)).cookie;
   });
   afterAll(async () => {
+    await postgres?.end();
     await app.close();
     await database.drop();
   });
@@ -167,7 +181,27 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     let recordedImports = 0;
     /** Requests to the sign-in pages that got past the interaction check to the page's own handler. */
     const reachedPages = new Map<string, number>();
-    let before = await databaseSnapshot(app.database.db);
+    // The sign-in, sign-up and step-import throttles count refused attempts by design: their counts are
+    // cleared after each request, so that they neither stop later ones nor count as a change.
+    const throttles = ["sign_in_failures", "sign_up_attempts", "step_import_calls"];
+    const tables = await appTables(app.database.db);
+    if (dialect === "postgres") {
+      postgres = new pg.Client({ connectionString: database.url });
+      await postgres.connect();
+    }
+    /** Clears the throttles, then reads every row of every table. */
+    const clearedSnapshot = async () => {
+      if (postgres) {
+        return postgresSnapshot(
+          postgres,
+          tables,
+          throttles.map((table) => `delete from ${table};`).join("\n"),
+        );
+      }
+      for (const table of throttles) await app.database.db.deleteFrom(table as never).execute();
+      return databaseSnapshot(app.database.db);
+    };
+    let before = await clearedSnapshot();
 
     const request = fc.constantFrom(...apiRoutes).chain((route) =>
       fc.tuple(
@@ -197,7 +231,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
             // A sign-out would end the session every other request uses: it ends one of its own.
             const session = await app.repositories.sessions.open(walker.user.id, 60 * 60_000);
             sessionCookie = `cs_session=${session.token}`;
-            before = await databaseSnapshot(app.database.db);
+            before = await clearedSnapshot();
           }
           const response = await app.inject({
             ...options,
@@ -208,11 +242,6 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
               ...options.headers,
             },
           });
-          // The sign-in, sign-up and step-import throttles count refused attempts by design: their counts are
-          // cleared after each request, so that they neither stop later ones nor count as a change.
-          await app.database.db.deleteFrom("sign_in_failures").execute();
-          await app.database.db.deleteFrom("sign_up_attempts" as never).execute();
-          await app.database.db.deleteFrom("step_import_calls").execute();
           const key = `${route.method} ${route.url}`;
           perRoute.set(key, (perRoute.get(key) ?? 0) + 1);
           if (
@@ -223,7 +252,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
           }
           if (route.url === APPLE_HEALTH_IMPORT_PATH && response.statusCode === 200) recordedImports++;
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-          const after = await databaseSnapshot(app.database.db);
+          const after = await clearedSnapshot();
           if (response.statusCode >= 500) serverErrors++;
           expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
           if (response.statusCode >= 400) {
@@ -314,7 +343,7 @@ function requestFor(
           pathParams[index] === "uid"
             ? fixtures().uid
             : pathParams[index] === "month"
-              ? londonMonth()
+              ? TEST_MONTH
               : route.url.startsWith(HEALTH_KEYS_PATH)
                 ? fixtures().spareKeyId
                 : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
@@ -470,7 +499,7 @@ function jsonBodyArb(schema: Schema | undefined) {
  * dates in and around the window, sometimes repeated (the schema's generator makes no arrays).
  */
 function importBodyArb() {
-  const today = londonDay();
+  const today = TEST_TODAY;
   const date = fc.integer({ min: -32, max: 1 }).map((back) => addDays(today, back));
   const steps = fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: 0, max: 50_000 }) },
@@ -513,7 +542,7 @@ function multipartArb(fixtures: () => { png: Buffer }) {
       ),
     },
   );
-  const today = londonDay();
+  const today = TEST_TODAY;
   return fc
     .record({
       steps: field("steps", fc.constantFrom("1", "2500", "10000", "0", "10001", "-5", "1.5", "1e3")),

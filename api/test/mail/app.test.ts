@@ -26,7 +26,7 @@ describe.each(dialects)("mail in the app (%s)", (dialect) => {
   });
 
   async function database() {
-    const created = await createTestDatabase(dialect);
+    const created = await createTestDatabase(dialect, { migrated: true });
     opened.databases.push(created);
     return created;
   }

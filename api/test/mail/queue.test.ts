@@ -20,7 +20,7 @@ describe.each(dialects)("mail queue (%s)", (dialect) => {
   let now = Date.UTC(2026, 5, 1, 9);
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     db = Database.connect(database.url);
     await db.migrateToLatest();
     outbox = new MailOutboxRepository(db);

@@ -1,7 +1,6 @@
 import {
   addDays,
-  londonDay,
-  londonMonth,
+  addMonths,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_MESSAGES,
   OPERATOR_POSTAL_ENTRIES_PATH,
@@ -11,12 +10,14 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postalEntryRefusal } from "../../src/routes/api/operator/index.js";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, UNCONFIRMED_OPERATOR_EMAIL, walkerWithEmail } from "./support.js";
 
-const thisMonth = londonMonth();
-const today = londonDay();
-const lastMonth = londonMonth(Date.parse(`${thisMonth}-01T12:00:00Z`) - 5 * 86_400_000);
-const twoMonthsAgo = londonMonth(Date.parse(`${lastMonth}-01T12:00:00Z`) - 5 * 86_400_000);
+useTestClock();
+const thisMonth = TEST_MONTH;
+const today = TEST_TODAY;
+const lastMonth = addMonths(thisMonth, -1);
+const twoMonthsAgo = addMonths(thisMonth, -2);
 
 const entry = (overrides: Record<string, unknown> = {}) => ({
   month: lastMonth,

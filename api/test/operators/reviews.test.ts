@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   FAIR_PLAY_MESSAGES,
-  londonDay,
   MANUAL_ENTRIES_PATH,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_REVIEWS_PATH,
@@ -12,9 +11,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { manualForm, photo, stepsClient } from "../steps/support.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "./support.js";
 
 describe.each(dialects)("the review queue (%s)", (dialect) => {
+  useTestClock();
   let testApp: TestApp;
   let operator: Awaited<ReturnType<typeof walkerWithEmail>>;
   beforeAll(async () => {
@@ -25,7 +26,7 @@ describe.each(dialects)("the review queue (%s)", (dialect) => {
     await testApp.close();
   });
 
-  const today = londonDay();
+  const today = TEST_TODAY;
   const asOperator = (method: "GET" | "POST", url: string, payload?: unknown) =>
     testApp.app.inject({
       method,

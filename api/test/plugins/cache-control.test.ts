@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { manualForm, multipartBody, photo, stepsClient } from "../steps/support.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
+
+useTestClock();
 
 /**
  * No cache keeps a walker's answers: after sign-out, nothing of theirs can be had back from the
@@ -18,7 +20,7 @@ describe.each(dialects)("Cache-Control on the API's answers (%s)", (dialect) => 
   it("every signed-in read, and every refusal, says no-store", async () => {
     const walker = await createSignedInWalker(testApp.app, "Cached");
     const api = stepsClient(testApp.app, walker.cookie);
-    const sync = await api.sync({ steps: 1200, date: londonDay(), source: "device_motion" });
+    const sync = await api.sync({ steps: 1200, date: TEST_TODAY, source: "device_motion" });
     expect(sync.headers["cache-control"]).toBe("no-store");
     for (const url of [
       "/api/auth/user",
@@ -45,7 +47,7 @@ describe.each(dialects)("Cache-Control on the API's answers (%s)", (dialect) => 
   it("a proof photo is not kept by the browser's cache either", async () => {
     const walker = await createSignedInWalker(testApp.app, "Photo");
     const { body, contentType } = multipartBody(
-      manualForm({ steps: "2000", date: londonDay() }, { bytes: await photo("png") }),
+      manualForm({ steps: "2000", date: TEST_TODAY }, { bytes: await photo("png") }),
     );
     const entry = await testApp.app.inject({
       method: "POST",

@@ -94,7 +94,7 @@ describe.each(dialects)("health, errors, CSRF and headers (%s)", (dialect) => {
 
 describe("a failure on our side", () => {
   it("answers 500 with a plain message and no internals", async () => {
-    const database = await createTestDatabase("sqlite");
+    const database = await createTestDatabase("sqlite", { migrated: true });
     const app = await buildApp(testConfig({ DATABASE_URL: database.url }), { logger: false });
     app.get("/api/test-failure", async () => {
       throw new Error("secret internals: password=hunter2 at /srv/app.ts:12");

@@ -6,8 +6,10 @@ import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
 import type { Database } from "../../src/db/database.js";
 import { SessionsRepository } from "../../src/repositories/sessions.js";
 import { UsersRepository } from "../../src/repositories/users.js";
+import { dateShift } from "../support/shifted-date.js";
 
 const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
+const processClock = fileURLToPath(new URL("./process-clock.ts", import.meta.url));
 
 export interface ApiProcess {
   origin: string;
@@ -19,7 +21,8 @@ export interface ApiProcess {
 
 /**
  * The API as its own operating-system process (src/server.ts under tsx), listening on `port`:
- * what a test needs to kill it mid-request or to run two of them on one database.
+ * what a test needs to kill it mid-request or to run two of them on one database. Its clock is the
+ * test's (useTestClock), so that both have the same today.
  */
 export async function startApiProcess(options: {
   databaseUrl: string;
@@ -33,7 +36,7 @@ export async function startApiProcess(options: {
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", "src/server.ts"],
+    ["--conditions=source", "--import", "tsx", "--import", processClock, "src/server.ts"],
     {
       cwd: apiRoot,
       env: {
@@ -46,6 +49,7 @@ export async function startApiProcess(options: {
         WEB_DIST_DIR: "none",
         LOG_LEVEL: "warn",
         SESSION_SECRET: options.sessionSecret,
+        TEST_CLOCK_OFFSET_MS: String(dateShift()),
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

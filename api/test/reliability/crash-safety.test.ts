@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { addDays, dayTotal, londonDay } from "@charity-steps/shared-types";
+import { addDays, dayTotal } from "@charity-steps/shared-types";
 import { afterAll, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { createTestDatabase, dialects, freePort } from "../helper.js";
 import { manualForm, multipartBody, photo } from "../steps/support.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
@@ -30,6 +31,8 @@ interface Figures {
 }
 
 describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
+  // The test's and the process's clock, so that their today is the same whatever the day.
+  useTestClock();
   const figures: Figures = { sent: 0, acknowledged: 0, lost: 0, duplicates: 0 };
   afterAll(() => {
     console.log(
@@ -40,7 +43,7 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
   it.each(Array.from({ length: ROUNDS }, (_, round) => round + 1))(
     "round %i: keeps every acknowledged request and counts nothing twice",
     async (round) => {
-      const testDb = await createTestDatabase(dialect);
+      const testDb = await createTestDatabase(dialect, { migrated: true });
       const port = await freePort();
       const secret = newSessionSecret();
       let api: ApiProcess = await startApiProcess({ databaseUrl: testDb.url, port, sessionSecret: secret });
@@ -103,7 +106,7 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
 
 /** Rising counts from two devices per walker and day, and manual entries, interleaved. */
 function burstPlan(): Planned[] {
-  const today = londonDay();
+  const today = TEST_TODAY;
   const plan: Planned[] = [];
   for (let step = 1; step <= SYNCS_PER_DAY; step++) {
     for (let walker = 0; walker < WALKERS; walker++) {

@@ -87,7 +87,7 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
   let cookie: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     ({ app, port } = await listening(database));
     ({ cookie } = await createSignedInWalker(app));
   });
@@ -231,7 +231,7 @@ describe("the per-client connection cap", () => {
   let app: FastifyInstance;
   let port: number;
   beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
+    database = await createTestDatabase("sqlite", { migrated: true });
     ({ app, port } = await listening(database, {}, SMALL_CAP));
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addDays, londonDay } from "@charity-steps/shared-types";
+import { addDays } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { MailOutboxRepository } from "../../src/repositories/mail-outbox.js";
@@ -15,6 +15,7 @@ import {
   TestBrowser,
   type TestDatabase,
 } from "../helper.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**
@@ -30,6 +31,8 @@ const COUNTS_PER_DEVICE = 6;
 const postgresOnly = dialects.filter((dialect) => dialect === "postgres");
 
 describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL", () => {
+  // The test's and the processes' clock, so that their today is the same whatever the day.
+  useTestClock();
   let database: TestDatabase;
   let processes: ApiProcess[];
   let proxy: ReturnType<typeof roundRobinProxy>;
@@ -85,7 +88,7 @@ describe.skipIf(postgresOnly.length === 0)("two API processes on one PostgreSQL"
     try {
       const cookies = await openSessions(db, WALKERS, "proxied");
 
-      const today = londonDay();
+      const today = TEST_TODAY;
       const syncs: { walker: number; day: string; device: string; steps: number }[] = [];
       for (let walker = 0; walker < WALKERS; walker++) {
         for (let back = 0; back < DAYS; back++) {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { londonDay } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { manualForm, photo, stepsClient } from "./support.js";
 
 /** Shuffles in place (Fisher–Yates), so arrival order differs from sending order. */
@@ -14,6 +14,8 @@ function shuffle<T>(items: T[]): T[] {
   }
   return items;
 }
+
+useTestClock();
 
 // Two API processes' worth of apps on one database: on PostgreSQL each has its own pool of
 // connections, so the writes below really run in parallel; on SQLite they contend for the file lock.
@@ -33,7 +35,7 @@ describe.each(dialects)("simultaneous syncs for one walker and day (%s)", (diale
   it("end at the largest count of each device, never lower, whatever order they land in", async () => {
     const { cookie } = await createSignedInWalker(testApp.app);
     const apis = [stepsClient(testApp.app, cookie), stepsClient(second, cookie)];
-    const today = londonDay();
+    const today = TEST_TODAY;
     const devices = ["phone", "watch", "tablet"];
     const counts = devices.flatMap((device, d) =>
       Array.from({ length: 40 }, (_, i) => ({ device, steps: 1_000 * (d + 1) + i * 37 })),
@@ -68,7 +70,7 @@ describe.each(dialects)("simultaneous syncs for one walker and day (%s)", (diale
   it("lose no device's count when many devices of one walker sync the same day at once", async () => {
     const { cookie } = await createSignedInWalker(testApp.app);
     const apis = [stepsClient(testApp.app, cookie), stepsClient(second, cookie)];
-    const today = londonDay();
+    const today = TEST_TODAY;
     const devices = Array.from({ length: 60 }, (_, i) => ({ device: `device-${i}`, steps: 100 + i }));
 
     const answers = await Promise.all(
@@ -88,7 +90,7 @@ describe.each(dialects)("simultaneous syncs for one walker and day (%s)", (diale
   it("count every manual entry once while syncs for the same day race them", async () => {
     const { cookie } = await createSignedInWalker(testApp.app);
     const apis = [stepsClient(testApp.app, cookie), stepsClient(second, cookie)];
-    const today = londonDay();
+    const today = TEST_TODAY;
     const png = await photo("png", 8, 8);
     const entries = Array.from({ length: 6 }, () => ({ key: randomUUID(), steps: 500 }));
 

@@ -1,4 +1,4 @@
-import { dayTotal, londonDay } from "@charity-steps/shared-types";
+import { dayTotal } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { buildApp } from "../../src/app.js";
 import { Database } from "../../src/db/database.js";
 import { PostgresLedgerWriter } from "../../src/ledger/postgres-writer.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
 import { manualForm, photo, stepsClient } from "./support.js";
 
 /** Every piece of the speed machinery switched off, as the bench runs the API to measure them. */
@@ -15,6 +16,8 @@ const WITHOUT_SPEED_MACHINERY = {
   walCheckpointer: false,
   sessionBatches: false,
 };
+
+useTestClock();
 
 describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
   let testApp: TestApp;
@@ -33,7 +36,7 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
   });
 
   it("counts a day as shared-types' dayTotal does, with or without the speed machinery", async () => {
-    const today = londonDay();
+    const today = TEST_TODAY;
     for (const app of [testApp.app, plain]) {
       const { cookie } = await createSignedInWalker(testApp.app);
       const api = stepsClient(app, cookie);

@@ -1,7 +1,9 @@
-import { londonDay } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CounterReading } from "../../src/ledger/ledger.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
+
+useTestClock();
 
 /** Syncs that arrive together are written together: what each walker gets back and keeps. */
 describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
@@ -16,7 +18,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
 
   const reading = (userId: string, steps: number, device = "phone"): CounterReading => ({
     userId,
-    day: londonDay(),
+    day: TEST_TODAY,
     counterId: `device:${device}`,
     kind: "motion",
     source: "device_motion",
@@ -28,7 +30,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
         .selectFrom("step_days")
         .select("total_steps")
         .where("user_id", "=", userId)
-        .where("day", "=", londonDay())
+        .where("day", "=", TEST_TODAY)
         .executeTakeFirst()
     )?.total_steps;
 

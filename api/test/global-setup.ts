@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { Database } from "../src/db/database.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A SQLite file migrated to the latest schema, copied for each test database that starts migrated. */
+    sqliteTemplate: string;
+    /** A PostgreSQL database migrated to the latest schema, the template of each test database that starts migrated ("" without TEST_DATABASE_URL). */
+    postgresTemplate: string;
+  }
+}
+
+/**
+ * Migrates once per run, not once per test database: a test database that needs only the latest
+ * schema is a copy of these (a file copy; CREATE DATABASE … TEMPLATE on PostgreSQL).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(join(tmpdir(), "charity-steps-template-"));
+  const sqliteTemplate = join(dir, "template.db");
+  await migrate(sqliteTemplate);
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const postgresTemplate = adminUrl ? `cs_template_${randomBytes(6).toString("hex")}` : "";
+  if (adminUrl) {
+    await asAdmin(adminUrl, `CREATE DATABASE ${postgresTemplate}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${postgresTemplate}`;
+    await migrate(url.href);
+  }
+  project.provide("sqliteTemplate", sqliteTemplate);
+  project.provide("postgresTemplate", postgresTemplate);
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (adminUrl) await asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${postgresTemplate} WITH (FORCE)`);
+  };
+}
+
+async function migrate(url: string): Promise<void> {
+  // No checkpointer thread: closing the one connection leaves the whole SQLite file to copy.
+  const database = Database.connect(url, { speed: { walCheckpointer: false } });
+  try {
+    await database.migrateToLatest();
+  } finally {
+    await database.close();
+  }
+}
+
+async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
