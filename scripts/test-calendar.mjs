@@ -13,12 +13,12 @@ const api = join(dirname(fileURLToPath(import.meta.url)), "..", "api");
 /** Chosen by what they touch; the README's test section says why each. */
 const FILES = [
   "test/hostile/authorisation-matrix.test.ts",
-  "test/operators/operators.test.ts",
+  "test/routes/api/operator/postal-entries-and-audit-log.test.ts",
   "test/draws/draws.test.ts",
   "test/draws/draw-run.test.ts",
-  "test/steps/sync.test.ts",
-  "test/steps/london-days.test.ts",
-  "test/steps/pace.test.ts",
+  "test/routes/api/steps/sync.test.ts",
+  "test/routes/api/steps/london-days.test.ts",
+  "test/ledger/pace-rule.test.ts",
   "test/auth/sessions.test.ts",
 ];
 /** The matrix's routes that take or answer a day or a month: syncs, entries, resets, draws, postal entries. */

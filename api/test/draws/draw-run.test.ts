@@ -21,9 +21,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { buildTestApp, dialects, type TestApp, testConfig } from "../helper.js";
-import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../operators/support.js";
 import { TEST_MONTH, useTestClock } from "../support/clock.js";
 import { type DrandTestNetwork, startDrandTestNetwork } from "../support/drand-test-network.js";
+import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../support/operators.js";
 
 const DAY_MS = 24 * 3_600_000;
 // The app's clock (the routes') is this file's fixed today; the service's calls take their own moment.

@@ -29,11 +29,11 @@ import {
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
-import { groupsWalker } from "../groups/support.js";
 import { dialects, startTestServer, type TestApp } from "../helper.js";
-import { walkerWithEmail } from "../operators/support.js";
-import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
+import { groupsWalker } from "../support/groups.js";
+import { walkerWithEmail } from "../support/operators.js";
+import { manualForm, multipartBody, photo } from "../support/steps.js";
 
 /**
  * Every route × every kind of caller, with the status each must get.

@@ -10,8 +10,8 @@ import {
   startTestServer,
   TestBrowser,
 } from "../helper.js";
-import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { TEST_TODAY, useTestClock } from "../support/clock.js";
+import { manualForm, multipartBody, photo } from "../support/steps.js";
 import { databaseSnapshot } from "./generators.js";
 
 useTestClock();

@@ -21,9 +21,9 @@ import {
   type TestDatabase,
   testConfig,
 } from "../helper.js";
-import { walkerWithEmail } from "../operators/support.js";
-import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
+import { walkerWithEmail } from "../support/operators.js";
+import { manualForm, multipartBody, photo } from "../support/steps.js";
 import {
   appTables,
   databaseSnapshot,

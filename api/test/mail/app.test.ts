@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { mailLayout } from "../../src/mail/mail.js";
 import { createTestDatabase, dialects, type TestDatabase, testConfig } from "../helper.js";
-import { logCapture, startSmtpServer, type TestSmtpServer, waitFor } from "./smtp-server.js";
+import { logCapture, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
 
 const FROM = "Charity Steps <no-reply@steps.example.org>";
 

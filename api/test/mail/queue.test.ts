@@ -7,7 +7,7 @@ import { createMailTransport } from "../../src/mail/transport.js";
 import { MailOutboxRepository } from "../../src/repositories/mail-outbox.js";
 import { UsersRepository } from "../../src/repositories/users.js";
 import { createTestDatabase, dialects, freePort, type TestDatabase } from "../helper.js";
-import { logCapture, startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
+import { logCapture, startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
 
 const FROM = "Charity Steps <no-reply@steps.example.org>";
 

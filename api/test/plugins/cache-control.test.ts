@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
-import { manualForm, multipartBody, photo, stepsClient } from "../steps/support.js";
 import { TEST_TODAY, useTestClock } from "../support/clock.js";
+import { manualForm, multipartBody, photo, stepsClient } from "../support/steps.js";
 
 useTestClock();
 

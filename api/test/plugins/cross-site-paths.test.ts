@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "../../src/plugins/csrf.js";
-import { groupsWalker } from "../groups/support.js";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
+import { groupsWalker } from "../support/groups.js";
 
 /** What another site's page (or a sibling origin on the same site) says about its requests. */
 const FROM_ELSEWHERE = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
-import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../operators/support.js";
+import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../support/operators.js";
 
 describe.each(dialects)("numbers in query strings (%s)", (dialect) => {
   let testApp: TestApp;

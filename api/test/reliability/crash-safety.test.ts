@@ -3,8 +3,8 @@ import { addDays, dayTotal } from "@charity-steps/shared-types";
 import { afterAll, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { createTestDatabase, dialects, freePort } from "../helper.js";
-import { manualForm, multipartBody, photo } from "../steps/support.js";
 import { TEST_TODAY, useTestClock } from "../support/clock.js";
+import { manualForm, multipartBody, photo } from "../support/steps.js";
 import { type ApiProcess, newSessionSecret, openSessions, startApiProcess } from "./api-process.js";
 
 /**

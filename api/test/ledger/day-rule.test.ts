@@ -1,0 +1,112 @@
+import { dayTotal } from "@charity-steps/shared-types";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app.js";
+import { Database } from "../../src/db/database.js";
+import { PostgresLedgerWriter } from "../../src/ledger/postgres-writer.js";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
+import { TEST_TODAY, useTestClock } from "../support/clock.js";
+import { manualForm, photo, stepsClient } from "../support/steps.js";
+
+/** Every piece of the speed machinery switched off, as the bench runs the API to measure them. */
+const WITHOUT_SPEED_MACHINERY = {
+  groupCommit: false,
+  statementCache: false,
+  walCheckpointer: false,
+  sessionBatches: false,
+};
+
+useTestClock();
+
+describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
+  let testApp: TestApp;
+  let plain: FastifyInstance;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+    plain = await buildApp(testConfig({ DATABASE_URL: testApp.database.url }), {
+      logger: false,
+      speed: WITHOUT_SPEED_MACHINERY,
+    });
+    await plain.ready();
+  });
+  afterAll(async () => {
+    await plain.close();
+    await testApp.close();
+  });
+
+  it("counts a day as shared-types' dayTotal does, with or without the speed machinery", async () => {
+    const today = TEST_TODAY;
+    for (const app of [testApp.app, plain]) {
+      const { cookie } = await createSignedInWalker(testApp.app);
+      const api = stepsClient(app, cookie);
+      const steps = async (response: Promise<{ json(): { daySteps: number } }>) =>
+        (await response).json().daySteps;
+
+      // Two devices' motion add up; the larger health source counts instead when it is larger.
+      await api.sync({ steps: 3_000, date: today, source: "device_motion" }, "phone");
+      expect(await steps(api.sync({ steps: 2_500, date: today, source: "device_motion" }, "watch"))).toBe(
+        dayTotal({ motion: 5_500, health: 0, manual: 0 }),
+      );
+      expect(await steps(api.sync({ steps: 4_000, date: today, source: "apple_health" }))).toBe(
+        dayTotal({ motion: 5_500, health: 4_000, manual: 0 }),
+      );
+      expect(await steps(api.sync({ steps: 9_000, date: today, source: "google_fit" }))).toBe(
+        dayTotal({ motion: 5_500, health: 9_000, manual: 0 }),
+      );
+      // Manual entries add on top.
+      const form = async (count: number) =>
+        manualForm(
+          { steps: String(count), date: today },
+          { bytes: await photo("png"), filename: "proof.png", contentType: "image/png" },
+        );
+      expect(await steps(api.addManual(await form(1_000)))).toBe(
+        dayTotal({ motion: 5_500, health: 9_000, manual: 1_000 }),
+      );
+      // An entry that would take the day past the cap is refused; one that reaches it is taken.
+      const past = await api.addManual(await form(40_001));
+      expect(past.statusCode).toBe(400);
+      expect(past.json().message).toContain("at most 40,000 more steps");
+      expect(await steps(api.addManual(await form(40_000)))).toBe(
+        dayTotal({ motion: 5_500, health: 9_000, manual: 41_000 }),
+      );
+      // Counters still grow afterwards, and the day stays at the cap.
+      expect(await steps(api.sync({ steps: 12_000, date: today, source: "google_fit" }))).toBe(
+        dayTotal({ motion: 5_500, health: 12_000, manual: 41_000 }),
+      );
+    }
+  });
+
+  // Only PostgreSQL has the ledger functions: SQLite's run of this file has no such test at all.
+  (dialect === "postgres" ? it : () => {})(
+    "installs PostgreSQL's ledger functions at every start, built from the rule, keeping their plans",
+    async () => {
+      const functions = async () =>
+        (
+          await sql<{ proname: string; proconfig: string[]; prosrc: string }>`
+            select proname, proconfig, prosrc from pg_proc
+            where pronamespace = 'public'::regnamespace
+              and proname in ('record_step_counts', 'recount_step_days')
+            order by proname
+          `.execute(testApp.app.database.db)
+        ).rows;
+      const kept = ["plan_cache_mode=force_generic_plan", "enable_seqscan=off"];
+      const installed = await functions();
+      expect(installed.map(({ proname, proconfig }) => [proname, proconfig])).toEqual([
+        ["record_step_counts", kept],
+        ["recount_step_days", kept],
+      ]);
+      const recount = installed.find((fn) => fn.proname === "recount_step_days")?.prosrc ?? "";
+      expect(recount).toContain("least(day_cap, greatest(p.motion, p.health) + p.manual)");
+
+      // Processes that start together each install them, one after the other.
+      const databases = [0, 1, 2].map(() => Database.connect(testApp.database.url));
+      try {
+        await Promise.all(databases.map((database) => PostgresLedgerWriter.install(database.db)));
+      } finally {
+        await Promise.all(databases.map((database) => database.close()));
+      }
+      expect(await functions()).toEqual(installed);
+    },
+  );
+});
