@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readHeelStrikes } from "../src/cli/walk-recordings.js";
+import { readHeelStrikes } from "../../src/cli/walk-recordings.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "walk-recordings-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishedDraw } from "./fixtures.js";
+import { publishedDraw } from "../fixtures.js";
 
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsx = join(packageDir, "node_modules", ".bin", "tsx");
 
 function verifyDrawCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
