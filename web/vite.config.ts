@@ -63,5 +63,8 @@ export default defineConfig({
     include: ["test/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     unstubGlobals: true,
+    // One worker per core: vitest's default, one fewer than the cores, runs the files one at a
+    // time on a 2-core machine.
+    maxWorkers: "100%",
   },
 });

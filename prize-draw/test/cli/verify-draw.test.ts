@@ -6,12 +6,20 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVerifyDraw } from "../../src/cli/run-verify-draw.js";
 import { publishedDraw } from "../fixtures.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsx = join(packageDir, "node_modules", ".bin", "tsx");
 
-function verifyDrawCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The command as a user runs it, in a process of its own: what its exit code and streams are. */
+function verifyDrawProcess(args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       tsx,
@@ -23,6 +31,21 @@ function verifyDrawCli(args: string[]): Promise<{ code: number; stdout: string; 
       },
     );
   });
+}
+
+/**
+ * The same command's work run in this process: each start of a TypeScript process costs seconds,
+ * so the cases beyond the two that show the process's wiring run here.
+ */
+async function verifyDrawCli(args: string[]): Promise<CliRun> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runVerifyDraw(args, {
+    cwd: packageDir,
+    out: (line) => stdout.push(`${line}\n`),
+    err: (line) => stderr.push(`${line}\n`),
+  });
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 describe("pnpm verify-draw", () => {
@@ -64,7 +87,7 @@ describe("pnpm verify-draw", () => {
   it("exits 0 for a true draw read from files, saying what it checked", async () => {
     const results = write("results.json", JSON.stringify(draw.results));
     const tickets = write("tickets.txt", draw.ticketsText);
-    const { code, stdout } = await verifyDrawCli(["--results", results, "--tickets", tickets]);
+    const { code, stdout } = await verifyDrawProcess(["--results", results, "--tickets", tickets]);
     expect(stdout).toContain("ok    SHA-256 of the revealed seed equals the commitment");
     expect(stdout.trim().split("\n").at(-1)).toBe("The draw for 2026-10 checks out: 40 tickets, 11 winners.");
     expect(code).toBe(0);
@@ -80,7 +103,9 @@ describe("pnpm verify-draw", () => {
   });
 
   it("exits 2 for bad usage or files it cannot read", async () => {
-    expect((await verifyDrawCli([])).code).toBe(2);
+    const bare = await verifyDrawProcess([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("usage: pnpm verify-draw <server> <YYYY-MM>");
     expect((await verifyDrawCli(["--results", "results.json"])).code).toBe(2);
     const missing = await verifyDrawCli([
       "--results",

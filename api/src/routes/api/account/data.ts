@@ -89,7 +89,12 @@ class ZipStream {
     if (this.failed) throw this.failed;
     if (this.output.destroyed) throw new Error("The download was closed before it was finished");
     if (this.output.writableNeedDrain) {
-      await Promise.race([once(this.output, "drain"), once(this.output, "close")]);
+      // The listener that loses the race is taken off again: a long export waits thousands of times.
+      const done = new AbortController();
+      await Promise.race([
+        once(this.output, "drain", { signal: done.signal }),
+        once(this.output, "close", { signal: done.signal }),
+      ]).finally(() => done.abort());
       if (this.output.destroyed) throw new Error("The download was closed before it was finished");
     }
   }
