@@ -6,8 +6,9 @@ export default defineConfig({
     // The run's Chromium and its app server pool (each file gets a server of its own, the first
     // building what is stale): see support/global-setup.ts.
     globalSetup: ["support/global-setup.ts"],
-    // One file at a time on two cores: each drives its own contexts against its own server.
-    fileParallelism: false,
+    // Two files at once: each drives its own contexts against its own server, and much of a file's
+    // time is spent waiting (for the network, for a page to settle), not computing.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 300_000,
   },

@@ -2,8 +2,9 @@
 // Debian's libfaketime (`apt-get install faketime`) to the London moments where a day, a month, a
 // draw or the clocks turn. The clock starts at each moment and runs on, in every process the tests
 // start. A test that passes only on some days, or an app that reads a clock its test does not set,
-// fails here. On SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set (the database server's
-// own clock is not moved: the app takes every time from Node). CALENDAR_JOBS: moments run at once.
+// fails here. On SQLite only: the app takes every time from Node and never reads PostgreSQL's clock
+// (which faketime would not move anyway), and `pnpm test` runs the same files on both databases.
+// CALENDAR_JOBS: moments run at once.
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +60,7 @@ function underFaketime(utc, command, options) {
     NO_COLOR: "1",
     MATRIX_ROUTES,
   };
+  delete env.TEST_DATABASE_URL;
   return [["-m", "-f", start, ...command], { ...options, env }];
 }
 
@@ -104,9 +106,8 @@ function runMoment(moment) {
 }
 
 const jobs = Math.max(1, Number(process.env.CALENDAR_JOBS ?? 2));
-const databases = process.env.TEST_DATABASE_URL ? "SQLite and PostgreSQL" : "SQLite";
 console.log(
-  `test:calendar: ${FILES.length} API test files on ${databases}, at ${MOMENTS.length} London moments, ${jobs} at a time`,
+  `test:calendar: ${FILES.length} API test files on SQLite, at ${MOMENTS.length} London moments, ${jobs} at a time`,
 );
 const started = Date.now();
 const queue = [...MOMENTS];

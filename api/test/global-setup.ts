@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { Database } from "../src/db/database.js";
+import { bundleServer, type ServerBundle } from "./support/server-bundle.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,12 +13,15 @@ declare module "vitest" {
     sqliteTemplate: string;
     /** A PostgreSQL database migrated to the latest schema, the template of each test database that starts migrated ("" without TEST_DATABASE_URL). */
     postgresTemplate: string;
+    /** The server bundled for the API processes tests start (support/server-bundle.ts). */
+    serverBundle: ServerBundle;
   }
 }
 
 /**
  * Migrates once per run, not once per test database: a test database that needs only the latest
- * schema is a copy of these (a file copy; CREATE DATABASE … TEMPLATE on PostgreSQL).
+ * schema is a copy of these (a file copy; CREATE DATABASE … TEMPLATE on PostgreSQL). Bundles the
+ * server once for the API processes tests start.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), "charity-steps-template-"));
@@ -31,6 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     url.pathname = `/${postgresTemplate}`;
     await migrate(url.href);
   }
+  project.provide("serverBundle", await bundleServer());
   project.provide("sqliteTemplate", sqliteTemplate);
   project.provide("postgresTemplate", postgresTemplate);
   return async () => {

@@ -37,8 +37,10 @@ for (const [index, [name, measure]] of groups.entries()) {
   // first: the Lighthouse scores, above all, follow how busy the machine is.
   if (index > 0 && !quick) process.stdout.write(`· machine ${await waitForQuietMachine()}\n`);
   process.stdout.write(`· ${name}…\n`);
+  const started = performance.now();
   try {
     figures.push(...(await measure(context)));
+    process.stdout.write(`  (${name}: ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
   } catch (error) {
     figures.push({
       name,

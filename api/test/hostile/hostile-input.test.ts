@@ -177,6 +177,8 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     const perRoute = new Map<string, number>();
     let serverErrors = 0;
     let changedOnRefusal = 0;
+    /** Accepted requests that changed the database: the snapshot does see a change. */
+    let changedOnSuccess = 0;
     /** Imports that were recorded: the import route is tried for real, not only turned away. */
     let recordedImports = 0;
     /** Requests to the sign-in pages that got past the interaction check to the page's own handler. */
@@ -266,7 +268,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
             expect(after === before, `${key} answered ${response.statusCode} but changed the database`).toBe(
               true,
             );
-          }
+          } else if (after !== before) changedOnSuccess++;
           before = after;
         },
       ),
@@ -281,6 +283,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
         `  5xx seen: ${serverErrors}`,
         `  Apple Health imports recorded: ${recordedImports}`,
         `  refused requests that changed the database: ${changedOnRefusal}`,
+        `  accepted requests that changed it: ${changedOnSuccess}`,
         `  sign-in page requests that reached their handler: ${[...reachedPages].map(([route, count]) => `${route} ${count}`).join(", ")}`,
         `  left out: ${
           Object.entries(SKIPPED)
@@ -291,6 +294,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     );
     expect(perRoute.size).toBe(apiRoutes.length);
     expect(recordedImports, "imports recorded").toBeGreaterThan(0);
+    expect(changedOnSuccess, "accepted requests seen changing the database").toBeGreaterThan(0);
     // The forms are tried for real, not only turned away for want of a pending sign-in.
     for (const form of ["POST /auth/interaction/:uid/login", "POST /auth/interaction/:uid/signup"]) {
       expect(reachedPages.get(form) ?? 0, form).toBeGreaterThan(0);

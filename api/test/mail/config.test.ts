@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
+import { serverProcessArgs } from "../reliability/api-process.js";
 
 function refusal(env: Record<string, string>): ConfigError {
   try {
@@ -66,7 +67,7 @@ describe("mail configuration", () => {
 
   it("stops the server at boot on a bad SMTP_URL, saying which variable is wrong", async () => {
     const apiDir = fileURLToPath(new URL("../..", import.meta.url));
-    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/server.ts"], {
+    const child = spawn(process.execPath, serverProcessArgs(), {
       cwd: apiDir,
       env: { ...process.env, SMTP_URL: "mail.example.org:25", LOG_LEVEL: "silent", PORT: "0" },
       stdio: ["ignore", "ignore", "pipe"],

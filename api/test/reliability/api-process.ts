@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
 import type { Database } from "../../src/db/database.js";
 import { SessionsRepository } from "../../src/repositories/sessions.js";
@@ -9,7 +10,6 @@ import { UsersRepository } from "../../src/repositories/users.js";
 import { dateShift } from "../support/shifted-date.js";
 
 const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
-const processClock = fileURLToPath(new URL("./process-clock.ts", import.meta.url));
 
 export interface ApiProcess {
   origin: string;
@@ -20,7 +20,7 @@ export interface ApiProcess {
 }
 
 /**
- * The API as its own operating-system process (src/server.ts under tsx), listening on `port`:
+ * The API as its own operating-system process (src/server.ts, bundled for the run), listening on `port`:
  * what a test needs to kill it mid-request or to run two of them on one database. Its clock is the
  * test's (useTestClock), so that both have the same today.
  */
@@ -34,26 +34,22 @@ export async function startApiProcess(options: {
 }): Promise<ApiProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
   let output = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--conditions=source", "--import", "tsx", "--import", processClock, "src/server.ts"],
-    {
-      cwd: apiRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: options.databaseUrl,
-        PORT: String(options.port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: options.publicUrl ?? origin,
-        DATA_DIR: options.dataDir ?? tmpdir(),
-        WEB_DIST_DIR: "none",
-        LOG_LEVEL: "warn",
-        SESSION_SECRET: options.sessionSecret,
-        TEST_CLOCK_OFFSET_MS: String(dateShift()),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, serverProcessArgs(), {
+    cwd: apiRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: options.publicUrl ?? origin,
+      DATA_DIR: options.dataDir ?? tmpdir(),
+      WEB_DIST_DIR: "none",
+      LOG_LEVEL: "warn",
+      SESSION_SECRET: options.sessionSecret,
+      TEST_CLOCK_OFFSET_MS: String(dateShift()),
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (chunk) => {
     output += chunk;
   });
@@ -81,6 +77,12 @@ export async function startApiProcess(options: {
       await exited;
     },
   };
+}
+
+/** Node's arguments for an API process of this run: the bundled server, with the test's clock. */
+export function serverProcessArgs(): string[] {
+  const bundle = inject("serverBundle");
+  return ["--enable-source-maps", "--import", bundle.clock, bundle.server];
 }
 
 export const newSessionSecret = () => randomBytes(32).toString("hex");

@@ -8,10 +8,11 @@ import type { RunningServer } from "./server-process.js";
 
 export const CONNECTIONS = 50;
 
-/** Seconds of measured load per run, and of warm-up before it. */
+/** Seconds of measured load per run, and of warm-up before it; `rounds` for `alternating` (ROUNDS unless set). */
 export interface LoadRun {
   seconds: number;
   warmup: number;
+  rounds?: number;
 }
 
 export interface LoadResult {
@@ -92,9 +93,10 @@ export const ROUNDS = 3;
  */
 export async function alternating(sides: Side[], run: LoadRun): Promise<LoadResult[]> {
   if (run.warmup > 0) for (const side of sides) await loadOnce(side, run.warmup);
-  const seconds = Math.max(1, Math.round(run.seconds / ROUNDS));
+  const rounds = run.rounds ?? ROUNDS;
+  const seconds = Math.max(1, Math.round(run.seconds / rounds));
   const pooled = sides.map((side) => ({ side, latencies: [] as number[], total: 0, non2xx: 0, errors: 0 }));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const sum of pooled) {
       const result = await loadOnce(sum.side, seconds, sum.latencies);
       sum.total += result.total;
@@ -103,7 +105,7 @@ export async function alternating(sides: Side[], run: LoadRun): Promise<LoadResu
     }
   }
   return pooled.map((sum) => ({
-    rps: sum.total / (seconds * ROUNDS),
+    rps: sum.total / (seconds * rounds),
     p99: Math.round(percentile(sum.latencies, 0.99) * 10) / 10,
     non2xx: sum.non2xx,
     errors: sum.errors,

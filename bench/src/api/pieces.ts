@@ -39,7 +39,7 @@ const GAIN_MIN = 0.15;
 
 export const measureSpeedPieces: FigureGroup = async (context: BenchContext) => {
   const run = context.quick
-    ? { seconds: 1, warmup: 1, walkers: 100 }
+    ? { seconds: 1, warmup: 0, rounds: 1, walkers: 100 }
     : { seconds: 12, warmup: 3, walkers: 1000 };
   const plan: SeedPlan = {
     walkers: run.walkers,
