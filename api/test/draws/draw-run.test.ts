@@ -230,8 +230,14 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
         .execute(),
     ).toHaveLength(5);
 
-    // Each walker sees their own tickets, and winners are mailed.
-    const mine = (await get(drawMinePath(month), walkers[0]?.cookie)).json();
+    // Each walker sees their own tickets, and winners are mailed. A walker's own draw is never
+    // stored by a browser or a cache on the way.
+    const mineResponse = await get(drawMinePath(month), walkers[0]?.cookie);
+    expect(mineResponse.headers["cache-control"]).toBe("private, no-store");
+    expect((await get(MY_PRIZES_PATH, walkers[0]?.cookie)).headers["cache-control"]).toBe(
+      "private, no-store",
+    );
+    const mine = mineResponse.json();
     expect(mine.ticketCount).toBe(3);
     expect(mine.tickets).toEqual([...mine.tickets].sort());
     const mail = await testApp.app.database.db

@@ -128,7 +128,7 @@ const walkerDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: DrawMonthParams, response: { 200: MyDraw, ...refused } } },
     async (request, reply) => {
       const mine = await draws.mine(signedInUser(request).id, drawMonth(request.params.month));
-      return reply.header("cache-control", "private, no-cache").send(mine);
+      return reply.header("cache-control", "private, no-store").send(mine);
     },
   );
 
@@ -137,7 +137,7 @@ const walkerDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { response: { 200: MyPrizes, 401: ErrorResponse } } },
     async (request, reply) => {
       const prizes = await draws.myPrizes(signedInUser(request).id);
-      return reply.header("cache-control", "private, no-cache").send({ prizes });
+      return reply.header("cache-control", "private, no-store").send({ prizes });
     },
   );
 
