@@ -71,16 +71,23 @@ describe("a visitor who is not signed in", () => {
         await read;
         await route.continue();
       });
-      await page.goto(`${server.origin}${path}`);
+      // Only the document's arrival is awaited: on a slow machine the redirect can start before
+      // the first page's load event, and that redirect is held until the screen has been read.
+      await page.goto(`${server.origin}${path}`, { waitUntil: "commit" });
 
       await page.getByRole("heading", { name: "Log In Required" }).waitFor();
       expect(await page.getByRole("link", { name: "Log In to Continue" }).getAttribute("href")).toBe(
         "/api/login",
       );
-      const toldWhy = () =>
-        page.evaluate(() => (window as unknown as { toasts: string[] }).toasts.join(" | "));
-      await expect.poll(toldWhy).toContain("You are logged out. Logging in again...");
-      expect(await toldWhy()).toMatch(/(^| \| )Unauthorized/);
+      // waitForFunction, unlike a poll of evaluate, gives up after its timeout.
+      const toldWhy = await page.waitForFunction(() => {
+        const { toasts } = window as unknown as { toasts: string[] };
+        return (
+          toasts.some((text) => text.includes("You are logged out. Logging in again...")) &&
+          toasts.join(" | ")
+        );
+      });
+      expect(await toldWhy.jsonValue()).toMatch(/(^| \| )Unauthorized/);
       screenRead();
 
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
