@@ -88,3 +88,41 @@ export function watchForErrors(page: Page): string[] {
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
 }
+
+/**
+ * Notes every toast the page shows, from its first script on (call before the page loads): a toast
+ * lasts seconds and the next replaces it, so on a busy machine it can come and go between two looks.
+ * `seen()` waits, up to its timeout, for a toast whose text contains `text`, and answers every toast
+ * text noted so far (joined by " | ").
+ */
+export async function recordToasts(page: Page): Promise<{
+  seen(text: string, options?: { timeout?: number }): Promise<string>;
+  all(): Promise<string[]>;
+}> {
+  await page.addInitScript(() => {
+    const toasts: string[] = [];
+    Object.assign(window, { toastsSeen: toasts });
+    new MutationObserver(() => {
+      for (const toast of Array.from(document.querySelectorAll("li.toast"))) {
+        const text = toast.textContent ?? "";
+        if (!toasts.includes(text)) toasts.push(text);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  const all = () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen);
+  return {
+    all,
+    async seen(text, { timeout = 30_000 } = {}) {
+      // waitForFunction, unlike a poll of evaluate, gives up after its timeout.
+      const found = await page.waitForFunction(
+        (wanted) => {
+          const { toastsSeen } = window as unknown as { toastsSeen: string[] };
+          return toastsSeen.some((toast) => toast.includes(wanted)) && toastsSeen.join(" | ");
+        },
+        text,
+        { timeout },
+      );
+      return (await found.jsonValue()) as string;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchPhoneProfile, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchPhoneProfile, recordToasts, screenshot, watchForErrors } from "../support/chromium.js";
 import { newSignedInWalker, serverTodaySteps, walk } from "../support/walker.js";
 
 /**
@@ -209,6 +209,7 @@ describe("offline steps in the browser, the hard cases", () => {
   it("tells the walker when the browser cleared the steps store, instead of showing zeros silently", async () => {
     const context = await launchPhoneProfile(newProfile());
     const page = await firstPage(context);
+    const toasts = await recordToasts(page);
     await newSignedInWalker(page, server.origin);
     await page.goto(`${server.origin}/dashboard`);
     await page.getByText("Goal: 100,000 steps").waitFor();
@@ -218,14 +219,15 @@ describe("offline steps in the browser, the hard cases", () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Storage.clearDataForOrigin", { origin: server.origin, storageTypes: "indexeddb" });
     await page.reload();
-    await page.getByText("Saved steps were cleared").first().waitFor();
-    await page.getByText("Steps already synced are safe").first().waitFor();
+    expect(await toasts.seen("Saved steps were cleared")).toContain("Steps already synced are safe");
     await screenshot(page, "20-store-cleared");
     // Once told, not again on the next visit.
+    const toldBefore = (await toasts.all()).length;
     await page.reload();
     await page.getByText("Goal: 100,000 steps").waitFor();
     await page.waitForTimeout(1_000);
     expect(await page.getByText("Saved steps were cleared").count()).toBe(0);
+    expect((await toasts.all()).slice(toldBefore)).toEqual([]);
     await context.close();
   });
 });

@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import {
+  launchChromium,
+  phoneContext,
+  recordToasts,
+  screenshot,
+  watchForErrors,
+} from "../support/chromium.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -53,16 +59,7 @@ describe("a visitor who is not signed in", () => {
       // What the toast says is noted as it appears, and the redirect's request waits until the
       // screen has been read: on a busy machine the toast's few seconds, or the half second before
       // the redirect, can pass before the test looks.
-      await page.addInitScript(() => {
-        const toasts: string[] = [];
-        Object.assign(window, { toasts });
-        new MutationObserver(() => {
-          for (const toast of Array.from(document.querySelectorAll("li.toast"))) {
-            const text = toast.textContent ?? "";
-            if (!toasts.includes(text)) toasts.push(text);
-          }
-        }).observe(document, { subtree: true, childList: true, characterData: true });
-      });
+      const toasts = await recordToasts(page);
       let screenRead = () => {};
       const read = new Promise<void>((resolve) => {
         screenRead = resolve;
@@ -79,15 +76,8 @@ describe("a visitor who is not signed in", () => {
       expect(await page.getByRole("link", { name: "Log In to Continue" }).getAttribute("href")).toBe(
         "/api/login",
       );
-      // waitForFunction, unlike a poll of evaluate, gives up after its timeout.
-      const toldWhy = await page.waitForFunction(() => {
-        const { toasts } = window as unknown as { toasts: string[] };
-        return (
-          toasts.some((text) => text.includes("You are logged out. Logging in again...")) &&
-          toasts.join(" | ")
-        );
-      });
-      expect(await toldWhy.jsonValue()).toMatch(/(^| \| )Unauthorized/);
+      const toldWhy = await toasts.seen("You are logged out. Logging in again...");
+      expect(toldWhy).toMatch(/(^| \| )Unauthorized/);
       screenRead();
 
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
