@@ -3,7 +3,6 @@ import { addDays } from "@charity-steps/shared-types";
 import fc from "fast-check";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import type pg from "pg";
 import type { DatabaseSchema } from "../../src/db/schema/index.js";
 import { TEST_TODAY } from "../support/clock.js";
 
@@ -128,19 +127,6 @@ export async function databaseSnapshot(db: Kysely<DatabaseSchema>): Promise<stri
   return snapshotText(tables, rows);
 }
 
-/**
- * The same snapshot of a PostgreSQL database in one round trip, over a client of its own, after
- * `first` (statements without parameters, run in the same round trip).
- */
-export async function postgresSnapshot(client: pg.Client, tables: string[], first = ""): Promise<string> {
-  const statements = tables.map((table) => `select * from "${table}";`).join("\n");
-  const results = [(await client.query(`${first}\n${statements}`)) as unknown as pg.QueryResult[]].flat();
-  return snapshotText(
-    tables,
-    results.slice(-tables.length).map((result) => result.rows),
-  );
-}
-
 function snapshotText(tables: string[], rows: Record<string, unknown>[][]): string {
   return tables
     .map((table, index) => {
@@ -160,6 +146,57 @@ function bytesAsDigest(this: Record<string, unknown>, key: string, value: unknow
     ? `bytes:${raw.length}:${createHash("sha1").update(raw).digest("hex")}`
     : value;
 }
+
+/**
+ * A count of every row the app inserts, deletes or changes in `tables`, kept by triggers in the
+ * database itself: reading it is one small query however many rows the app holds, where a snapshot
+ * of every row grows with each request stored. An update that leaves a row as it was counts
+ * nothing; a request that is refused in a rolled-back transaction leaves the count as it was.
+ */
+export async function installChangeCount(
+  db: Kysely<DatabaseSchema>,
+  dialect: "sqlite" | "postgres",
+  tables: string[],
+): Promise<void> {
+  const counter = sql.raw(CHANGE_COUNT_TABLE);
+  await sql`create table ${counter} (n bigint not null)`.execute(db);
+  await sql`insert into ${counter} (n) values (0)`.execute(db);
+  if (dialect === "postgres") {
+    await sql`
+      create function hostile_count_change() returns trigger language plpgsql as $$
+      begin
+        update ${counter} set n = n + 1;
+        return null;
+      end
+      $$`.execute(db);
+    for (const table of tables) {
+      const name = sql.table(table);
+      await sql`create trigger hostile_count_write after insert or delete on ${name}
+        for each row execute function hostile_count_change()`.execute(db);
+      await sql`create trigger hostile_count_update after update on ${name}
+        for each row when (old.* is distinct from new.*) execute function hostile_count_change()`.execute(db);
+    }
+    return;
+  }
+  for (const table of tables) {
+    const columns = (
+      await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)
+    ).rows.map(({ name }) => `old."${name}" is not new."${name}"`);
+    const bump = `begin update ${CHANGE_COUNT_TABLE} set n = n + 1; end`;
+    for (const [event, when] of [
+      ["insert", ""],
+      ["delete", ""],
+      ["update", `when ${columns.join(" or ")}`],
+    ]) {
+      await sql
+        .raw(`create trigger "hostile_count_${table}_${event}" after ${event} on "${table}" ${when} ${bump}`)
+        .execute(db);
+    }
+  }
+}
+
+/** The table installChangeCount keeps its count in (read it with `select n from ...`). */
+export const CHANGE_COUNT_TABLE = "hostile_change_count";
 
 const tableNames = new WeakMap<Kysely<DatabaseSchema>, string[]>();
 /** The app's tables, each database's own. */
