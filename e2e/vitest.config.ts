@@ -9,6 +9,7 @@ export default defineConfig({
     // Two files at once: each drives its own contexts against its own server, and much of a file's
     // time is spent waiting (for the network, for a page to settle), not computing.
     maxWorkers: 2,
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 300_000,
   },

@@ -109,19 +109,32 @@ export async function recordToasts(page: Page): Promise<{
       }
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
+  // What the page said, for the message when the toast never comes.
+  const said: string[] = [];
+  page.on("console", (message) => said.push(`${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => said.push(`uncaught: ${error.message}`));
   const all = () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen);
   return {
     all,
     async seen(text, { timeout = 30_000 } = {}) {
-      // waitForFunction, unlike a poll of evaluate, gives up after its timeout.
-      const found = await page.waitForFunction(
-        (wanted) => {
-          const { toastsSeen } = window as unknown as { toastsSeen: string[] };
-          return toastsSeen.some((toast) => toast.includes(wanted)) && toastsSeen.join(" | ");
-        },
-        text,
-        { timeout },
-      );
+      // waitForFunction, unlike a poll of evaluate, gives up after its timeout; it looks on a
+      // timer, not on animation frames, which a page sharing a busy browser may be given few of.
+      const found = await page
+        .waitForFunction(
+          (wanted) => {
+            const { toastsSeen } = window as unknown as { toastsSeen: string[] };
+            return toastsSeen.some((toast) => toast.includes(wanted)) && toastsSeen.join(" | ");
+          },
+          text,
+          { timeout, polling: 100 },
+        )
+        .catch(async (error: unknown) => {
+          const seenSoFar = await all().catch(() => ["(the page could not be read)"]);
+          throw new Error(
+            `No toast saying "${text}" in ${timeout} ms on ${page.url()}. Toasts seen: ${JSON.stringify(seenSoFar)}. The page said: ${JSON.stringify(said.slice(-20))}`,
+            { cause: error },
+          );
+        });
       return (await found.jsonValue()) as string;
     },
   };
