@@ -84,11 +84,20 @@ describe.each(dialects)("SIGKILL in the middle of a burst (%s)", (dialect) => {
         figures.duplicates += inconsistent.length;
         expect(inconsistent).toEqual([]);
 
-        // Everything sent again, in reverse order (outboxes replay whatever was not acknowledged,
-        // and some of what was): the totals end exactly right.
-        for (const request of [...plan].reverse()) {
-          expect(await send(request, api.origin)).toBeLessThan(300);
-        }
+        // Everything sent again, in reverse order, from 8 clients at once as walkers' outboxes
+        // would (they replay whatever was not acknowledged, and some of what was): the totals end
+        // exactly right.
+        const replay = [...plan].reverse();
+        const refused: string[] = [];
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            for (let request = replay.shift(); request; request = replay.shift()) {
+              const status = await send(request, api.origin);
+              if (status >= 300) refused.push(`${request.kind} ${request.day}: ${status}`);
+            }
+          }),
+        );
+        expect(refused).toEqual([]);
         const totals = await dayTotals(database);
         const expected = expectedTotals(plan);
         const doubled = [...expected].filter(([key, steps]) => (totals.get(key) ?? 0) !== steps);
