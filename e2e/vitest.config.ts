@@ -11,6 +11,9 @@ export default defineConfig({
     maxWorkers: 2,
     isolate: false,
     testTimeout: 60_000,
+    // A screen that follows a server's answer can take seconds on a busy machine (two files at
+    // once, each with its server, in one Chromium); vitest's default poll gives up after one.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 300_000,
   },
 });
