@@ -200,7 +200,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     const clearThrottles = throttles.map((table) => `delete from ${table};`).join("\n");
     const readCount = `select n from ${CHANGE_COUNT_TABLE}`;
     /** Clears the throttles, then reads how many rows the app has written so far. */
-    const clearedSnapshot = async (): Promise<string> => {
+    const clearedChangeCount = async (): Promise<string> => {
       if (postgres) {
         const results = (await postgres.query(
           `${clearThrottles}\n${readCount}`,
@@ -210,7 +210,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       for (const table of throttles) await app.database.db.deleteFrom(table as never).execute();
       return String((await sql<{ n: number }>`${sql.raw(readCount)}`.execute(app.database.db)).rows[0]?.n);
     };
-    let before = await clearedSnapshot();
+    let before = await clearedChangeCount();
 
     const request = fc.constantFrom(...apiRoutes).chain((route) =>
       fc.tuple(
@@ -240,7 +240,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
             // A sign-out would end the session every other request uses: it ends one of its own.
             const session = await app.repositories.sessions.open(walker.user.id, 60 * 60_000);
             sessionCookie = `cs_session=${session.token}`;
-            before = await clearedSnapshot();
+            before = await clearedChangeCount();
           }
           const response = await app.inject({
             ...options,
@@ -261,7 +261,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
           }
           if (route.url === APPLE_HEALTH_IMPORT_PATH && response.statusCode === 200) recordedImports++;
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-          const after = await clearedSnapshot();
+          const after = await clearedChangeCount();
           if (response.statusCode >= 500) serverErrors++;
           expect(response.statusCode, `${key}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
           if (response.statusCode >= 400) {
