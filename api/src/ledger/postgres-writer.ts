@@ -106,8 +106,14 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
           ${aboveThePace} as held
         from json_to_recordset(counters) as r(user_id text, day text, counter_id text, kind text,
           source text, steps integer, day_start bigint, day_end bigint)
-        left join step_counters c
-          on c.user_id = r.user_id and c.day = r.day and c.counter_id = r.counter_id
+        -- Each reading's counter by its key. A lateral subquery that cannot be pulled up (offset 0)
+        -- keeps it a lookup: as a plain join, a plan kept from when the table was a few hundred
+        -- rows long hashed the readings and read the whole counters index on every call.
+        left join lateral (
+          select c.steps, c.updated_at from step_counters c
+          where c.user_id = r.user_id and c.day = r.day and c.counter_id = r.counter_id
+          offset 0
+        ) c on true
       ), raised as (
         insert into step_counters
           (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at)

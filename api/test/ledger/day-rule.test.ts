@@ -1,6 +1,7 @@
 import { dayTotal } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { Database } from "../../src/db/database.js";
@@ -107,6 +108,68 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
         await Promise.all(databases.map((database) => database.close()));
       }
       expect(await functions()).toEqual(installed);
+    },
+  );
+
+  (dialect === "postgres" ? it : () => {})(
+    "reads each counter a group raises by its key, even with a plan kept from when the counters were few",
+    async () => {
+      // A few hundred counters, analysed: where hashing a group's readings and reading the whole
+      // counters index once looks cheaper than a lookup per reading, and costs more with every row.
+      const { db } = testApp.app.database;
+      const owner = await createSignedInWalker(testApp.app, "Plan");
+      const counter = { user_id: owner.user.id, kind: "motion" as const, source: "iphone_motion" };
+      await db
+        .insertInto("step_counters")
+        .values(
+          Array.from({ length: 400 }, (_, index) => ({
+            ...counter,
+            counter_id: `device:${index}`,
+            day: "2026-01-15",
+            steps: 10,
+            updated_at: 1,
+          })),
+        )
+        .execute();
+      await sql`analyze step_counters`.execute(db);
+      // auto_explain tells the client the plan of every statement the functions run.
+      const client = new pg.Client({ connectionString: testApp.database.url });
+      await client.connect();
+      const plans: string[] = [];
+      client.on("notice", (notice) => plans.push(notice.message ?? ""));
+      try {
+        await client.query("load 'auto_explain'");
+        await client.query(
+          "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log",
+        );
+        const readings = ["a", "b", "c", "d", "e", "f", "g", "h"].map((device) => ({
+          ...counter,
+          counter_id: `device:${device}`,
+          day: "2026-01-16",
+          steps: 100,
+          day_start: 0,
+          day_end: 1,
+        }));
+        const reads = [
+          { i: 0, user_id: owner.user.id, day: "2026-01-16", today: "2026-01-16", month: "2026-01" },
+        ];
+        const { rows } = await client.query(
+          "select day_steps from record_step_counts($1::json, $2::json, 2, 50000)",
+          [JSON.stringify(readings), JSON.stringify(reads)],
+        );
+        expect(rows).toEqual([{ day_steps: 800 }]);
+      } finally {
+        await client.end();
+      }
+      const lines = plans.join("\n").split("\n");
+      const counterReads = lines.filter((line) => /Scan using \w+ on step_counters/.test(line));
+      expect(counterReads.length).toBeGreaterThan(0);
+      // An index read without a condition is read whole: a scan by another name.
+      const wholeIndexReads = lines.filter(
+        (line, index) =>
+          /Scan using \w+ on step_counters/.test(line) && !/Index Cond/.test(lines[index + 1] ?? ""),
+      );
+      expect(wholeIndexReads).toEqual([]);
     },
   );
 });
