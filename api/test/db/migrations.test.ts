@@ -1,9 +1,9 @@
 import { Migrator, NO_MIGRATIONS, sql } from "kysely";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { migrationProvider, migrations } from "../../src/db/migrations/index.js";
 import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
+import { queryWithPlans } from "../support/plans.js";
 
 const TABLES = [
   "account_tokens",
@@ -160,28 +160,16 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       .values({ ...counter, day: "2026-11-01", steps: 10, updated_at: 1 })
       .execute();
     await sql`analyze`.execute(db);
-    // auto_explain tells the client the plan of every statement the functions run.
-    const client = new pg.Client({ connectionString: testDb.url });
-    await client.connect();
-    const plans: string[] = [];
-    client.on("notice", (notice) => plans.push(notice.message ?? ""));
-    try {
-      await client.query("load 'auto_explain'");
-      await client.query(
-        "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log",
-      );
-      const counters = JSON.stringify([{ ...counter, day: "2026-11-02", steps: 20 }]);
-      const reads = JSON.stringify([
-        { i: 0, user_id: "u1", day: "2026-11-02", today: "2026-11-02", month: "2026-11" },
-      ]);
-      const { rows } = await client.query(
-        "select day_steps, monthly_steps from record_step_counts($1::json, $2::json, 1, 50000)",
-        [counters, reads],
-      );
-      expect(rows).toEqual([{ day_steps: 20, monthly_steps: 20 }]);
-    } finally {
-      await client.end();
-    }
+    const counters = JSON.stringify([{ ...counter, day: "2026-11-02", steps: 20 }]);
+    const reads = JSON.stringify([
+      { i: 0, user_id: "u1", day: "2026-11-02", today: "2026-11-02", month: "2026-11" },
+    ]);
+    const { rows, plans } = await queryWithPlans(
+      testDb.url,
+      "select day_steps, monthly_steps from record_step_counts($1::json, $2::json, 1, 50000)",
+      [counters, reads],
+    );
+    expect(rows).toEqual([{ day_steps: 20, monthly_steps: 20 }]);
     const ledgerPlans = plans.filter((plan) => /step_counters|step_days|step_months/.test(plan));
     expect(ledgerPlans.join("\n")).toMatch(/Index Scan using step_counters_pk on step_counters/);
     expect(ledgerPlans.filter((plan) => /Seq Scan/.test(plan))).toEqual([]);

@@ -1,13 +1,13 @@
 import { dayTotal } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { Database } from "../../src/db/database.js";
 import { PostgresLedgerWriter } from "../../src/ledger/postgres-writer.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
 import { TEST_TODAY, useTestClock } from "../support/clock.js";
+import { queryWithPlans } from "../support/plans.js";
 import { manualForm, photo, stepsClient } from "../support/steps.js";
 
 /** Every piece of the speed machinery switched off, as the bench runs the API to measure them. */
@@ -132,35 +132,23 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
         )
         .execute();
       await sql`analyze step_counters`.execute(db);
-      // auto_explain tells the client the plan of every statement the functions run.
-      const client = new pg.Client({ connectionString: testApp.database.url });
-      await client.connect();
-      const plans: string[] = [];
-      client.on("notice", (notice) => plans.push(notice.message ?? ""));
-      try {
-        await client.query("load 'auto_explain'");
-        await client.query(
-          "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log",
-        );
-        const readings = ["a", "b", "c", "d", "e", "f", "g", "h"].map((device) => ({
-          ...counter,
-          counter_id: `device:${device}`,
-          day: "2026-01-16",
-          steps: 100,
-          day_start: 0,
-          day_end: 1,
-        }));
-        const reads = [
-          { i: 0, user_id: owner.user.id, day: "2026-01-16", today: "2026-01-16", month: "2026-01" },
-        ];
-        const { rows } = await client.query(
-          "select day_steps from record_step_counts($1::json, $2::json, 2, 50000)",
-          [JSON.stringify(readings), JSON.stringify(reads)],
-        );
-        expect(rows).toEqual([{ day_steps: 800 }]);
-      } finally {
-        await client.end();
-      }
+      const readings = ["a", "b", "c", "d", "e", "f", "g", "h"].map((device) => ({
+        ...counter,
+        counter_id: `device:${device}`,
+        day: "2026-01-16",
+        steps: 100,
+        day_start: 0,
+        day_end: 1,
+      }));
+      const reads = [
+        { i: 0, user_id: owner.user.id, day: "2026-01-16", today: "2026-01-16", month: "2026-01" },
+      ];
+      const { rows, plans } = await queryWithPlans(
+        testApp.database.url,
+        "select day_steps from record_step_counts($1::json, $2::json, 2, 50000)",
+        [JSON.stringify(readings), JSON.stringify(reads)],
+      );
+      expect(rows).toEqual([{ day_steps: 800 }]);
       const lines = plans.join("\n").split("\n");
       const counterReads = lines.filter((line) => /Scan using \w+ on step_counters/.test(line));
       expect(counterReads.length).toBeGreaterThan(0);
