@@ -1,4 +1,5 @@
 import { simpleParser } from "mailparser";
+import type { Page } from "playwright-core";
 import { SMTPServer } from "smtp-server";
 
 /** A mail as the walker reads it. */
@@ -86,4 +87,13 @@ export function linkIn(mail: ReceivedMail, prefix: string): string {
   const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));
   if (!link) throw new Error(`no link to ${prefix} in "${mail.subject}"`);
   return link;
+}
+
+/**
+ * Follows a mailed confirmation link as a walker does: opens it (which changes nothing), then
+ * presses its page's one button ("Confirm my email", or "Use this email" for a new address).
+ */
+export async function followConfirmation(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole("button", { name: /^(Confirm my email|Use this email)$/ }).click();
 }

@@ -44,12 +44,15 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
   });
 
-  it("the email-confirmation result pages: confirmed, and a link that no longer works", async () => {
+  it("the email-confirmation pages: its one button, confirmed, and a link that no longer works", async () => {
     const link = linkIn(
       await server.mail.mail(email, "Confirm your email for Charity Steps"),
       `${server.origin}/auth/confirm-email/`,
     );
     await page.goto(link);
+    await page.getByRole("heading", { name: "Confirm your email" }).waitFor();
+    await expectAccessible(page, "email confirmation page, before its button");
+    await page.getByRole("button", { name: "Confirm my email" }).click();
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     await expectAccessible(page, "email confirmed page");
     await page.goto(link);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext } from "../support/chromium.js";
-import { linkIn } from "../support/mail-server.js";
+import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -37,7 +37,7 @@ describe("the prize page and the operator console meet WCAG 2.2 A and AA (axe-co
 
   it("the operator console", async () => {
     const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
-    await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+    await followConfirmation(page, linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     await expectAccessible(page, "email confirmed page");
     await page.goto(`${server.origin}/operator`);

@@ -45,7 +45,11 @@ describe("a walker's email, confirmed and changed", () => {
     const [, resent] = await server.mail.all(email, "Confirm your email for Charity Steps", 2);
     if (!resent) throw new Error("the resent confirmation mail did not arrive");
     const link = linkIn(resent, `${server.origin}/auth/confirm-email/`);
+    // Opening the link confirms nothing: its page's one button does.
     await page.goto(link);
+    await page.getByRole("heading", { name: "Confirm your email" }).waitFor();
+    await screenshot(page, "45-confirm-email-button");
+    await page.getByRole("button", { name: "Confirm my email" }).click();
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     await page.getByText(`Thank you: ${email} is confirmed.`).waitFor();
 
@@ -70,6 +74,9 @@ describe("a walker's email, confirmed and changed", () => {
 
     const mail = await server.mail.mail(newEmail, "Confirm your new email for Charity Steps");
     await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+    await page.getByRole("heading", { name: "Use your new email" }).waitFor();
+    await screenshot(page, "46-use-new-email-button");
+    await page.getByRole("button", { name: "Use this email" }).click();
     await page.getByText(`Your account now uses ${newEmail}. Sign in with it from now on.`).waitFor();
     await server.mail.mail(email, "Your Charity Steps email has changed");
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn } from "../support/mail-server.js";
+import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -166,7 +166,7 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
       lastName: "Operator",
     });
     const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
-    await operator.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+    await followConfirmation(operator, linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await operator.getByRole("heading", { name: "Email confirmed" }).waitFor();
 
     await operator.goto(`${server.origin}/operator`);

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { linkIn } from "../support/mail-server.js";
+import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -51,7 +51,7 @@ describe("the operator console", () => {
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
 
     const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
-    await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+    await followConfirmation(page, linkIn(mail, `${server.origin}/auth/confirm-email/`));
     await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
     const me = await page.evaluate(async () => (await (await fetch("/api/auth/user")).json()) as unknown);
     expect(me).toMatchObject({ emailVerified: true, isOperator: true });

@@ -7,7 +7,7 @@ import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
-import { linkIn } from "../support/mail-server.js";
+import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 /**
@@ -100,7 +100,7 @@ async function syncSteps(walker: Page, day: string, steps: number): Promise<void
 
 async function confirmEmail(target: Page, email: string): Promise<void> {
   const mail = await server.mail.mail(email, "Confirm your email for Charity Steps");
-  await target.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+  await followConfirmation(target, linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await target.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
 

@@ -8,7 +8,7 @@ import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible, motionSettled } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
-import { linkIn } from "../support/mail-server.js";
+import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -72,7 +72,7 @@ afterAll(async () => {
 /** Follows the confirmation link mailed to `email`, as the walker would from their inbox. */
 async function confirmEmail(page: Page, email: string): Promise<void> {
   const mail = await server.mail.mail(email, "Confirm your email for Charity Steps");
-  await page.goto(linkIn(mail, `${server.origin}/auth/confirm-email/`));
+  await followConfirmation(page, linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
 

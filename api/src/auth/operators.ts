@@ -20,10 +20,12 @@ export const NOT_FOUND_MESSAGE = "Not found";
 /**
  * An operator is a walker whose email is in OPERATOR_EMAILS and confirmed: an email nobody has
  * proved they own (typed at sign-up, or sent by a provider that does not vouch for it) could be
- * anyone's, so it grants nothing.
+ * anyone's, so it grants nothing. Nor does an address a built-in account moved to later: a walker
+ * could ask to move to the operator's address and wait for one click on the mailed link. Only the
+ * operator's own account, signed up with the address and confirmed from it, is an operator.
  */
 export function isOperator(config: Pick<AppConfig, "operatorEmails">, user: UserRow): boolean {
-  if (user.email === null || user.email_verified_at === null) return false;
+  if (user.email === null || user.email_verified_at === null || user.email_changed_at !== null) return false;
   return config.operatorEmails.includes(user.email.trim().toLowerCase());
 }
 

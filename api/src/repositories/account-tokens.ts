@@ -46,7 +46,11 @@ export class AccountTokensRepository {
   }
 
   /** The token, when it is of one of `kinds`, unused and unexpired; it stays usable. */
-  async peek(kinds: AccountTokenKind[], token: string, now = Date.now()): Promise<AccountToken | undefined> {
+  async peek<Kind extends AccountTokenKind>(
+    kinds: Kind[],
+    token: string,
+    now = Date.now(),
+  ): Promise<(AccountToken & { kind: Kind }) | undefined> {
     const row = await this.db
       .selectFrom("account_tokens")
       .selectAll()
@@ -55,7 +59,7 @@ export class AccountTokensRepository {
       .where("used_at", "is", null)
       .where("expires_at", ">", now)
       .executeTakeFirst();
-    return row && normalise(row);
+    return row && (normalise(row) as AccountToken & { kind: Kind });
   }
 
   /** Uses the token: it, when it was of one of `kinds`, unused and unexpired; never again after. */
@@ -95,8 +99,8 @@ export class AccountTokensRepository {
   /**
    * Ends every session of a built-in account: the app's sessions of the walker the built-in issuer
    * knows by this account (all, or all but `keepSessionHash`), and everything the provider holds
-   * for the account (its sessions, grants, codes and tokens), so that no browser that was signed
-   * in can sign in again without the password.
+   * for the account, so that no browser that was signed in, or was part-way through signing in, can
+   * sign in again without the password.
    */
   async endSessions(
     issuer: string,
@@ -110,16 +114,40 @@ export class AccountTokensRepository {
       );
     if (keepSessionHash !== undefined) appQuery = appQuery.where("id_hash", "!=", keepSessionHash);
     const app = await appQuery.executeTakeFirst();
-    const accountOf =
+    return {
+      appSessions: Number(app.numDeletedRows),
+      providerRecords: await this.endProviderRecords(accountId),
+    };
+  }
+
+  /**
+   * Deletes what the provider holds for the account: its sessions, grants, codes and tokens (which
+   * name it as `accountId`), and its interactions, whether a sign-in with the password waits to be
+   * resumed (`result.login`) or the interaction began in a browser signed in as it (`session`). An
+   * interaction lasts an hour: left alone, one paused after the password was accepted would sign in
+   * whoever resumes it, however the password has changed since.
+   */
+  async endProviderRecords(accountId: string): Promise<number> {
+    const field = (path: string[]) =>
       this.dialect === "postgres"
-        ? sql<string>`(payload::jsonb ->> 'accountId')`
-        : sql<string>`json_extract(payload, '$.accountId')`;
-    const provider = await this.db
+        ? sql<string>`(payload::jsonb #>> ${`{${path.join(",")}}`})`
+        : sql<string>`json_extract(payload, ${`$.${path.join(".")}`})`;
+    const result = await this.db
       .deleteFrom("oidc_payloads")
-      .where("model", "!=", "Interaction")
-      .where(accountOf, "=", accountId)
+      .where((eb) =>
+        eb.or([
+          eb(field(["accountId"]), "=", accountId),
+          eb.and([
+            eb("model", "=", "Interaction"),
+            eb.or([
+              eb(field(["result", "login", "accountId"]), "=", accountId),
+              eb(field(["session", "accountId"]), "=", accountId),
+            ]),
+          ]),
+        ]),
+      )
       .executeTakeFirst();
-    return { appSessions: Number(app.numDeletedRows), providerRecords: Number(provider.numDeletedRows) };
+    return Number(result.numDeletedRows);
   }
 }
 

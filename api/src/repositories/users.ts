@@ -91,6 +91,16 @@ export class UsersRepository {
       .where("subject", "=", subject)
       .execute();
   }
+
+  /** The walker moved their built-in account to `email`, confirmed by the link mailed to it. */
+  async setChangedEmail(issuer: string, subject: string, email: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable("users")
+      .set({ email, email_verified_at: now, email_changed_at: now, updated_at: now })
+      .where("issuer", "=", issuer)
+      .where("subject", "=", subject)
+      .execute();
+  }
 }
 
 /** `builtInIssuer`: the built-in provider's issuer when the app runs it, else null. */

@@ -218,6 +218,19 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => "/auth/forgot-password", expected: everyone(200) },
   { method: "GET", url: () => "/auth/password-reset/made-up-token", expected: everyone(400) },
   { method: "GET", url: () => "/auth/confirm-email/made-up-token", expected: everyone(400) },
+  // Only a page's button acts, by POST with the token in the body: a made-up one changes nothing.
+  {
+    method: "POST",
+    url: () => "/auth/password-reset",
+    body: () => ({ token: "made-up-token", password: "a-fresh-walking-phrase" }),
+    expected: everyone(400),
+  },
+  {
+    method: "POST",
+    url: () => "/auth/confirm-email",
+    body: () => ({ token: "made-up-token" }),
+    expected: everyone(400),
+  },
   { method: "GET", url: () => ACCOUNT_EXPORT_PATH, expected: anyWalker(200) },
   { method: "GET", url: () => ACCOUNT_SESSIONS_PATH, expected: anyWalker(200) },
   {

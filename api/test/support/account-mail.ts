@@ -1,4 +1,5 @@
 import type { ParsedMail } from "mailparser";
+import { CONFIRM_EMAIL_PATH } from "../../src/auth/provider/account-links.js";
 import {
   type RunningServer,
   startTestServer,
@@ -15,9 +16,12 @@ export interface AccountServer {
 }
 
 /** The app on a real port, its mail sent to a real SMTP server in the test process. */
-export async function startAccountServer(dialect: TestDialect): Promise<AccountServer> {
+export async function startAccountServer(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+): Promise<AccountServer> {
   const smtp = await startSmtpServer();
-  const server = await startTestServer(dialect, { SMTP_URL: smtp.url });
+  const server = await startTestServer(dialect, { SMTP_URL: smtp.url, ...env });
   return {
     server,
     smtp,
@@ -50,6 +54,16 @@ export function linkIn(mail: ParsedMail, origin: string, path: string): string {
   const match = new RegExp(`${escapedOrigin}${path}/[A-Za-z0-9_-]+`).exec(mail.text ?? "");
   if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
   return match[0];
+}
+
+/**
+ * Follows a mailed confirmation link as a walker does: opens it (which changes nothing), then
+ * presses the page's one button. A link that no longer works answers its page at once.
+ */
+export async function followConfirmation(browser: TestBrowser, link: string): Promise<Visit> {
+  const page = await browser.visit(link);
+  if (page.response.status !== 200) return page;
+  return browser.submit(page, CONFIRM_EMAIL_PATH);
 }
 
 /** A JSON request from the app's own page (same origin), with the browser's cookies. */

@@ -6,6 +6,7 @@ import { isHttps } from "../../config.js";
 import type { AccountTokensRepository } from "../../repositories/account-tokens.js";
 import { passwordWeakness } from "../passwords.js";
 import {
+  confirmEmailPage,
   ENTER_EMAIL_MESSAGE,
   forgotPasswordPage,
   linkUsedPage,
@@ -45,13 +46,20 @@ const html = (reply: FastifyReply, status: number, page: string) =>
     .header("referrer-policy", "no-referrer")
     .send(page);
 
-const TokenParams = Type.Object({ token: SingleLineText({ minLength: 1, maxLength: 200 }) });
+const Token = SingleLineText({ minLength: 1, maxLength: 200 });
+const TokenParams = Type.Object({ token: Token });
+const TokenBody = Type.Object({ token: Type.Optional(Token) });
 const ForgotBody = Type.Object({ email: Type.Optional(SingleLineText({ maxLength: 1000 })) });
-const NewPasswordBody = Type.Object({ password: Type.Optional(Type.String({ maxLength: 1000 })) });
+const NewPasswordBody = Type.Object({
+  token: Type.Optional(Token),
+  password: Type.Optional(Type.String({ maxLength: 1000 })),
+});
 
 /**
  * The pages mailed links open: the forgotten-password form, the new-password page, and email
- * confirmation. Registered beside the sign-in pages (form bodies are parsed there).
+ * confirmation. Opening a link (GET, which mail scanners and link previews do) only shows a page;
+ * its form's POST, CSRF-checked like every POST, with the token in the body, acts. Registered beside
+ * the sign-in pages (form bodies are parsed there).
  */
 export async function accountLinkRoutes(app: FastifyInstance, options: { links: AccountLinks }) {
   const { links } = options;
@@ -104,11 +112,11 @@ export async function accountLinkRoutes(app: FastifyInstance, options: { links: 
   });
 
   pages.post(
-    `${PASSWORD_RESET_PATH}/:token`,
-    { schema: { params: TokenParams, body: NewPasswordBody }, attachValidation: true },
+    PASSWORD_RESET_PATH,
+    { schema: { body: NewPasswordBody }, attachValidation: true },
     async (request, reply) => {
-      const { token } = request.params;
-      const row = await links.tokens.peek(["password-reset"], token);
+      const token = request.validationError ? "" : (request.body.token ?? "");
+      const row = token ? await links.tokens.peek(["password-reset"], token) : undefined;
       const account = row && (await localAccounts.findById(row.account_id));
       if (!row || !account) return html(reply, 400, linkUsedPage(askAgain));
       const password = request.validationError ? "" : (request.body.password ?? "");
@@ -145,27 +153,40 @@ export async function accountLinkRoutes(app: FastifyInstance, options: { links: 
     },
   );
 
+  const toAccount = { href: "/account", label: "Go to your account" };
+
   pages.get(`${CONFIRM_EMAIL_PATH}/:token`, { schema: { params: TokenParams } }, async (request, reply) => {
-    const result = await links.confirm(request.params.token);
-    const back = { href: "/account", label: "Go to your account" };
-    if (result.outcome === "invalid") return html(reply, 400, linkUsedPage(back));
-    if (result.outcome === "taken") {
-      return html(
-        reply,
-        409,
-        messagePage(
-          "Email already in use",
-          "Another account now uses this email, so your account keeps its current one.",
-          back,
-        ),
-      );
-    }
-    const sentence =
-      result.outcome === "confirmed"
-        ? `Thank you: ${result.email} is confirmed.`
-        : `Your account now uses ${result.email}. Sign in with it from now on.`;
-    return html(reply, 200, messagePage("Email confirmed", sentence, back));
+    const { token } = request.params;
+    const row = await links.tokens.peek(["email-confirmation", "email-change"], token);
+    if (!row) return html(reply, 400, linkUsedPage(toAccount));
+    return html(reply, 200, confirmEmailPage(token, row.kind, row.email));
   });
+
+  pages.post(
+    CONFIRM_EMAIL_PATH,
+    { schema: { body: TokenBody }, attachValidation: true },
+    async (request, reply) => {
+      const token = request.validationError ? "" : (request.body.token ?? "");
+      const result = token ? await links.confirm(token) : ({ outcome: "invalid" } as const);
+      if (result.outcome === "invalid") return html(reply, 400, linkUsedPage(toAccount));
+      if (result.outcome === "taken") {
+        return html(
+          reply,
+          409,
+          messagePage(
+            "Email already in use",
+            "Another account now uses this email, so your account keeps its current one.",
+            toAccount,
+          ),
+        );
+      }
+      const sentence =
+        result.outcome === "confirmed"
+          ? `Thank you: ${result.email} is confirmed.`
+          : `Your account now uses ${result.email}. Sign in with it from now on.`;
+      return html(reply, 200, messagePage("Email confirmed", sentence, toAccount));
+    },
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AccountTokenKind } from "../../db/schema/account-tokens.js";
 import { ConflictError } from "../../errors.js";
 import { type Mailer, type MailMessage, mailLayout } from "../../mail/mail.js";
 import type { AccountTokensRepository } from "../../repositories/account-tokens.js";
@@ -11,6 +12,19 @@ export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
 export const EMAIL_CONFIRMATION_TTL_MS = 7 * 86_400_000;
 /** After a reset, the walker's browser has this long to finish signing in without the password. */
 export const RESET_SIGN_IN_TTL_MS = 10 * 60_000;
+
+/**
+ * Every kind of token that acts for the account: the mailed links and the sign-in ticket after a
+ * reset. A change of password or email withdraws them all, whichever address they went to: a link
+ * asked for before the change (by someone who knew the old password, or mailed to the old address)
+ * must not undo it.
+ */
+const EVERY_ACCOUNT_TOKEN: AccountTokenKind[] = [
+  "password-reset",
+  "reset-sign-in",
+  "email-confirmation",
+  "email-change",
+];
 
 export const FORGOT_PASSWORD_PATH = "/auth/forgot-password";
 export const PASSWORD_RESET_PATH = "/auth/password-reset";
@@ -167,9 +181,9 @@ export class AccountLinks {
       if (error instanceof ConflictError) return { outcome: "taken" };
       throw error;
     }
-    await users.setConfirmedEmail(this.issuer, account.id, row.email.toLowerCase());
-    // Links to the old address, or another new one, no longer apply.
-    await this.tokens.withdraw(account.id, ["email-confirmation", "email-change"]);
+    await users.setChangedEmail(this.issuer, account.id, row.email.toLowerCase());
+    // Links to the old address (a reset among them), or to another new one, no longer apply.
+    await this.tokens.withdraw(account.id, EVERY_ACCOUNT_TOKEN);
     await this.send({
       to: account.email,
       subject: "Your Charity Steps email has changed",
@@ -185,10 +199,18 @@ export class AccountLinks {
     return { outcome: "changed", email: row.email.toLowerCase() };
   }
 
+  /**
+   * Every session of the account ends but `keepSessionHash`'s, in the app and at the provider;
+   * answers how many of the app's ended.
+   */
+  async endOtherSessions(accountId: string, keepSessionHash: string): Promise<number> {
+    return (await this.tokens.endSessions(this.issuer, accountId, keepSessionHash)).appSessions;
+  }
+
   /** A new password for the account: every session of it ends, but `keepSessionHash`'s. */
   async setPassword(account: LocalAccount, password: string, keepSessionHash?: string): Promise<void> {
     await this.deps.localAccounts.setPasswordHash(account.id, await hashPassword(password));
-    await this.tokens.withdraw(account.id, ["password-reset", "reset-sign-in"]);
+    await this.tokens.withdraw(account.id, EVERY_ACCOUNT_TOKEN);
     await this.tokens.endSessions(this.issuer, account.id, keepSessionHash);
   }
 }

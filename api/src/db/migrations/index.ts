@@ -17,6 +17,7 @@ import * as operators from "./0015-operators.js";
 import * as draws from "./0016-draws.js";
 import * as drawResults from "./0017-draw-results.js";
 import * as fairPlay from "./0018-fair-play.js";
+import * as emailChanges from "./0019-email-changes.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   "0016-draws": draws,
   "0017-draw-results": drawResults,
   "0018-fair-play": fairPlay,
+  "0019-email-changes": emailChanges,
 };
 
 export const migrationProvider: MigrationProvider = {

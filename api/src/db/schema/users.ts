@@ -11,6 +11,11 @@ export interface UsersTable {
   charity_name: string | null;
   /** When the walker's email was confirmed (by a mailed link, or by the provider's `email_verified`); null until then. */
   email_verified_at: number | null;
+  /**
+   * When a built-in account last moved to a new email by a mailed link (null if never): an email
+   * reached that way never makes an operator.
+   */
+  email_changed_at: number | null;
   /** Epoch milliseconds, as every timestamp in this schema. */
   created_at: number;
   updated_at: number;

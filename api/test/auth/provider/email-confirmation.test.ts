@@ -10,6 +10,7 @@ import { dialects, escaped, newWalker, signIn, signOut, signUp, TestBrowser } fr
 import {
   type AccountServer,
   clearThrottles,
+  followConfirmation,
   linkIn,
   mailsTo,
   nthMailTo,
@@ -40,13 +41,22 @@ describe.each(dialects)("email confirmation of a built-in account (%s)", (dialec
     expect(mail.html).toContain("Confirm my email");
     const link = linkIn(mail, origin, CONFIRM_EMAIL_PATH);
 
+    // Opening the link (as a mail scanner or a link preview does) changes nothing: it shows a page
+    // whose one button confirms.
+    const opened = await new TestBrowser().visit(link);
+    expect(opened.response.status).toBe(200);
+    expect(opened.body).toContain("<h1>Confirm your email</h1>");
+    expect(opened.body).toContain(`<button type="submit">Confirm my email</button>`);
+    expect(opened.response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect((await whoIs(browser, origin)).user?.emailVerified).toBe(false);
+
     // Followed in another browser (a phone's mail app, say): the signed-in page sees it at once.
-    const confirmed = await new TestBrowser().visit(link);
+    const confirmed = await followConfirmation(new TestBrowser(), link);
     expect(confirmed.response.status).toBe(200);
     expect(confirmed.body).toContain("Email confirmed");
     expect((await whoIs(browser, origin)).user?.emailVerified).toBe(true);
 
-    const again = await new TestBrowser().visit(link);
+    const again = await followConfirmation(new TestBrowser(), link);
     expect(again.response.status).toBe(400);
     expect(again.body).toContain(escaped(LINK_USED_MESSAGE));
 
@@ -65,7 +75,7 @@ describe.each(dialects)("email confirmation of a built-in account (%s)", (dialec
       .set({ expires_at: Date.now() - 1 })
       .where("kind", "=", "email-confirmation")
       .execute();
-    const late = await new TestBrowser().visit(link);
+    const late = await followConfirmation(new TestBrowser(), link);
     expect(late.response.status).toBe(400);
     expect(late.body).toContain(escaped(LINK_USED_MESSAGE));
   });
@@ -81,7 +91,7 @@ describe.each(dialects)("email confirmation of a built-in account (%s)", (dialec
     expect(JSON.parse(resent.body)).toEqual({ message: CREDENTIALS_MESSAGES.confirmationSent(walker.email) });
     const second = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, CONFIRM_EMAIL_PATH);
     expect(second).not.toBe(first);
-    expect((await new TestBrowser().visit(first)).response.status).toBe(400);
+    expect((await followConfirmation(new TestBrowser(), first)).response.status).toBe(400);
 
     for (let n = 2; n <= CONFIRMATION_RESENDS_PER_WINDOW; n++) {
       expect((await postJson(browser, origin, ACCOUNT_EMAIL_CONFIRMATION_PATH)).response.status).toBe(202);
@@ -98,7 +108,7 @@ describe.each(dialects)("email confirmation of a built-in account (%s)", (dialec
       origin,
       CONFIRM_EMAIL_PATH,
     );
-    expect((await new TestBrowser().visit(newest)).response.status).toBe(200);
+    expect((await followConfirmation(new TestBrowser(), newest)).response.status).toBe(200);
     await clearThrottles(env.server);
     const done = await postJson(browser, origin, ACCOUNT_EMAIL_CONFIRMATION_PATH);
     expect(done.response.status).toBe(200);

@@ -27,6 +27,7 @@ export function describeBrowser(userAgent: string | null): string {
 export const accountSessionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
   const { sessions } = app.repositories;
+  const links = app.services.accountLinks;
 
   /** The hash of the session this request came with (set by requireUser). */
   const currentHash = (request: { sessionIdHash: string | null }) => {
@@ -69,7 +70,13 @@ export const accountSessionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     END_OTHER_SESSIONS_PATH,
     { schema: { response: { 200: EndOtherSessionsResponse, 401: ErrorResponse } } },
     async (request) => {
-      const ended = await sessions.closeOthers(signedInUser(request).id, currentHash(request));
+      const user = signedInUser(request);
+      // A built-in account is signed out at its provider too, or another browser still signed in
+      // there (or part-way through signing in) would be let back in without the password.
+      const ended =
+        links && user.issuer === links.issuer
+          ? await links.endOtherSessions(user.subject, currentHash(request))
+          : await sessions.closeOthers(user.id, currentHash(request));
       return { ended };
     },
   );

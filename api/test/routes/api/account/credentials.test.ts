@@ -26,6 +26,7 @@ import {
 import {
   type AccountServer,
   clearThrottles,
+  followConfirmation,
   linkIn,
   mailsTo,
   nthMailTo,
@@ -139,7 +140,10 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     const mail = await nthMailTo(env.smtp, newEmail);
     expect(mail.subject).toBe("Confirm your new email for Charity Steps");
     const link = linkIn(mail, origin, CONFIRM_EMAIL_PATH);
-    const followed = await new TestBrowser().visit(link);
+    const opened = await new TestBrowser().visit(link);
+    expect(opened.body).toContain("<h1>Use your new email</h1>");
+    expect((await whoIs(browser, origin)).user?.email).toBe(walker.email);
+    const followed = await followConfirmation(new TestBrowser(), link);
     expect(followed.response.status).toBe(200);
     expect(followed.body).toContain(newEmail);
 
@@ -152,7 +156,7 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     expect(notice.subject).toBe("Your Charity Steps email has changed");
     expect(notice.text).toContain(newEmail);
 
-    expect((await new TestBrowser().visit(link)).body).toContain(escaped(LINK_USED_MESSAGE));
+    expect((await followConfirmation(new TestBrowser(), link)).body).toContain(escaped(LINK_USED_MESSAGE));
     expect((await signIn(new TestBrowser(), origin, newEmail, walker.password)).trail.at(-1)).toBe(
       `${origin}/`,
     );
@@ -204,7 +208,7 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     });
     const link = linkIn(await nthMailTo(env.smtp, wanted), origin, CONFIRM_EMAIL_PATH);
     await signUp(new TestBrowser(), origin, newWalker({ email: wanted }));
-    const followed = await new TestBrowser().visit(link);
+    const followed = await followConfirmation(new TestBrowser(), link);
     expect(followed.response.status).toBe(409);
     expect((await whoIs(browser, origin)).user?.email).toBe(walker.email);
     expect(mailsTo(env.smtp, walker.email)).toHaveLength(1);
