@@ -414,7 +414,8 @@ export class AccountDataRepository {
           .deleteFrom("sign_in_failures")
           .where((eb) =>
             eb.or([
-              eb("key", "=", `email:${email}`),
+              // Sign-ins counted by email, and resets asked for it (see the throttles' keys).
+              eb("key", "in", [`email:${email}`, `reset-email:${email}`]),
               eb(sql`substr(key, 1, ${walkerHere.length})`, "=", walkerHere),
             ]),
           )

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ACCOUNT_MESSAGES, ACCOUNT_PATH, DELETE_CONFIRM_WORD } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORGOT_PASSWORD_PATH } from "../../../../src/auth/provider/account-links.js";
 import {
   createSignedInWalker,
   dialects,
@@ -43,8 +44,12 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
     await signUp(laptop, origin, details);
     const phone = new TestBrowser();
     await signIn(phone, origin, details.email, details.password);
-    // A wrong password is counted under the email too.
+    // A wrong password is counted under the email too, and so is a reset asked for.
     await signIn(new TestBrowser(), origin, details.email, "not-the-password-1");
+    const forgot = new TestBrowser();
+    await forgot.submit(await forgot.visit(`${origin}${FORGOT_PASSWORD_PATH}`), FORGOT_PASSWORD_PATH, {
+      email: details.email,
+    });
     const token = await laptop.cookie(origin, "cs_session");
     const phoneToken = await phone.cookie(origin, "cs_session");
     if (!token || !phoneToken) throw new Error("not signed in");
