@@ -2,6 +2,9 @@ import { type Static, Type } from "typebox";
 import type { DayString, MonthString } from "./dates.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
+/** Every operator route is under this prefix: walkers find nothing there, and nothing of it is cached. */
+export const OPERATOR_API_PREFIX = "/api/operator/";
+
 /** Postal entries: POST records one, GET lists a month's (`?month=YYYY-MM`). */
 export const OPERATOR_POSTAL_ENTRIES_PATH = "/api/operator/postal-entries";
 /** Every operator action, newest first (`?before=<id>&limit=`). */
@@ -27,6 +30,8 @@ export const OPERATOR_MESSAGES = {
     "That month's postal entries closed long ago: entries can be recorded for this month or last month only.",
   monthInFuture:
     "That month's draw has not begun: entries can be recorded for this month or last month only.",
+  monthCounted:
+    "That month's tickets have already been counted for its draw: an entry recorded now would be in no draw.",
   tooManyEntries: `You have recorded ${POSTAL_ENTRIES_PER_OPERATOR_PER_DAY} postal entries in the last 24 hours. Please try again later.`,
 } as const;
 

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { PostalEntry } from "@charity-steps/shared-types";
+import { OPERATOR_MESSAGES, type PostalEntry } from "@charity-steps/shared-types";
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { PostalEntriesTable } from "../db/schema/operators.js";
+import { ConflictError } from "../errors.js";
 import type { AuditLogRepository } from "./audit-log.js";
 
 export type PostalEntryRow = Selectable<PostalEntriesTable>;
@@ -65,6 +66,14 @@ export class PostalEntriesRepository {
     now = Date.now(),
   ): Promise<PostalEntryRow | null> {
     return this.database.transaction(async (trx) => {
+      // Once the month's tickets are counted, an entry would be in no draw. The draw's row is held
+      // (on PostgreSQL) until this entry is in, so that a close racing it either waits and counts
+      // it, or has already counted and is seen here; SQLite has one writer at a time anyway.
+      let draw = trx.selectFrom("draws").select("status").where("month", "=", entry.month);
+      if (this.database.dialect === "postgres") draw = draw.forShare();
+      const counted = await draw.executeTakeFirst();
+      if (counted && counted.status !== "open") throw new ConflictError(OPERATOR_MESSAGES.monthCounted);
+
       const recent = await trx
         .selectFrom("postal_entries")
         .select((eb) => eb.fn.countAll().as("n"))

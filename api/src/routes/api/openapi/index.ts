@@ -1,6 +1,8 @@
+import { OPERATOR_API_PREFIX } from "@charity-steps/shared-types";
 import fastifySwagger from "@fastify/swagger";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import fp from "fastify-plugin";
+import { isOperator } from "../../../auth/operators.js";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 
@@ -30,9 +32,27 @@ export const openApiPlugin = fp(
   { name: "openapi" },
 );
 
-/** Serves the generated reference; public, like any API's documentation. */
+/**
+ * Serves the generated reference: public, like any API's documentation, but for the operators'
+ * routes, which only an operator is shown (anyone else finds nothing at them, and learns nothing
+ * of them here).
+ */
 export const openApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.header("cache-control", "no-cache").send(app.swagger()),
-  );
+  const { sessions } = app.repositories;
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const token = app.sessionCookie.read(request);
+    const session = token ? await sessions.findValid(token) : undefined;
+    const document = app.swagger() as { paths?: Record<string, unknown> };
+    const shown =
+      session && isOperator(app.config, session.user)
+        ? document
+        : {
+            ...document,
+            paths: Object.fromEntries(
+              Object.entries(document.paths ?? {}).filter(([path]) => !path.startsWith(OPERATOR_API_PREFIX)),
+            ),
+          };
+    // The answer depends on who asks: no shared cache may keep one walker's for another.
+    return reply.header("cache-control", "private, no-cache").header("vary", "cookie").send(shown);
+  });
 };

@@ -76,7 +76,13 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         body: PostalEntryRequest,
-        response: { 201: PostalEntry, ...refused, 422: ErrorResponse, 429: ErrorResponse },
+        response: {
+          201: PostalEntry,
+          ...refused,
+          409: ErrorResponse,
+          422: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request, reply) => {

@@ -333,4 +333,26 @@ describe.each(dialects)("operators (%s)", (dialect) => {
       201,
     );
   });
+
+  it.each(["closed", "drawn"])(
+    "refuses (409, nothing written) an entry for a month whose draw is %s: its tickets are counted",
+    async (status) => {
+      const { db } = testApp.app.database;
+      await db
+        .insertInto("draws")
+        .values({ month: lastMonth, seed: "00", commitment: "00", status, created_at: Date.now() })
+        .execute();
+      try {
+        const [entries, audit] = [await count("postal_entries"), await count("audit_log")];
+        const answer = await post(operator.cookie, entry({ fullName: "Too Late", email: null }));
+        expect(answer.statusCode).toBe(409);
+        expect(answer.json()).toEqual({ message: OPERATOR_MESSAGES.monthCounted });
+        expect([await count("postal_entries"), await count("audit_log")]).toEqual([entries, audit]);
+      } finally {
+        await db.deleteFrom("draws").where("month", "=", lastMonth).execute();
+      }
+      // An open draw takes entries again.
+      expect((await post(operator.cookie, entry({ fullName: "In Time", email: null }))).statusCode).toBe(201);
+    },
+  );
 });
