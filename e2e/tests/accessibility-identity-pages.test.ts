@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
-import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -84,6 +84,37 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
     await page.getByRole("button", { name: "Save and sign in" }).click();
     await page.getByRole("alert").filter({ hasText: "too easy to guess" }).waitFor();
     await expectAccessible(page, "new password page, a weak password refused");
+  });
+
+  it("the provider's sign-out question a link on another site opens", async () => {
+    await page.goto(`${server.origin}/api/login`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("steps-for-charity-2026");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Goal: 100,000 steps").waitFor();
+    const otherSite = "http://other-site.example/";
+    await page.route(`${otherSite}**`, (route) =>
+      route.request().url() === otherSite
+        ? route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><a href="${server.origin}/oidc/session/end">Free prizes</a>`,
+          })
+        : route.fulfill({ status: 204 }),
+    );
+    await page.goto(otherSite);
+    await page.getByRole("link", { name: "Free prizes" }).click();
+    // Asked, not signed out behind the walker's back.
+    await page.getByRole("heading", { name: "Sign out of Charity Steps?" }).waitFor();
+    await expectAccessible(page, "provider's sign-out question");
+    await screenshot(page, "19-provider-sign-out-from-another-site");
+    await page.getByRole("link", { name: "Stay signed in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    // Signed out for the next page, as the app's own sign-out does it: at once, everywhere.
+    await page.goto(`${server.origin}/api/logout`);
+    await page.waitForURL(`${server.origin}/`);
+    await expect
+      .poll(() => page.evaluate(async () => (await fetch("/api/auth/user")).status))
+      .toBe(401);
   });
 
   it("the provider's signing-out page, held still", async () => {

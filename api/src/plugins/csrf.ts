@@ -20,6 +20,18 @@ export function isFromAnotherOrigin(headers: Record<string, unknown>, ownOrigin:
 }
 
 /**
+ * A link's navigation came from a page of another origin (a GET, which carries no Origin). Browsers
+ * without Sec-Fetch-Site send the linking page's origin as Referer (unless it hides it), so that is
+ * asked too.
+ */
+export function isFromAnotherSite(headers: Record<string, unknown>, ownOrigin: string): boolean {
+  if (isFromAnotherOrigin(headers, ownOrigin)) return true;
+  const referer = headers.referer;
+  if (headers["sec-fetch-site"] !== undefined || typeof referer !== "string") return false;
+  return URL.canParse(referer) && new URL(referer).origin !== ownOrigin;
+}
+
+/**
  * CSRF defence: every state-changing request, whatever its path, is refused when a browser made it
  * for a page of another origin. It is decided on the method alone, not on the URL's text: the router
  * decodes `/%61pi/...` to `/api/...`, so a check on the raw path could be walked around.

@@ -97,13 +97,28 @@ export function messagePage(title: string, message: string, link: { href: string
   );
 }
 
-/** Signing out of the provider needs a POST carrying its xsrf token; a small script submits it. */
-export function signOutPage(form: string): string {
+/**
+ * Signing out of the provider needs a POST carrying its xsrf token. When the app's own sign-out
+ * led here, a small script submits it; a link on another site only gets the question, whose
+ * button the walker presses (or not).
+ */
+export function signOutPage(form: string, fromAnotherSite = false): string {
+  const withLogout = form.replace("</form>", '<input type="hidden" name="logout" value="yes"></form>');
+  if (fromAnotherSite) {
+    return layout(
+      "Sign out?",
+      `<h1>Sign out of Charity Steps?</h1>
+<p class="lead">A link on another site asked to sign you out. Your steps are kept either way.</p>
+${withLogout}
+<button type="submit" form="op.logoutForm">Sign out</button>
+<p class="switch"><a href="/">Stay signed in</a></p>`,
+    );
+  }
   return layout(
     "Signing out",
     `<h1>Signing you out…</h1>
 <p class="lead">One moment while we sign you out of Charity Steps.</p>
-${form.replace("</form>", '<input type="hidden" name="logout" value="yes"></form>')}
+${withLogout}
 <button type="submit" form="op.logoutForm">Sign out</button>`,
     `<script src="${ASSETS_PREFIX}/sign-out.js" defer></script>`,
   );

@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import middie from "@fastify/middie";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
+import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
 import { deriveSecret, loadMasterSecret } from "../secrets.js";
 import { interactionRoutes } from "./interactions.js";
 import { loadSigningKey } from "./keys.js";
-import { ASSETS_PREFIX, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
+import { ASSETS_PREFIX, messagePage, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
 import { createIdentityProvider } from "./provider.js";
 
 /**
@@ -21,6 +22,45 @@ function asIssuerRequest(issuer: URL) {
     request.headers["x-forwarded-host"] = host;
     request.headers["x-forwarded-proto"] = proto;
     next();
+  };
+}
+
+/**
+ * A sign-out (`GET {issuer}/session/end`) from a browser with no session at the provider has
+ * nothing to end. The provider would still keep a session for it, 30 days long, to hold the
+ * sign-out form's secret: thousands of visitors' requests would grow the database for nothing. Such
+ * a request is answered here instead, and stores nothing: back to one of our own apps when it names
+ * one, else a page saying the walker is signed out.
+ */
+function signedOutAlready(payloads: OidcPayloadsRepository, clients: ClientMetadata[]) {
+  const ownApps = new Set(clients.flatMap((client) => client.post_logout_redirect_uris ?? []));
+  return (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
+    // Mounted at the sign-out's path: only the sign-out itself, not its confirmation or success pages.
+    const url = new URL(request.url ?? "/", "http://provider.invalid");
+    if (request.method !== "GET" || url.pathname !== "/") return next();
+    const sessionId = /(?:^|;\s*)_session=([^;]+)/.exec(request.headers.cookie ?? "")?.[1];
+    const found = sessionId
+      ? payloads.find("Session", decodeURIComponent(sessionId))
+      : Promise.resolve(undefined);
+    found.then(
+      (session) => {
+        if (session) return next();
+        const back = url.searchParams.get("post_logout_redirect_uri");
+        if (back !== null && ownApps.has(back)) {
+          response.writeHead(303, { location: back, "cache-control": "no-store" }).end();
+          return;
+        }
+        response
+          .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+          .end(
+            messagePage("You're signed out", "You are not signed in to Charity Steps.", {
+              href: "/",
+              label: "Back to Charity Steps",
+            }),
+          );
+      },
+      (error: unknown) => next(error),
+    );
   };
 }
 
@@ -50,6 +90,7 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
     // oidc-provider is a Koa app reading the raw request; middie runs it before Fastify parses bodies.
     await app.register(middie);
     app.use(issuer.pathname, asIssuerRequest(issuer));
+    app.use(`${issuer.pathname}/session/end`, signedOutAlready(oidcPayloads, options.clients));
     app.use(issuer.pathname, provider.callback());
 
     app.get(`${ASSETS_PREFIX}/pages.css`, async (_request, reply) =>

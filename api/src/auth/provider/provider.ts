@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import Provider, { type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { AppConfig } from "../../config.js";
+import { isFromAnotherSite } from "../../plugins/csrf.js";
 import type { LocalAccountsRepository } from "../../repositories/local-accounts.js";
 import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
 import { DatabaseOidcAdapter } from "./adapter.js";
@@ -40,6 +41,7 @@ async function grantOwnClient(provider: Provider, accountId: string, clientId: s
 export function createIdentityProvider(options: IdentityProviderOptions): Provider {
   const { accounts, payloads } = options;
   const secure = new URL(options.issuer).protocol === "https:";
+  const issuerOrigin = new URL(options.issuer).origin;
   const configuration: Configuration = {
     adapter: (model: string) => new DatabaseOidcAdapter(model, payloads),
     clients: options.clients,
@@ -87,7 +89,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
         enabled: true,
         logoutSource: async (ctx, form) => {
           ctx.type = "html";
-          ctx.body = signOutPage(form);
+          ctx.body = signOutPage(form, isFromAnotherSite(ctx.headers, issuerOrigin));
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = "html";

@@ -6,7 +6,7 @@ import type { OidcClient } from "../../../auth/oidc-client.js";
 import { isOperator } from "../../../auth/operators.js";
 import { builtInIssuerOf } from "../../../auth/provider/provider.js";
 import { signedInUser } from "../../../auth/sessions.js";
-import { isFromAnotherOrigin } from "../../../plugins/csrf.js";
+import { isFromAnotherSite } from "../../../plugins/csrf.js";
 import { toAuthUser } from "../../../repositories/users.js";
 import { SIGN_OUT_CONFIRMATION_PAGE } from "./sign-out-page.js";
 
@@ -89,14 +89,3 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async
     },
   );
 };
-
-/**
- * A sign-out link's navigation came from a page of another origin. Browsers without Sec-Fetch-Site
- * send no Origin on a link's GET, but do send the linking page's origin as Referer (unless it hides
- * it), so that is asked too.
- */
-function isFromAnotherSite(headers: FastifyRequest["headers"], ownOrigin: string): boolean {
-  if (isFromAnotherOrigin(headers, ownOrigin)) return true;
-  if (headers["sec-fetch-site"] !== undefined || headers.referer === undefined) return false;
-  return URL.canParse(headers.referer) && new URL(headers.referer).origin !== ownOrigin;
-}
