@@ -112,9 +112,7 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
     // Signed out for the next page, as the app's own sign-out does it: at once, everywhere.
     await page.goto(`${server.origin}/api/logout`);
     await page.waitForURL(`${server.origin}/`);
-    await expect
-      .poll(() => page.evaluate(async () => (await fetch("/api/auth/user")).status))
-      .toBe(401);
+    await expect.poll(() => page.evaluate(async () => (await fetch("/api/auth/user")).status)).toBe(401);
   });
 
   it("the provider's signing-out page, held still", async () => {
