@@ -3,11 +3,16 @@ import middie from "@fastify/middie";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
 import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
+import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
 import { deriveSecret, loadMasterSecret } from "../secrets.js";
 import { interactionRoutes } from "./interactions.js";
 import { loadSigningKey } from "./keys.js";
 import { ASSETS_PREFIX, messagePage, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
 import { createIdentityProvider } from "./provider.js";
+import { networkOf, SIGN_IN_THROTTLE, tooManySignInStartsMessage } from "./throttle.js";
+
+/** A request as middie hands it on: Node's, with the address Fastify worked out (trusted proxies applied). */
+type RawRequest = IncomingMessage & { ip?: string };
 
 /**
  * oidc-provider writes its endpoints' URLs (discovery, the resume URL it redirects to) from the
@@ -64,6 +69,38 @@ function signedOutAlready(payloads: OidcPayloadsRepository, clients: ClientMetad
   };
 }
 
+/**
+ * Each sign-in begun at the provider (`{issuer}/auth`) stores a pending sign-in for an hour: they
+ * are counted per network address, and past the limit the provider is not reached (429 with
+ * `Retry-After`). Resuming a sign-in (`{issuer}/auth/{uid}`) is not a new one.
+ */
+function throttledSignInStarts(throttle: SignInThrottleRepository) {
+  return (request: RawRequest, response: ServerResponse, next: (error?: unknown) => void) => {
+    const url = new URL(request.url ?? "/", "http://provider.invalid");
+    if (url.pathname !== "/") return next();
+    const key = `sign-in-start:${networkOf(request.ip ?? "")}`;
+    throttle.attempt([{ key, limit: SIGN_IN_THROTTLE.startsPerAddress }]).then(
+      (wait) => {
+        if (wait <= 0) return next();
+        const minutes = Math.max(1, Math.ceil(wait / 60_000));
+        response
+          .writeHead(429, {
+            "content-type": "text/html; charset=utf-8",
+            "cache-control": "no-store",
+            "retry-after": String(Math.max(1, Math.ceil(wait / 1000))),
+          })
+          .end(
+            messagePage("Too many sign-ins", tooManySignInStartsMessage(minutes), {
+              href: "/",
+              label: "Back to Charity Steps",
+            }),
+          );
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}
+
 export interface IdentityProviderPluginOptions {
   issuer: string;
   clients: ClientMetadata[];
@@ -75,7 +112,7 @@ export interface IdentityProviderPluginOptions {
  */
 export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
   async (app, options) => {
-    const { appSecrets, localAccounts, oidcPayloads } = app.repositories;
+    const { appSecrets, localAccounts, oidcPayloads, signInThrottle } = app.repositories;
     const master = await loadMasterSecret(app.config, appSecrets);
     const issuer = new URL(options.issuer);
     const provider = createIdentityProvider({
@@ -91,6 +128,7 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
     await app.register(middie);
     app.use(issuer.pathname, asIssuerRequest(issuer));
     app.use(`${issuer.pathname}/session/end`, signedOutAlready(oidcPayloads, options.clients));
+    app.use(`${issuer.pathname}/auth`, throttledSignInStarts(signInThrottle));
     app.use(issuer.pathname, provider.callback());
 
     app.get(`${ASSETS_PREFIX}/pages.css`, async (_request, reply) =>

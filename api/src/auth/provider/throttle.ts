@@ -11,7 +11,15 @@ export const SIGN_IN_THROTTLE = {
   perEmailAndAddress: 5,
   perEmail: 50,
   perAddress: 20,
+  /**
+   * Sign-ins begun (each stores a pending sign-in at the provider for an hour) from one address,
+   * whether or not they finish: far above a household's, a bound on a visitor filling the database.
+   */
+  startsPerAddress: 60,
 } as const;
+
+export const tooManySignInStartsMessage = (minutes: number) =>
+  `Too many sign-ins have been started from your network. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
 export const tooManyAttemptsMessage = (minutes: number) =>
   `Too many sign-in attempts. To keep this account safe, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;

@@ -78,7 +78,7 @@ describe.each(dialects)("signing out at the built-in provider (%s)", (dialect) =
   it("stores nothing for a browser with no session there, however often it asks", async () => {
     const before = await providerRecords();
     for (let visit = 0; visit < 30; visit++) {
-      const cookie = visit % 2 === 0 ? {} : { cookie: `_session=made-up-${visit}` };
+      const cookie: Record<string, string> = visit % 2 === 0 ? {} : { cookie: `_session=made-up-${visit}` };
       const answer = await fetch(`${origin}/oidc/session/end`, { headers: cookie, redirect: "manual" });
       expect(answer.status).toBe(200);
       expect(await answer.text()).toContain(escaped("You're signed out"));

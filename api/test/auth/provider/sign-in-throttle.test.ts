@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WRONG_PASSWORD_MESSAGE } from "../../../src/auth/provider/interactions.js";
-import { SIGN_IN_THROTTLE, tooManyAttemptsMessage } from "../../../src/auth/provider/throttle.js";
+import {
+  SIGN_IN_THROTTLE,
+  tooManyAttemptsMessage,
+  tooManySignInStartsMessage,
+} from "../../../src/auth/provider/throttle.js";
 import {
   dialects,
   escaped,
@@ -110,5 +114,41 @@ describe.each(dialects)("repeated failed sign-ins (%s)", (dialect) => {
     }
     const sprayed = await signIn(new TestBrowser(), server.origin, "nobody-else@example.org", "guess");
     expect(sprayed.response.status).toBe(429);
+  });
+
+  it(`stores at most ${SIGN_IN_THROTTLE.startsPerAddress} pending sign-ins begun from one address per 15 minutes, then answers 429 and stores none`, async () => {
+    const { app } = server;
+    await app.database.db.deleteFrom("sign_in_failures").execute();
+    const login = await app.inject({ method: "GET", url: "/api/login" });
+    const authorize = new URL(String(login.headers.location));
+    expect(authorize.pathname).toBe("/oidc/auth");
+    const begin = (remoteAddress: string) =>
+      app.inject({ method: "GET", url: `${authorize.pathname}${authorize.search}`, remoteAddress });
+    const pending = async () =>
+      Number(
+        (
+          await app.database.db
+            .selectFrom("oidc_payloads")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("model", "=", "Interaction")
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await pending();
+    for (let start = 1; start <= SIGN_IN_THROTTLE.startsPerAddress; start++) {
+      const begun = await begin("203.0.113.9");
+      expect(begun.statusCode, `sign-in ${start}`).toBe(303);
+      expect(begun.headers.location).toMatch(/^\/auth\/interaction\//);
+    }
+    expect(await pending()).toBe(before + SIGN_IN_THROTTLE.startsPerAddress);
+
+    const refused = await begin("203.0.113.9");
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(refused.body).toContain(escaped(tooManySignInStartsMessage(15)));
+    expect(await pending()).toBe(before + SIGN_IN_THROTTLE.startsPerAddress);
+    // Another network is not held back by it.
+    expect((await begin("198.51.100.7")).statusCode).toBe(303);
+    await app.database.db.deleteFrom("sign_in_failures").execute();
   });
 });
