@@ -4,9 +4,11 @@ import fp from "fastify-plugin";
 import { AppError } from "../errors.js";
 import { describeValidationErrors } from "./validation-messages.js";
 
+export const BODY_TOO_LARGE_MESSAGE = "The request body is larger than this request takes.";
+
 /** Messages for the refusals that libraries raise with their own wording (bodies, multipart uploads). */
 const LIBRARY_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is larger than this request takes.",
+  FST_ERR_CTP_BODY_TOO_LARGE: BODY_TOO_LARGE_MESSAGE,
   FST_REQ_FILE_TOO_LARGE: PHOTO_TOO_LARGE_MESSAGE,
   FST_FILES_LIMIT: "Please send one image only.",
   FST_FIELDS_LIMIT: "The form has more fields than this request takes.",

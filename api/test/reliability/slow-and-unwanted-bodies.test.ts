@@ -96,17 +96,20 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     await database.drop();
   });
 
-  it("closes a connection whose body stops arriving, instead of holding it", async () => {
-    // A form within the form limit, so that the server starts to read it; then silence.
-    const connection = await rawConnection(port);
-    connection.socket.write(
-      "POST /auth/interaction/abc/login HTTP/1.1\r\nHost: localhost\r\n" +
-        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40000\r\n\r\n" +
-        "email=".padEnd(39_000, "x"),
-    );
-    const { closedByServer } = await connection.closed;
-    expect(closedByServer).toBe(true);
-  });
+  it.each(["/auth/interaction/abc/login", "/oidc/token"])(
+    "closes a connection whose body stops arriving, instead of holding it (%s)",
+    async (path) => {
+      // A form within the form limit, so that the server starts to read it; then silence.
+      const connection = await rawConnection(port);
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\n` +
+          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40000\r\n\r\n" +
+          "email=".padEnd(39_000, "x"),
+      );
+      const { closedByServer } = await connection.closed;
+      expect(closedByServer).toBe(true);
+    },
+  );
 
   it("answers 408 and closes a request whose body trickles in past the request timeout", async () => {
     const connection = await rawConnection(port);
@@ -221,6 +224,43 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     const group = await post(JSON.stringify({ name: "Hostile walkers", description: "ü".repeat(500) }));
     expect(group.statusCode).toBe(201);
   });
+});
+
+/**
+ * The identity provider's endpoints read their own bodies, past Fastify's parsers. With the
+ * production request timeout (two minutes), only a connection closed once answered is closed within
+ * the test's bound.
+ */
+describe.each(dialects)("bodies sent to the identity provider's endpoints (%s)", (dialect) => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let port: number;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect, { migrated: true });
+    ({ app, port } = await listening(database, {}, { checkIntervalMs: 100 }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  it.each(["/oidc/token", "/oidc/auth", "/oidc/session/end/confirm"])(
+    "%s: a declared million bytes, 20 KB sent, is refused unread (413) and the connection closed at once",
+    async (path) => {
+      const connection = await rawConnection(port);
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\n` +
+          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n\r\n",
+      );
+      connection.socket.write("x".repeat(20_000));
+      const started = Date.now();
+      const { text, closedByServer } = await connection.closed;
+      expect(closedByServer).toBe(true);
+      expect(Date.now() - started).toBeLessThan(BOUND_MS);
+      expect(statusOf(text)).toBe(413);
+      expect(typeof messageOf(text)).toBe("string");
+    },
+  );
 });
 
 /** The production timeouts (held connections must stay open for the test), with a small cap. */

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import middie from "@fastify/middie";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
+import { BODY_TOO_LARGE_MESSAGE } from "../../plugins/errors.js";
+import { FORM_BODY_LIMIT } from "../../plugins/request-bodies.js";
 import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
 import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
 import { deriveSecret, loadMasterSecret } from "../secrets.js";
@@ -26,6 +28,33 @@ function asIssuerRequest(issuer: URL) {
     request.headers.host = host;
     request.headers["x-forwarded-host"] = host;
     request.headers["x-forwarded-proto"] = proto;
+    next();
+  };
+}
+
+/**
+ * The provider reads its own bodies (its forms and token requests), past Fastify's parsers: they are
+ * held to the same limits here. A body declared larger than any form is refused unread (413), and a
+ * request that carries a body closes its connection once answered, so that an answer given before
+ * the body has all arrived (an error, say) does not leave Node reading the rest for as long as the
+ * sender takes to trickle it in. The request timeout bounds the rest, as for every route.
+ */
+function boundedBodies(limit: number) {
+  return (request: RawRequest, response: ServerResponse, next: () => void) => {
+    const length = request.headers["content-length"];
+    const chunked = request.headers["transfer-encoding"] !== undefined;
+    if (!chunked && (length === undefined || length === "0")) return next();
+    response.setHeader("connection", "close");
+    if (Number(length) > limit) {
+      const body = JSON.stringify({ message: BODY_TOO_LARGE_MESSAGE });
+      response
+        .writeHead(413, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(body),
+        })
+        .end(body);
+      return;
+    }
     next();
   };
 }
@@ -126,6 +155,7 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
     });
     // oidc-provider is a Koa app reading the raw request; middie runs it before Fastify parses bodies.
     await app.register(middie);
+    app.use(issuer.pathname, boundedBodies(FORM_BODY_LIMIT));
     app.use(issuer.pathname, asIssuerRequest(issuer));
     app.use(`${issuer.pathname}/session/end`, signedOutAlready(oidcPayloads, options.clients));
     app.use(`${issuer.pathname}/auth`, throttledSignInStarts(signInThrottle));
