@@ -4,7 +4,10 @@ import { getQueryFn } from "./api-client";
 
 /**
  * Query data never goes stale on its own and is never retried or polled; screens refresh
- * it explicitly after the writes that change it.
+ * it explicitly after the writes that change it. A query that failed (no signal, say) is not asked
+ * again because another screen shows it: it is asked again when the signal comes back, or when the
+ * walker asks. Otherwise every screen that mounts while the first one waits would ask once more, and
+ * a screen that remounts as it asks would ask without end.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -14,6 +17,7 @@ export function createQueryClient(): QueryClient {
         staleTime: Number.POSITIVE_INFINITY,
         gcTime: QUERY_CACHE_LIFETIME_MS,
         retry: false,
+        retryOnMount: false,
         refetchOnWindowFocus: false,
         refetchInterval: false,
       },

@@ -49,6 +49,9 @@ export const authUserQuery = queryOptions<AuthUser | null>({
   queryFn: getQueryFn<AuthUser>({ on401: "returnNull" }),
   staleTime: AUTH_USER_CACHE_MS,
   retry: false,
+  // Offline, the signed-in screens mount under this query while it fails: each mount must not ask
+  // again (a fetch with no answer yet shows the spinner, which unmounts them, and so on).
+  retryOnMount: false,
 });
 
 /** Who is signed in. */

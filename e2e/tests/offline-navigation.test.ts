@@ -1,0 +1,94 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { newSignedInWalker } from "../support/walker.js";
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let email: string;
+/** Every request to the API, the service worker's included, by path. */
+const apiRequests: string[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  context = await phoneContext(browser);
+  context.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.origin === server.origin && url.pathname.startsWith("/api/")) apiRequests.push(url.pathname);
+  });
+  page = await context.newPage();
+  errors = watchForErrors(page);
+  ({ email } = await newSignedInWalker(page, server.origin, { firstName: "Olwen", lastName: "Offline" }));
+  // Every signed-in screen opened once online, as a walker's first days would.
+  for (const tab of ["Groups", "Charity", "Prizes", "Account", "Dashboard"]) {
+    await page.getByRole("link", { name: tab, exact: true }).first().click();
+    await page.waitForLoadState("networkidle");
+  }
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The requests to `path` made while `during` runs, and for `settleMs` after. */
+async function countedRequests(path: string, during: () => Promise<void>, settleMs = 3_000) {
+  const start = apiRequests.length;
+  await during();
+  await page.waitForTimeout(settleMs);
+  return apiRequests.slice(start).filter((requested) => requested === path).length;
+}
+
+describe("opened with no signal", () => {
+  it("shows the last known account, and asks the server about it at most once or twice", async () => {
+    await context.setOffline(true);
+    const asked = await countedRequests("/api/auth/user", async () => {
+      await page.reload();
+      await page.getByText("Goal: 100,000 steps").waitFor();
+      await page.getByRole("link", { name: "Account", exact: true }).first().click();
+      await page.getByText(email).first().waitFor();
+    });
+    expect(asked).toBeLessThanOrEqual(2);
+    await screenshot(page, "22-account-offline-after-reload");
+  });
+
+  it("keeps every screen it has seen, and floods nothing while it waits", async () => {
+    const total = await countedRequests(
+      "/api/auth/user",
+      async () => {
+        for (const [tab, shown] of [
+          ["Groups", "Groups"],
+          ["Charity", "Choose your charity"],
+          ["Prizes", "Prize draw"],
+          ["Dashboard", "Goal: 100,000 steps"],
+        ] as const) {
+          await page.getByRole("link", { name: tab, exact: true }).first().click();
+          await page.getByText(shown).first().waitFor();
+        }
+      },
+      5_000,
+    );
+    expect(total).toBeLessThanOrEqual(3);
+    const everything = apiRequests.length;
+    await page.waitForTimeout(5_000);
+    // Waiting with the app open and no signal: a few retries at most, backing off.
+    expect(apiRequests.length - everything).toBeLessThanOrEqual(4);
+  });
+
+  it("is itself again once the signal is back", async () => {
+    await context.setOffline(false);
+    await page.getByRole("link", { name: "Account", exact: true }).first().click();
+    await page.getByText(email).first().waitFor();
+    await expect.poll(() => page.evaluate(async () => (await fetch("/api/auth/user")).status)).toBe(200);
+  });
+
+  it("logged no errors on the way", () => {
+    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
+  });
+});
