@@ -72,11 +72,11 @@ describe("opened with no signal", () => {
           await page.getByText(shown).first().waitFor();
         }
       },
-      5_000,
+      2_000,
     );
     expect(total).toBeLessThanOrEqual(3);
     const everything = apiRequests.length;
-    await page.waitForTimeout(5_000);
+    await page.waitForTimeout(3_000);
     // Waiting with the app open and no signal: a few retries at most, backing off.
     expect(apiRequests.length - everything).toBeLessThanOrEqual(4);
   });
