@@ -4,6 +4,8 @@
  * number (401 waits for sign-in, 429 waits, 422 is final) instead of reading it back out of text.
  */
 
+import { clearApiCache } from "./api-cache";
+
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** A non-2xx answer from our API. A failure to reach it at all is the fetch's own TypeError. */
@@ -75,6 +77,9 @@ export async function apiRequest(
   }
   if (signal) init.signal = signal;
   const response = await fetchFn(url, init);
+  // The session is over (signed out on another device, ended by a new password, expired): the
+  // walker's API answers the service worker kept for offline go at once, whoever met the 401.
+  if (response.status === 401) await clearApiCache();
   if (!response.ok) throw await ApiError.from(response);
   return response;
 }

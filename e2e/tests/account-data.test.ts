@@ -110,14 +110,29 @@ describe("a walker's own data", () => {
     expect(sessions.filter((session) => session.thisDevice)).toHaveLength(1);
   });
 
-  it("signs the other device out from the list", async () => {
+  it("signs the other device out from the list, and that device forgets the screens it kept", async () => {
+    const phone = otherDevice.pages()[0];
+    if (!phone) throw new Error("the second device's page is gone");
+    const keptOn = (device: Page) =>
+      device.evaluate(async () => (await (await caches.open("charity-steps-api")).keys()).length);
+    // The phone's service worker keeps its screens for offline, as this device's does.
+    await phone.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await phone.reload();
+    await phone.getByText("Goal: 100,000 steps").waitFor();
+    await expect.poll(() => keptOn(phone)).toBeGreaterThan(0);
+
     const devices = page.getByRole("region", { name: "Signed-in devices" });
     await devices.getByRole("button", { name: /^End / }).click();
     await expect.poll(() => devices.getByRole("listitem").count()).toBe(1);
-    const phone = otherDevice.pages()[0];
-    if (!phone) throw new Error("the second device's page is gone");
     expect(await status(phone, "/api/auth/user")).toBe(401);
     expect(await status(page, "/api/auth/user")).toBe(200);
+    // The phone's app meets the 401 on its next look at the server, and empties what it kept.
+    await phone.goto(`${server.origin}/charity`);
+    await phone.getByRole("heading", { name: "Log In Required" }).waitFor();
+    await expect.poll(() => keptOn(phone)).toBe(0);
+    expect(await keptOn(page)).toBeGreaterThan(0);
   });
 
   it("deletes the account by typing the email, and lands on the home page signed out", async () => {

@@ -99,6 +99,30 @@ describe("the operator console", () => {
     expect(errors).toEqual([]);
   });
 
+  it("leaves nothing an operator read in the device's offline copies", async () => {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // Under the service worker's control, the console is read again.
+    await page.reload();
+    await page.getByRole("heading", { name: "Operator console" }).waitFor();
+    await page
+      .getByRole("list", { name: "Operator actions, newest first" })
+      .getByRole("listitem")
+      .first()
+      .waitFor();
+    const kept = () =>
+      page.evaluate(async () =>
+        (await (await caches.open("charity-steps-api")).keys()).map(
+          (request) => new URL(request.url).pathname,
+        ),
+      );
+    // The walker's own screens are kept (the account's reads, say); nothing under /api/operator/ is.
+    await page.goto(`${server.origin}/account`);
+    await expect.poll(async () => (await kept()).length).toBeGreaterThan(0);
+    expect((await kept()).filter((path) => path.startsWith("/api/operator/"))).toEqual([]);
+  });
+
   it("is the 404 page for a walker who is not an operator", async () => {
     const other = await (await phoneContext(browser)).newPage();
     const otherErrors = watchForErrors(other);

@@ -18,9 +18,14 @@ describe("which API answers the worker keeps for offline", () => {
     }
   });
 
-  it("never keeps writes, sign-in, who is signed in, proof photos, or other sites", () => {
+  it("never keeps writes, sign-in, who is signed in, any photo, anything an operator reads, or other sites", () => {
     expect(read("/api/steps/photos/0b6f9a52-7d0e-4c53-9d42-1c2f0e4b8a11")).toBe(false);
     expect(read("/api/account/export")).toBe(false);
+    expect(read("/api/operator/reviews")).toBe(false);
+    expect(read("/api/operator/reviews/r-1/photo")).toBe(false);
+    expect(read("/api/operator/postal-entries?month=2026-11")).toBe(false);
+    expect(read("/api/operator/draws/2026-10")).toBe(false);
+    expect(read("/api/groups/7/photo")).toBe(false);
     expect(read("/api/steps/sync", "POST")).toBe(false);
     expect(read("/api/auth/user")).toBe(false);
     expect(read("/api/login")).toBe(false);
