@@ -36,7 +36,9 @@ export async function checkStoreHealth(
  * and sites used often); resolves to whether it is persisted.
  */
 export async function requestPersistentStorage(): Promise<boolean> {
-  if (!navigator.storage?.persist) return false;
+  // Asked after the store's check settles, which can be after the page has gone (a closed tab, a
+  // test's torn-down page): with no navigator, there is nothing to persist.
+  if (typeof navigator === "undefined" || !navigator.storage?.persist) return false;
   try {
     return (await navigator.storage.persisted()) || (await navigator.storage.persist());
   } catch {
