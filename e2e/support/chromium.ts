@@ -42,8 +42,11 @@ export function launchSharedChromium(): Promise<BrowserServer> {
 }
 
 /** A phone-sized context (390×844 at 2×, touch), as walkers use the app. */
-export function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext(PHONE);
+export function phoneContext(
+  browser: Browser,
+  options: { serviceWorkers?: "allow" | "block" } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({ ...PHONE, ...options });
 }
 
 /**

@@ -24,10 +24,17 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await context?.close();
-  context = await phoneContext(browser);
+  // A visitor's first page installs the service worker, which soon controls the page. A request the
+  // worker passes on is not one page.route sees, so the held redirect below would sometimes get away
+  // (it did, on CI): nothing here is about the worker, so it is kept out.
+  context = await phoneContext(browser, { serviceWorkers: "block" });
   page = await context.newPage();
   errors = watchForErrors(page);
 });
+
+/** The errors logged, but the app's own note that the (blocked) service worker could not register. */
+const unexpected = (logged: string[]) =>
+  logged.filter((error) => !error.startsWith("Service worker registration failed"));
 
 describe("a visitor who is not signed in", () => {
   it("sees the landing page with its sections and four ways to sign in", async () => {
@@ -50,7 +57,7 @@ describe("a visitor who is not signed in", () => {
     // The bottom tab bar is hidden for signed-out visitors on /.
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     await screenshot(page, "01-landing");
-    expect(errors).toEqual([]);
+    expect(unexpected(errors)).toEqual([]);
   });
 
   it.each(["/dashboard", "/charity", "/prize-draw", "/groups", "/account"])(
@@ -82,7 +89,7 @@ describe("a visitor who is not signed in", () => {
 
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
       await page.getByRole("button", { name: "Sign in" }).waitFor();
-      expect(errors).toEqual([]);
+      expect(unexpected(errors)).toEqual([]);
     },
   );
 
