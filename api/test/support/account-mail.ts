@@ -1,9 +1,17 @@
 import type { ParsedMail } from "mailparser";
-import { CONFIRM_EMAIL_PATH } from "../../src/auth/provider/account-links.js";
 import {
+  CONFIRM_EMAIL_PATH,
+  FORGOT_PASSWORD_PATH,
+  PASSWORD_RESET_PATH,
+} from "../../src/auth/provider/account-links.js";
+import { ACCOUNT_PASSWORD_PATH } from "../../src/routes/api/account/credentials.js";
+import {
+  type NewWalker,
+  newWalker,
   type RunningServer,
+  signUp,
   startTestServer,
-  type TestBrowser,
+  TestBrowser,
   type TestDialect,
   type Visit,
 } from "../helper.js";
@@ -92,3 +100,45 @@ export async function whoIs(browser: TestBrowser, origin: string) {
 export async function clearThrottles(server: RunningServer): Promise<void> {
   await server.app.database.db.deleteFrom("sign_in_failures").execute();
 }
+
+/** A walker who signed up through the built-in provider, signed in in `owner`; their sign-up mail is in. */
+export async function walkerWithAccount(
+  env: AccountServer,
+): Promise<{ walker: NewWalker; owner: TestBrowser }> {
+  const walker = newWalker();
+  const owner = new TestBrowser();
+  await signUp(owner, env.server.origin, walker);
+  await nthMailTo(env.smtp, walker.email);
+  return { walker, owner };
+}
+
+/** "Forgot your password?" for `email`, asked from a browser of its own. */
+export async function askForReset(origin: string, email: string): Promise<void> {
+  const browser = new TestBrowser();
+  const form = await browser.visit(`${origin}${FORGOT_PASSWORD_PATH}`);
+  await browser.submit(form, FORGOT_PASSWORD_PATH, { email });
+}
+
+/**
+ * The owner's two ways to a new password: changed from their signed-in browser, or reset through the
+ * mailed link (the account's second mail, after the sign-up's).
+ */
+export const NEW_PASSWORD_BY = {
+  "changes the password": async (env: AccountServer, owner: TestBrowser, walker: NewWalker) => {
+    const changed = await postJson(owner, env.server.origin, ACCOUNT_PASSWORD_PATH, {
+      currentPassword: walker.password,
+      newPassword: "a-fresh-walking-phrase",
+    });
+    if (changed.response.status !== 200) throw new Error(`password not changed: ${changed.body}`);
+  },
+  "resets the password": async (env: AccountServer, _owner: TestBrowser, walker: NewWalker) => {
+    const { origin } = env.server;
+    await askForReset(origin, walker.email);
+    const link = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
+    const resetter = new TestBrowser();
+    const page = await resetter.visit(link);
+    const landed = await resetter.submit(page, PASSWORD_RESET_PATH, { password: "a-fresh-walking-phrase" });
+    if (landed.trail.at(-1) !== `${origin}/`)
+      throw new Error(`reset did not sign in: ${landed.trail.at(-1)}`);
+  },
+} as const;

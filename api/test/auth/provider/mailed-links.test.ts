@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LINK_USED_MESSAGE } from "../../../src/auth/provider/account-link-pages.js";
-import {
-  CONFIRM_EMAIL_PATH,
-  FORGOT_PASSWORD_PATH,
-  PASSWORD_RESET_PATH,
-} from "../../../src/auth/provider/account-links.js";
+import { CONFIRM_EMAIL_PATH, PASSWORD_RESET_PATH } from "../../../src/auth/provider/account-links.js";
 import { CROSS_SITE_MESSAGE } from "../../../src/plugins/csrf.js";
-import { ACCOUNT_EMAIL_PATH, ACCOUNT_PASSWORD_PATH } from "../../../src/routes/api/account/credentials.js";
+import { ACCOUNT_EMAIL_PATH } from "../../../src/routes/api/account/credentials.js";
 import { dialects, escaped, newWalker, signIn, signUp, TestBrowser } from "../../helper.js";
 import {
   type AccountServer,
+  askForReset,
   clearThrottles,
   followConfirmation,
   linkIn,
   mailsTo,
+  NEW_PASSWORD_BY,
   nthMailTo,
   postJson,
   startAccountServer,
+  walkerWithAccount,
   whoIs,
 } from "../../support/account-mail.js";
 
@@ -32,27 +31,6 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
   afterAll(async () => env.close());
   beforeEach(async () => clearThrottles(env.server));
 
-  /** A walker with an account, signed in in `owner`'s browser; their sign-up mail is in. */
-  async function walkerWithAccount() {
-    const walker = newWalker();
-    const owner = new TestBrowser();
-    await signUp(owner, origin, walker);
-    await nthMailTo(env.smtp, walker.email);
-    return { walker, owner };
-  }
-
-  async function askForReset(email: string) {
-    const browser = new TestBrowser();
-    const form = await browser.visit(`${origin}${FORGOT_PASSWORD_PATH}`);
-    await browser.submit(form, FORGOT_PASSWORD_PATH, { email });
-  }
-
-  async function resetWith(link: string, password: string) {
-    const browser = new TestBrowser();
-    const page = await browser.visit(link);
-    return browser.submit(page, PASSWORD_RESET_PATH, { password });
-  }
-
   /** Someone who knows the password asks, from their own browser, to move the account to `to`. */
   async function askToMove(walker: { email: string; password: string }, to: string) {
     const attacker = new TestBrowser();
@@ -65,30 +43,14 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
     return linkIn(await nthMailTo(env.smtp, to), origin, CONFIRM_EMAIL_PATH);
   }
 
-  const passwordChanges = {
-    "changes the password": async (owner: TestBrowser, walker: { email: string; password: string }) => {
-      const changed = await postJson(owner, origin, ACCOUNT_PASSWORD_PATH, {
-        currentPassword: walker.password,
-        newPassword: "a-fresh-walking-phrase",
-      });
-      expect(changed.response.status).toBe(200);
-    },
-    "resets the password": async (_owner: TestBrowser, walker: { email: string; password: string }) => {
-      await askForReset(walker.email);
-      const link = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
-      const landed = await resetWith(link, "a-fresh-walking-phrase");
-      expect(landed.trail.at(-1)).toBe(`${origin}/`);
-    },
-  } as const;
-
-  it.each(Object.keys(passwordChanges) as (keyof typeof passwordChanges)[])(
+  it.each(Object.keys(NEW_PASSWORD_BY) as (keyof typeof NEW_PASSWORD_BY)[])(
     "a change of email asked for with the old password stops working once the owner %s",
     async (change) => {
-      const { walker, owner } = await walkerWithAccount();
+      const { walker, owner } = await walkerWithAccount(env);
       const attackerEmail = `attacker.${walker.email}`;
       const link = await askToMove(walker, attackerEmail);
 
-      await passwordChanges[change](owner, walker);
+      await NEW_PASSWORD_BY[change](env, owner, walker);
 
       const followed = await followConfirmation(new TestBrowser(), link);
       expect(followed.response.status).toBe(400);
@@ -97,16 +59,16 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
       expect((await accounts.findByEmail(walker.email))?.email).toBe(walker.email);
       expect(await accounts.findByEmail(attackerEmail)).toBeUndefined();
       // So "Forgot your password?" for the attacker's address hands them nothing.
-      await askForReset(attackerEmail);
-      await askForReset(walker.email);
+      await askForReset(origin, attackerEmail);
+      await askForReset(origin, walker.email);
       await nthMailTo(env.smtp, walker.email, change === "resets the password" ? 3 : 2);
       expect(mailsTo(env.smtp, attackerEmail)).toHaveLength(1);
     },
   );
 
   it("a reset link mailed to the old address stops working once the email has changed", async () => {
-    const { walker, owner } = await walkerWithAccount();
-    await askForReset(walker.email);
+    const { walker, owner } = await walkerWithAccount(env);
+    await askForReset(origin, walker.email);
     const resetLink = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
 
     const newEmail = `moved.${walker.email}`;
@@ -119,7 +81,7 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
     expect(opened.body).toContain(escaped(LINK_USED_MESSAGE));
     // Nor does a form opened before the change, posted after it.
     const early = new TestBrowser();
-    await askForReset(newEmail);
+    await askForReset(origin, newEmail);
     const newLink = linkIn(await nthMailTo(env.smtp, newEmail, 2), origin, PASSWORD_RESET_PATH);
     const page = await early.visit(newLink);
     await postJson(owner, origin, ACCOUNT_EMAIL_PATH, {
@@ -137,7 +99,7 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
 
   describe("opening a link (a mail scanner, a link preview) changes nothing", () => {
     it("a change of email, opened with no cookie, shows one button and moves nothing", async () => {
-      const { walker, owner } = await walkerWithAccount();
+      const { walker, owner } = await walkerWithAccount(env);
       const newEmail = `scanned.${walker.email}`;
       await postJson(owner, origin, ACCOUNT_EMAIL_PATH, { newEmail, currentPassword: walker.password });
       const link = linkIn(await nthMailTo(env.smtp, newEmail), origin, CONFIRM_EMAIL_PATH);
@@ -176,12 +138,12 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
     });
 
     it("a confirmation or a reset link, opened, confirms and resets nothing", async () => {
-      const { walker, owner } = await walkerWithAccount();
+      const { walker, owner } = await walkerWithAccount(env);
       const confirmLink = linkIn(await nthMailTo(env.smtp, walker.email), origin, CONFIRM_EMAIL_PATH);
       expect((await fetch(confirmLink)).status).toBe(200);
       expect((await whoIs(owner, origin)).user?.emailVerified).toBe(false);
 
-      await askForReset(walker.email);
+      await askForReset(origin, walker.email);
       const resetLink = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
       const opened = await fetch(resetLink);
       expect(opened.status).toBe(200);
@@ -210,7 +172,7 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
   });
 
   it("moving an account to an operator's address does not make an operator", async () => {
-    const { walker, owner } = await walkerWithAccount();
+    const { walker, owner } = await walkerWithAccount(env);
     await postJson(owner, origin, ACCOUNT_EMAIL_PATH, {
       newEmail: OPERATOR,
       currentPassword: walker.password,

@@ -1,15 +1,13 @@
 import { END_OTHER_SESSIONS_PATH } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FORGOT_PASSWORD_PATH, PASSWORD_RESET_PATH } from "../../../src/auth/provider/account-links.js";
-import { ACCOUNT_PASSWORD_PATH } from "../../../src/routes/api/account/credentials.js";
-import { dialects, newWalker, signUp, TestBrowser } from "../../helper.js";
+import { dialects, TestBrowser } from "../../helper.js";
 import {
   type AccountServer,
   clearThrottles,
-  linkIn,
-  nthMailTo,
+  NEW_PASSWORD_BY,
   postJson,
   startAccountServer,
+  walkerWithAccount,
   whoIs,
 } from "../../support/account-mail.js";
 
@@ -29,15 +27,6 @@ describe.each(dialects)("a sign-in paused half-way, after the password was accep
   afterAll(async () => env.close());
   beforeEach(async () => clearThrottles(env.server));
 
-  /** A walker with an account, signed in in `owner`'s browser. */
-  async function walkerWithAccount() {
-    const walker = newWalker();
-    const owner = new TestBrowser();
-    await signUp(owner, origin, walker);
-    await nthMailTo(env.smtp, walker.email);
-    return { walker, owner };
-  }
-
   /**
    * An attacker who knows the password posts the sign-in form and stops before `pause`: the URL
    * they keep, which would finish the sign-in later.
@@ -56,23 +45,8 @@ describe.each(dialects)("a sign-in paused half-way, after the password was accep
   }
 
   const ownerActions = {
-    "changes the password": async (owner: TestBrowser, walker: { email: string; password: string }) => {
-      const changed = await postJson(owner, origin, ACCOUNT_PASSWORD_PATH, {
-        currentPassword: walker.password,
-        newPassword: "a-fresh-walking-phrase",
-      });
-      expect(changed.response.status).toBe(200);
-    },
-    "resets the password": async (_owner: TestBrowser, walker: { email: string; password: string }) => {
-      const resetter = new TestBrowser();
-      const form = await resetter.visit(`${origin}${FORGOT_PASSWORD_PATH}`);
-      await resetter.submit(form, FORGOT_PASSWORD_PATH, { email: walker.email });
-      const link = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
-      const page = await resetter.visit(link);
-      const landed = await resetter.submit(page, PASSWORD_RESET_PATH, { password: "a-fresh-walking-phrase" });
-      expect(landed.trail.at(-1)).toBe(`${origin}/`);
-    },
-    'signs out "everywhere else"': async (owner: TestBrowser) => {
+    ...NEW_PASSWORD_BY,
+    'signs out "everywhere else"': async (_env: AccountServer, owner: TestBrowser) => {
       const ended = await postJson(owner, origin, END_OTHER_SESSIONS_PATH);
       expect(ended.response.status).toBe(200);
     },
@@ -81,7 +55,7 @@ describe.each(dialects)("a sign-in paused half-way, after the password was accep
   it.each(Object.keys(PAUSES) as (keyof typeof PAUSES)[])(
     "finishes the sign-in when resumed %s and nothing has changed (the attack below is real)",
     async (pause) => {
-      const { walker } = await walkerWithAccount();
+      const { walker } = await walkerWithAccount(env);
       const attacker = new TestBrowser();
       const saved = await pausedSignIn(attacker, walker.email, walker.password, PAUSES[pause]);
       const resumed = await attacker.visit(saved);
@@ -94,11 +68,11 @@ describe.each(dialects)("a sign-in paused half-way, after the password was accep
     it.each(Object.keys(ownerActions) as (keyof typeof ownerActions)[])(
       "signs nobody in once the owner %s",
       async (action) => {
-        const { walker, owner } = await walkerWithAccount();
+        const { walker, owner } = await walkerWithAccount(env);
         const attacker = new TestBrowser();
         const saved = await pausedSignIn(attacker, walker.email, walker.password, PAUSES[pause]);
 
-        await ownerActions[action](owner, walker);
+        await ownerActions[action](env, owner, walker);
 
         const resumed = await attacker.visit(saved);
         expect(resumed.trail.at(-1)).not.toBe(`${origin}/`);
