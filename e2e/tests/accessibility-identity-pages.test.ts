@@ -23,21 +23,36 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A page of another site whose one link, "Free prizes", goes to `href`: the walker follows it. */
+async function followLinkFromAnotherSite(href: string): Promise<void> {
+  const otherSite = "http://other-site.example/";
+  await page.route(`${otherSite}**`, (route) =>
+    route.request().url() === otherSite
+      ? route.fulfill({ contentType: "text/html", body: `<!doctype html><a href="${href}">Free prizes</a>` })
+      : route.fulfill({ status: 204 }),
+  );
+  try {
+    await page.goto(otherSite);
+    await page.getByRole("link", { name: "Free prizes" }).click();
+  } finally {
+    await page.unroute(`${otherSite}**`);
+  }
+}
+
+/** The walker signs in again at the provider's page, with the password. */
+async function signInWithPassword(): Promise<void> {
+  await page.goto(`${server.origin}/api/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("steps-for-charity-2026");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByText("Goal: 100,000 steps").waitFor();
+}
+
 // The sign-in and sign-up pages are checked in accessibility.test.ts; these are the other pages the
 // server renders itself, reached as a walker reaches them (a mailed link, a link on another site).
 describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", () => {
   it("the sign-out confirmation a link on another site opens", async () => {
-    const otherSite = "http://other-site.example/";
-    await page.route(`${otherSite}**`, (route) =>
-      route.request().url() === otherSite
-        ? route.fulfill({
-            contentType: "text/html",
-            body: `<!doctype html><a href="${server.origin}/api/logout">Free prizes</a>`,
-          })
-        : route.fulfill({ status: 204 }),
-    );
-    await page.goto(otherSite);
-    await page.getByRole("link", { name: "Free prizes" }).click();
+    await followLinkFromAnotherSite(`${server.origin}/api/logout`);
     await page.getByRole("heading", { name: "Sign out of Charity Steps?" }).waitFor();
     await expectAccessible(page, "sign-out confirmation page");
     await page.getByRole("link", { name: "Stay signed in" }).click();
@@ -87,22 +102,8 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
   });
 
   it("the provider's sign-out question a link on another site opens", async () => {
-    await page.goto(`${server.origin}/api/login`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("steps-for-charity-2026");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("Goal: 100,000 steps").waitFor();
-    const otherSite = "http://other-site.example/";
-    await page.route(`${otherSite}**`, (route) =>
-      route.request().url() === otherSite
-        ? route.fulfill({
-            contentType: "text/html",
-            body: `<!doctype html><a href="${server.origin}/oidc/session/end">Free prizes</a>`,
-          })
-        : route.fulfill({ status: 204 }),
-    );
-    await page.goto(otherSite);
-    await page.getByRole("link", { name: "Free prizes" }).click();
+    await signInWithPassword();
+    await followLinkFromAnotherSite(`${server.origin}/oidc/session/end`);
     // Asked, not signed out behind the walker's back.
     await page.getByRole("heading", { name: "Sign out of Charity Steps?" }).waitFor();
     await expectAccessible(page, "provider's sign-out question");
@@ -116,11 +117,7 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
   });
 
   it("the provider's signing-out page, held still", async () => {
-    await page.goto(`${server.origin}/api/login`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("steps-for-charity-2026");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("Goal: 100,000 steps").waitFor();
+    await signInWithPassword();
     // The page's script submits its form at once; without it, the page and its Sign out button stay.
     const script = `${server.origin}/auth/assets/sign-out.js`;
     await page.route(script, (route) => route.fulfill({ contentType: "text/javascript", body: "" }));

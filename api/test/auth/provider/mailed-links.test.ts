@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LINK_USED_MESSAGE } from "../../../src/auth/provider/account-link-pages.js";
 import { CONFIRM_EMAIL_PATH, PASSWORD_RESET_PATH } from "../../../src/auth/provider/account-links.js";
@@ -190,7 +191,7 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
   });
 
   it("the operator's own account, signed up with the address and confirmed from it, is an operator", async () => {
-    const operator = newWalker({ email: `desk.${Date.now()}@example.org` });
+    const operator = newWalker({ email: `desk.${randomBytes(4).toString("hex")}@example.org` });
     const server = await startAccountServer(dialect, { OPERATOR_EMAILS: operator.email });
     try {
       const browser = new TestBrowser();

@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postalEntryRefusal } from "../../../../src/routes/api/operator/index.js";
 import { buildTestApp, dialects, type TestApp } from "../../../helper.js";
-import { TEST_MONTH, TEST_TODAY, useTestClock } from "../../../support/clock.js";
+import { TEST_MONTH, TEST_NOW, TEST_TODAY, useTestClock } from "../../../support/clock.js";
 import {
   OPERATOR_EMAIL,
   OPERATOR_ENV,
@@ -340,7 +340,7 @@ describe.each(dialects)("operators (%s)", (dialect) => {
       const { db } = testApp.app.database;
       await db
         .insertInto("draws")
-        .values({ month: lastMonth, seed: "00", commitment: "00", status, created_at: Date.now() })
+        .values({ month: lastMonth, seed: "00", commitment: "00", status, created_at: TEST_NOW.getTime() })
         .execute();
       try {
         const [entries, audit] = [await count("postal_entries"), await count("audit_log")];
