@@ -132,6 +132,7 @@ function createFastify(config: AppConfig, options: BuildOptions) {
       connectionsCheckingInterval: limits.checkIntervalMs,
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate("connectionLimits", limits);
   capConnectionsPerClient(app, config.trustProxy, limits.connectionsPerClient);
   return app;
 }

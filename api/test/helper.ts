@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { CookieJar } from "tough-cookie";
 import { inject } from "vitest";
-import { buildApp } from "../src/app.js";
+import { type BuildOptions, buildApp } from "../src/app.js";
 import { SESSION_TTL_MS } from "../src/auth/sessions.js";
 import { type AppConfig, loadConfig } from "../src/config.js";
 
@@ -67,11 +67,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What a test may change of how the app is built (its limits, say). */
+export type TestBuildOptions = Pick<BuildOptions, "connectionLimits">;
+
 /** The whole app on a fresh database, for inject() tests. */
-export async function buildTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  dialect: TestDialect,
+  env: Record<string, string> = {},
+  options: TestBuildOptions = {},
+): Promise<TestApp> {
   const database = await createTestDatabase(dialect, { migrated: true });
   // The draws' scheduled job would change the database behind a test's back: tests call it themselves.
   const app = await buildApp(testConfig({ DATABASE_URL: database.url, ...env }), {
+    ...options,
     logger: false,
     drawTickMs: null,
   });
@@ -109,10 +117,11 @@ export interface RunningServer extends TestApp {
 export async function startTestServer(
   dialect: TestDialect,
   env: Record<string, string> = {},
+  options: TestBuildOptions = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const testApp = await buildTestApp(dialect, { PUBLIC_URL: origin, ...env });
+  const testApp = await buildTestApp(dialect, { PUBLIC_URL: origin, ...env }, options);
   await testApp.app.listen({ port, host: "127.0.0.1" });
   return {
     ...testApp,
@@ -139,6 +148,9 @@ export interface Visit {
 export class TestBrowser {
   readonly jar = new CookieJar();
 
+  /** `headers` go with every request (an `x-forwarded-for`, to come from another address). */
+  constructor(readonly headers: Record<string, string> = {}) {}
+
   /** Requests `url` and follows redirects, stopping before any URL that `stopBefore` matches. */
   async visit(url: string, init: RequestInit = {}, stopBefore?: (next: URL) => boolean): Promise<Visit> {
     const trail: string[] = [];
@@ -148,6 +160,7 @@ export class TestBrowser {
       trail.push(current);
       const cookie = await this.jar.getCookieString(current);
       const headers = new Headers(request.headers);
+      for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
       if (cookie) headers.set("cookie", cookie);
       const response = await fetch(current, { ...request, headers, redirect: "manual" });
       for (const setCookie of response.headers.getSetCookie()) {

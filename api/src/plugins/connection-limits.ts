@@ -3,6 +3,13 @@ import type { FastifyInstance } from "fastify";
 import ipaddr from "ipaddr.js";
 import { networkOf } from "../auth/provider/throttle.js";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The limits this server was built with (tests shorten them). */
+    connectionLimits: ConnectionLimits;
+  }
+}
+
 /** How long a connection may take over each part of its life before the server closes it. */
 export interface ConnectionLimits {
   /** From the connection's first byte to a request's last header. */
@@ -17,6 +24,12 @@ export interface ConnectionLimits {
   checkIntervalMs: number;
   /** Connections open at once from one client network (trusted proxies excepted). */
   connectionsPerClient: number;
+  /**
+   * A streamed download the client has stopped taking: cut once nothing it was sent has been taken
+   * for this long, so that a client which opens one and reads nothing (or a byte now and then)
+   * cannot hold one of the few slots such downloads have.
+   */
+  stalledDownloadMs: number;
 }
 
 export const CONNECTION_LIMITS: ConnectionLimits = {
@@ -26,6 +39,7 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 72_000,
   checkIntervalMs: 5_000,
   connectionsPerClient: 128,
+  stalledDownloadMs: 15_000,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { PassThrough, type Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   ACCOUNT_EXPORT_PATH,
   ACCOUNT_MESSAGES,
@@ -63,16 +64,24 @@ function dayJson(day: ExportDay) {
   };
 }
 
+/** Why a download was cut: the client stopped taking it. */
+export class StalledDownloadError extends Error {
+  constructor(stalledMs: number) {
+    super(`The client took nothing of the download for ${stalledMs} ms`);
+  }
+}
+
 /**
  * A ZIP written to a stream file by file, as the files are read: each file's bytes leave as soon
- * as they are compressed, and reading waits whenever the client is slower than the database.
+ * as they are compressed, and reading waits whenever the client is slower than the database, but
+ * no longer than `stalledMs` at a time: then the download is cut, and its slot freed.
  */
 class ZipStream {
   readonly output = new PassThrough();
   private readonly zip: Zip;
   private failed: Error | null = null;
 
-  constructor() {
+  constructor(private readonly stalledMs: number) {
     this.zip = new Zip((error, chunk, final) => {
       if (error) {
         this.failed = error;
@@ -84,17 +93,26 @@ class ZipStream {
     });
   }
 
-  /** Waits while the client has not taken what was already written; throws once it has gone. */
+  /**
+   * Waits while the client has not taken what was already written; throws once it has gone, and
+   * cuts the download when it has taken nothing for too long.
+   */
   private async drain(): Promise<void> {
     if (this.failed) throw this.failed;
     if (this.output.destroyed) throw new Error("The download was closed before it was finished");
     if (this.output.writableNeedDrain) {
-      // The listener that loses the race is taken off again: a long export waits thousands of times.
+      // The listeners that lose the race are taken off again: a long export waits thousands of times.
       const done = new AbortController();
-      await Promise.race([
+      const outcome = await Promise.race([
         once(this.output, "drain", { signal: done.signal }),
         once(this.output, "close", { signal: done.signal }),
+        sleep(this.stalledMs, "stalled" as const, { signal: done.signal }),
       ]).finally(() => done.abort());
+      if (outcome === "stalled") {
+        const error = new StalledDownloadError(this.stalledMs);
+        this.output.destroy(error);
+        throw error;
+      }
       if (this.output.destroyed) throw new Error("The download was closed before it was finished");
     }
   }
@@ -168,7 +186,7 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError(503, ACCOUNT_MESSAGES.exportBusy);
       }
       exporting.add(user.id);
-      const zip = new ZipStream();
+      const zip = new ZipStream(app.connectionLimits.stalledDownloadMs);
       zip.output.once("close", () => exporting.delete(user.id));
       const currentHash = request.sessionIdHash;
 
@@ -291,7 +309,9 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         zip.end();
       };
       write().catch((error: unknown) => {
-        if (!zip.output.destroyed) {
+        if (error instanceof StalledDownloadError) {
+          request.log.warn({ userId: user.id }, "data export cut: the client stopped taking it");
+        } else if (!zip.output.destroyed) {
           request.log.error({ err: error }, "data export failed");
           zip.output.destroy(error instanceof Error ? error : new Error(String(error)));
         }

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { connect } from "node:net";
 import { ACCOUNT_EXPORT_PATH, ACCOUNT_MESSAGES, addDays } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_PAGE_ROWS } from "../../../../src/repositories/account-data.js";
@@ -218,10 +220,17 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
   });
 });
 
+/** Shorter than production's, so that a test can wait it out. */
+const STALLED_DOWNLOAD_MS = 1_500;
+
 describe.each(dialects)("Download my data, a long history (%s)", (dialect) => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(
+      dialect,
+      {},
+      { connectionLimits: { stalledDownloadMs: STALLED_DOWNLOAD_MS } },
+    );
   });
   afterAll(async () => server?.close());
 
@@ -337,5 +346,72 @@ describe.each(dialects)("Download my data, a long history (%s)", (dialect) => {
         return again.status;
       })
       .toBe(200);
+  });
+
+  /** How a chunked body ends when the server finishes it. */
+  const LAST_CHUNK = "\r\n0\r\n\r\n";
+
+  /**
+   * A download whose client reads its first bytes and then stops reading: a socket of its own, paused,
+   * so that nothing but the kernel's buffers holds what the server sends.
+   */
+  const stalledDownload = async (cookie: string) => {
+    const socket = connect({ host: "127.0.0.1", port: Number(new URL(server.origin).port) });
+    let text = "";
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (text.endsWith(LAST_CHUNK)) ended();
+    });
+    let ended: () => void = () => {};
+    // The connection's close, or the chunked body's last chunk were the download whole (a failure).
+    const closed = new Promise<void>((done) => {
+      ended = done;
+    });
+    socket.once("close", () => ended());
+    await once(socket, "connect");
+    socket.write(`GET ${ACCOUNT_EXPORT_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`);
+    await once(socket, "data");
+    socket.pause();
+    /** Takes what is left, once the server has closed the connection; the whole answer. */
+    const readToEnd = async () => {
+      socket.resume();
+      await closed;
+      return text;
+    };
+    return { head: text.slice(0, text.indexOf("\r\n")), readToEnd };
+  };
+
+  it("cuts a download its client stopped taking, so that walkers who hold every slot do not keep others out", async () => {
+    // Each export is more than the sockets hold, so the server is still writing when its client stops reading.
+    const holders = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => walkerWithHistory(10, 24, 1_000_000)),
+    );
+    const stalled = await Promise.all(holders.map((holder) => stalledDownload(holder.cookie)));
+    expect(stalled.map((download) => download.head)).toEqual(stalled.map(() => "HTTP/1.1 200 OK"));
+    const url = `${server.origin}${ACCOUNT_EXPORT_PATH}`;
+    const other = await walkerWithHistory(1, 0, 0);
+    const busy = await fetch(url, { headers: { cookie: other.cookie } });
+    expect(busy.status).toBe(503);
+    expect(await busy.json()).toEqual({ message: ACCOUNT_MESSAGES.exportBusy });
+
+    const waited = performance.now();
+    await expect
+      .poll(
+        async () => {
+          const again = await fetch(url, { headers: { cookie: other.cookie } });
+          await again.arrayBuffer();
+          return again.status;
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(200);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(STALLED_DOWNLOAD_MS - 250);
+
+    // The stalled downloads were cut: each connection closed before the chunked body's last chunk.
+    for (const download of stalled) {
+      const answer = await download.readToEnd();
+      expect(answer.length).toBeGreaterThan(0);
+      expect(answer.endsWith(LAST_CHUNK)).toBe(false);
+    }
   });
 });
