@@ -21,6 +21,7 @@ import {
   PASSWORD_RESET_PATH,
   RESET_SIGN_IN_TTL_MS,
 } from "./account-links.js";
+import type { DeviceCookies } from "./device-cookies.js";
 import { messagePage } from "./pages.js";
 import { networkOf } from "./throttle.js";
 
@@ -61,8 +62,11 @@ const NewPasswordBody = Type.Object({
  * its form's POST, CSRF-checked like every POST, with the token in the body, acts. Registered beside
  * the sign-in pages (form bodies are parsed there).
  */
-export async function accountLinkRoutes(app: FastifyInstance, options: { links: AccountLinks }) {
-  const { links } = options;
+export async function accountLinkRoutes(
+  app: FastifyInstance,
+  options: { links: AccountLinks; devices: DeviceCookies },
+) {
+  const { links, devices } = options;
   const { localAccounts, signInThrottle, oidcPayloads } = app.repositories;
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
   const secure = isHttps(app.config);
@@ -85,10 +89,17 @@ export async function accountLinkRoutes(app: FastifyInstance, options: { links: 
       if (!EMAIL_PATTERN.test(email) || email.length > 254) {
         return html(reply, 400, forgotPasswordPage({ email }, ENTER_EMAIL_MESSAGE));
       }
-      const wait = await signInThrottle.attempt([
-        { key: `reset-email:${email}`, limit: PASSWORD_RESET_THROTTLE.perEmail },
-        { key: `reset-ip:${networkOf(request.ip)}`, limit: PASSWORD_RESET_THROTTLE.perAddress },
-      ]);
+      // A browser that has signed in to this account before asks under its own name: requests for
+      // the email from elsewhere, however many, never stop its owner asking.
+      const device = devices.trustedFor(request, email);
+      const wait = await signInThrottle.attempt(
+        device
+          ? [{ key: `reset-device:${device}`, limit: PASSWORD_RESET_THROTTLE.perEmail }]
+          : [
+              { key: `reset-email:${email}`, limit: PASSWORD_RESET_THROTTLE.perEmail },
+              { key: `reset-ip:${networkOf(request.ip)}`, limit: PASSWORD_RESET_THROTTLE.perAddress },
+            ],
+      );
       if (wait > 0) {
         reply.header("retry-after", String(Math.max(1, Math.ceil(wait / 1000))));
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
@@ -197,10 +208,10 @@ export async function takeResetSignIn(
   tokens: AccountTokensRepository,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<string | null> {
+): Promise<{ id: string; email: string } | null> {
   const ticket = request.cookies[RESET_SIGN_IN_COOKIE];
   if (!ticket) return null;
   reply.clearCookie(RESET_SIGN_IN_COOKIE, { path: RESET_SIGN_IN_COOKIE_PATH });
   const row = await tokens.use(["reset-sign-in"], ticket);
-  return row?.account_id ?? null;
+  return row ? { id: row.account_id, email: row.email } : null;
 }

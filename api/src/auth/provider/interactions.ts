@@ -8,6 +8,7 @@ import { tooManySignUpsMessage } from "../../repositories/sign-up-throttle.js";
 import { hashPassword, prepareDummyHash, verifyAccountPassword } from "../passwords.js";
 import { accountLinkRoutes, takeResetSignIn } from "./account-link-routes.js";
 import type { AccountLinks } from "./account-links.js";
+import type { DeviceCookies } from "./device-cookies.js";
 import { messagePage, type SignUpValues, signInPage, signUpPage } from "./pages.js";
 import { networkOf, signInAttempt, tooManyAttemptsMessage } from "./throttle.js";
 import {
@@ -41,13 +42,13 @@ const html = (reply: FastifyReply, status: number, page: string) =>
  */
 export async function interactionRoutes(
   app: FastifyInstance,
-  options: { provider: Provider; links: AccountLinks },
+  options: { provider: Provider; links: AccountLinks; devices: DeviceCookies },
 ) {
-  const { provider: oidc, links } = options;
+  const { provider: oidc, links, devices } = options;
   const { localAccounts, signInThrottle, signUpThrottle } = app.repositories;
   prepareDummyHash();
   await app.register(formbody);
-  await accountLinkRoutes(app, { links });
+  await accountLinkRoutes(app, { links, devices });
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The pending interaction named by the URL, or null (expired page shown) when there is none. */
@@ -69,13 +70,19 @@ export async function interactionRoutes(
     return null;
   }
 
-  const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
+  /** Signs this browser in as the account, which from now on knows it by its device cookie. */
+  const finish = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: { id: string; email: string },
+  ) => {
     const returnTo = await oidc.interactionResult(
       request.raw,
       reply.raw,
-      { login: { accountId } },
+      { login: { accountId: account.id } },
       { mergeWithLastSubmission: false },
     );
+    devices.remember(request, reply, account.email);
     return reply.redirect(returnTo, 303);
   };
 
@@ -122,7 +129,8 @@ export async function interactionRoutes(
       if (!email || !password) {
         return html(reply, 400, signInPage(details.uid, { email }, MISSING_CREDENTIALS_MESSAGE));
       }
-      const attempt = signInAttempt(signInThrottle, email, request.ip);
+      const device = devices.trustedFor(request, email);
+      const attempt = signInAttempt(signInThrottle, email, request.ip, device && `device:${device}`);
       const wait = await attempt.count();
       if (wait) {
         reply.header("retry-after", String(wait.retryAfterSeconds));
@@ -134,7 +142,7 @@ export async function interactionRoutes(
         return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
       }
       await attempt.succeeded();
-      return finish(request, reply, account.id);
+      return finish(request, reply, account);
     },
   );
 
@@ -169,7 +177,7 @@ export async function interactionRoutes(
         await links
           .sendEmailConfirmation(account)
           .catch((error) => request.log.error({ err: error }, "confirmation mail failed"));
-        return finish(request, reply, account.id);
+        return finish(request, reply, account);
       } catch (error) {
         if (error instanceof ConflictError) {
           return html(reply, 409, signUpPage(details.uid, values, EMAIL_TAKEN_MESSAGE));

@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import middie from "@fastify/middie";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
+import { isHttps } from "../../config.js";
 import { BODY_TOO_LARGE_MESSAGE } from "../../plugins/errors.js";
 import { FORM_BODY_LIMIT } from "../../plugins/request-bodies.js";
 import type { OidcPayloadsRepository } from "../../repositories/oidc-payloads.js";
 import type { SignInThrottleRepository } from "../../repositories/sign-in-throttle.js";
 import { deriveSecret, loadMasterSecret } from "../secrets.js";
+import { DeviceCookies } from "./device-cookies.js";
 import { interactionRoutes } from "./interactions.js";
 import { loadSigningKey } from "./keys.js";
 import { ASSETS_PREFIX, messagePage, PAGES_CSS, SIGN_OUT_JS } from "./pages.js";
@@ -177,7 +179,8 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
       throw new Error(`the built-in provider at ${options.issuer} has no account links of its own`);
     }
     // Encapsulated, so that form bodies are parsed on the interaction pages only.
-    await app.register(interactionRoutes, { provider, links });
+    const devices = new DeviceCookies(deriveSecret(master, "device-cookies"), isHttps(app.config));
+    await app.register(interactionRoutes, { provider, links, devices });
   },
   { name: "identity-provider", dependencies: ["config", "data"] },
 );

@@ -37,30 +37,42 @@ export function networkOf(ip: string): string {
   return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
 }
 
-/** How long a throttled attempt waits: in minutes for the page, in seconds for Retry-After. */
 /**
  * The sign-in throttle's counters for one attempt: by email and by the network address it comes
  * from. The attempt is counted before its password is checked.
+ *
+ * `trusted` names a browser that has shown it signed in to this account before (its device cookie,
+ * or the session the walker is using): its attempts count only under that name. Failures from
+ * elsewhere, however many, never lock it out, and its own guesses are held to the same 5.
  */
-export function signInAttempt(throttle: SignInThrottleRepository, email: string, ip: string) {
+export function signInAttempt(
+  throttle: SignInThrottleRepository,
+  email: string,
+  ip: string,
+  trusted: string | null = null,
+) {
   const network = networkOf(ip);
   const address = `ip:${network}`;
   const walkerHere = `email+ip:${email.toLowerCase()}|${network}`;
-  return {
-    /** Counts the attempt; the wait when a limit is passed, else null. */
-    async count(): Promise<SignInWait | null> {
-      const wait = await throttle.attempt([
+  const keys = trusted
+    ? [{ key: trusted, limit: SIGN_IN_THROTTLE.perEmailAndAddress }]
+    : [
         // Guessing one walker's password from one place: that place is stopped, the walker is not.
         { key: walkerHere, limit: SIGN_IN_THROTTLE.perEmailAndAddress },
         // Guessing it from many places at once.
         { key: `email:${email.toLowerCase()}`, limit: SIGN_IN_THROTTLE.perEmail },
         // Trying many walkers' passwords from one place.
         { key: address, limit: SIGN_IN_THROTTLE.perAddress },
-      ]);
+      ];
+  return {
+    /** Counts the attempt; the wait when a limit is passed, else null. */
+    async count(): Promise<SignInWait | null> {
+      const wait = await throttle.attempt(keys);
       if (wait <= 0) return null;
       return { minutes: Math.max(1, Math.ceil(wait / 60_000)), retryAfterSeconds: Math.ceil(wait / 1000) };
     },
     /** The right password: this walker starts afresh here, and the address gets its attempt back. */
-    succeeded: () => throttle.succeeded([walkerHere], [address]),
+    succeeded: () =>
+      trusted ? throttle.succeeded([trusted], []) : throttle.succeeded([walkerHere], [address]),
   };
 }

@@ -75,7 +75,9 @@ export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * Checks the current password as sign-in does, counted by the same throttle (so guessing it here
-   * is no easier than on the sign-in page): 429 past the limit, 400 when it is not right.
+   * is no easier than on the sign-in page): 429 past the limit, 400 when it is not right. The
+   * walker's session is what the throttle knows them by, so that failures elsewhere never stop a
+   * signed-in walker changing their own password.
    */
   async function checkCurrentPassword(
     request: FastifyRequest,
@@ -83,7 +85,12 @@ export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     account: { email: string; password_hash: string },
     password: string,
   ) {
-    const attempt = signInAttempt(signInThrottle, account.email, request.ip);
+    const attempt = signInAttempt(
+      signInThrottle,
+      account.email,
+      request.ip,
+      request.sessionIdHash ? `session:${request.sessionIdHash}` : null,
+    );
     const wait = await attempt.count();
     if (wait) {
       reply.header("retry-after", String(wait.retryAfterSeconds));
