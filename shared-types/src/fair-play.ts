@@ -1,4 +1,7 @@
 import { type Static, Type } from "typebox";
+import { DAILY_STEP_MAX } from "./constants.js";
+import { addDays, type DayString, londonDayStart } from "./dates.js";
+import { DRAW_MONTH_PATTERN } from "./draws.js";
 import { SingleLineText } from "./text.js";
 
 /**
@@ -23,11 +26,132 @@ export const PACE_STEPS_PER_MINUTE_MAX = 250;
  */
 export const PHOTO_HASH_MAX_DISTANCE = 10;
 
+/**
+ * A day is late when its first reading reaches the server more than this long after the day ended:
+ * a phone offline for a day and a half still syncs on time.
+ */
+export const LATE_DAY_AFTER_MS = 36 * 60 * 60_000;
+/** A late day's steps that count for prizes at once; the rest wait for a check. */
+export const LATE_DAY_STEPS_AT_ONCE = 10_000;
+/** Late days in one month whose steps count at once (up to the above); every later one waits whole. */
+export const LATE_DAYS_AT_ONCE_PER_MONTH = 7;
+/**
+ * A day's counted steps (motion and health; approved manual entries come on top) that count for
+ * prizes at once: a long charity walk is within it, and what is above it waits for a check.
+ */
+export const DAY_PRIZE_CEILING_STEPS = 30_000;
+/** Devices whose motion counts in one day; readings from any further device wait for a check. */
+export const NEW_DEVICES_PER_DAY_MAX = 3;
+
+/** Whether a day whose first reading arrived at `firstReadingAt` (epoch ms) is late. */
+export function isLateDay(day: DayString, firstReadingAt: number | null): boolean {
+  return firstReadingAt !== null && firstReadingAt > londonDayStart(addDays(day, 1)) + LATE_DAY_AFTER_MS;
+}
+
+/** A counter of a day as fair play weighs it. */
+export interface FairPlayCounter {
+  kind: "motion" | "health";
+  /** Its steps, those held for the pace and waiting, and those turned down. */
+  steps: number;
+  pendingSteps: number;
+  rejectedSteps: number;
+  /** When it was first seen (epoch ms; null for one kept before this was recorded), then its id. */
+  createdAt: number | null;
+  counterId: string;
+}
+
+/** Everything fair play weighs about one walker's day. */
+export interface FairPlayDayInput {
+  counters: FairPlayCounter[];
+  /** Manual entries' steps: approved, and waiting for a check. */
+  manualApproved: number;
+  manualPending: number;
+  /** Whether the day is late, and if so which of the month's late days it is (1 = the first to arrive). */
+  late: boolean;
+  lateRank: number;
+  /** What an operator decided of the steps the day rules held: approved, and turned down. */
+  approvedDaySteps: number;
+  rejectedDaySteps: number;
+}
+
+/** One day as fair play counts it. */
+export interface FairPlayDay {
+  /** The steps that count for prizes now. */
+  eligible: number;
+  /** The steps that wait for a check (they count once approved). */
+  pending: number;
+  /** Steps the day rules (late, ceiling, devices) hold and nobody has decided yet. */
+  dayHeld: number;
+  /** Why the day rules hold steps, when they do. */
+  reasons: DayReasonCode[];
+}
+
+const largerPart = (counters: FairPlayCounter[], stepsOf: (counter: FairPlayCounter) => number) =>
+  Math.max(
+    counters.filter((c) => c.kind === "motion").reduce((sum, c) => sum + stepsOf(c), 0),
+    Math.max(0, ...counters.filter((c) => c.kind === "health").map(stepsOf)),
+  );
+
+/**
+ * The day rules of fair play, the one place they are stated: on top of the pace rule (whose held
+ * steps each counter carries), a day's motion and health steps count for prizes at once only up to
+ * an allowance: 30,000; 10,000 for a late day; none for a late day after the month's first 7. Only
+ * the first 3 devices of the day count at once. Approved manual entries come on top, and the whole
+ * day stays within the daily cap. What the rules hold waits for an operator, who approves or turns
+ * it down; steps that arrive after a decision are weighed again.
+ */
+export function fairPlayDay(input: FairPlayDayInput): FairPlayDay {
+  const eligibleOf = (c: FairPlayCounter) => c.steps - c.pendingSteps - c.rejectedSteps;
+  const unrejectedOf = (c: FairPlayCounter) => c.steps - c.rejectedSteps;
+  const motion = input.counters
+    .filter((c) => c.kind === "motion")
+    .sort(
+      (a, b) =>
+        (a.createdAt ?? 0) - (b.createdAt ?? 0) ||
+        (a.counterId < b.counterId ? -1 : a.counterId > b.counterId ? 1 : 0),
+    );
+  const firstDevices = new Set(motion.slice(0, NEW_DEVICES_PER_DAY_MAX));
+  const counted = input.counters.filter((c) => c.kind === "health" || firstDevices.has(c));
+  const allowance = !input.late
+    ? DAY_PRIZE_CEILING_STEPS
+    : input.lateRank <= LATE_DAYS_AT_ONCE_PER_MONTH
+      ? LATE_DAY_STEPS_AT_ONCE
+      : 0;
+  const reasons: DayReasonCode[] = [];
+  // Every device's pace-eligible steps, and what of them counts at once.
+  const paced = largerPart(input.counters, eligibleOf);
+  const atOnce = Math.min(largerPart(counted, eligibleOf), allowance);
+  const dayHeldInAll = Math.max(0, paced - atOnce);
+  if (dayHeldInAll > 0) {
+    if (motion.length > NEW_DEVICES_PER_DAY_MAX && largerPart(counted, eligibleOf) < paced) {
+      reasons.push("devices-over");
+    }
+    if (largerPart(counted, eligibleOf) > allowance) {
+      reasons.push(!input.late ? "day-ceiling" : allowance === 0 ? "late-days-over" : "late-day");
+    }
+  }
+  const approved = Math.min(input.approvedDaySteps, dayHeldInAll);
+  const dayHeld = Math.max(0, dayHeldInAll - approved - input.rejectedDaySteps);
+  const eligible = Math.min(DAILY_STEP_MAX, atOnce + approved + input.manualApproved);
+  // Were everything waiting approved: every device's steps not turned down, less what the day rules
+  // had turned down.
+  const unrejected = Math.max(
+    atOnce + approved,
+    largerPart(input.counters, unrejectedOf) - Math.min(input.rejectedDaySteps, dayHeldInAll - approved),
+  );
+  const whole = Math.min(DAILY_STEP_MAX, unrejected + input.manualApproved + input.manualPending);
+  return { eligible, pending: Math.max(0, whole - eligible), dayHeld, reasons: dayHeld > 0 ? reasons : [] };
+}
+
 /** Where a manual entry stands: counted for prizes, waiting for a check, or turned down. */
 export const ENTRY_STATUSES = ["approved", "pending", "rejected"] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 /** Why steps wait for a check. */
+/** Why the day rules hold a day's steps. */
+export const DAY_REASONS = ["late-day", "late-days-over", "day-ceiling", "devices-over"] as const;
+export type DayReasonCode = (typeof DAY_REASONS)[number];
+
 export const REVIEW_REASONS = [
   "similar-photo",
   "capture-date-missing",
@@ -35,6 +159,7 @@ export const REVIEW_REASONS = [
   "manual-day-over",
   "manual-month-over",
   "pace",
+  ...DAY_REASONS,
 ] as const;
 export type ReviewReasonCode = (typeof REVIEW_REASONS)[number];
 
@@ -46,6 +171,10 @@ export const REVIEW_REASON_MESSAGES: Record<ReviewReasonCode, string> = {
   "manual-day-over": `The entry takes the day's added steps past ${MANUAL_REVIEW_DAY_STEPS.toLocaleString("en-GB")}.`,
   "manual-month-over": `The entry takes the month's added steps past ${MANUAL_REVIEW_MONTH_STEPS.toLocaleString("en-GB")}.`,
   pace: `The count rose faster than ${PACE_STEPS_PER_MINUTE_MAX} steps a minute.`,
+  "late-day": `The day's steps arrived more than ${LATE_DAY_AFTER_MS / 3_600_000} hours after it ended: steps above ${LATE_DAY_STEPS_AT_ONCE.toLocaleString("en-GB")} wait for a check.`,
+  "late-days-over": `More than ${LATE_DAYS_AT_ONCE_PER_MONTH} days this month arrived more than ${LATE_DAY_AFTER_MS / 3_600_000} hours after they ended: this day's steps wait for a check.`,
+  "day-ceiling": `The day's steps are above ${DAY_PRIZE_CEILING_STEPS.toLocaleString("en-GB")}: the steps above it wait for a check.`,
+  "devices-over": `Steps came from more than ${NEW_DEVICES_PER_DAY_MAX} devices in the day: those from the further devices wait for a check.`,
 };
 
 export const FAIR_PLAY_MESSAGES = {
@@ -55,6 +184,7 @@ export const FAIR_PLAY_MESSAGES = {
   noSuchReview: "There is no such entry waiting for a check.",
   alreadyDecided: "This entry has already been checked.",
   reasonRequired: "Please give the walker a reason when an entry does not count.",
+  nothingWaitingInMonth: "Nothing of this walker's month is waiting for a check.",
 } as const;
 
 export const ReviewReason = Type.Object({
@@ -143,3 +273,65 @@ export const ReviewDecisionRequest = Type.Object(
   { additionalProperties: false },
 );
 export type ReviewDecisionRequest = Static<typeof ReviewDecisionRequest>;
+
+/** What waits, grouped by walker and month: each walker's held days, the most held first. */
+export const OPERATOR_REVIEW_WALKERS_PATH = "/api/operator/reviews/walkers";
+/** One decision on everything of a walker's month that waits. */
+export const operatorReviewMonthPath = (userId: string, month: string) =>
+  `${OPERATOR_REVIEW_WALKERS_PATH}/${userId}/months/${month}`;
+/** Walkers on one page of the grouped queue. */
+export const REVIEW_WALKERS_PAGE_SIZE = 25;
+
+/** One of a walker's days that holds steps back, as the operator reads it. */
+export const HeldDaySummary = Type.Object({
+  date: Type.String({ description: "London calendar day, YYYY-MM-DD" }),
+  countedSteps: Type.Integer(),
+  eligibleSteps: Type.Integer(),
+  pendingSteps: Type.Integer(),
+  /** Whether the day's first reading arrived late. */
+  late: Type.Boolean(),
+  reasons: Type.Array(ReviewReason),
+});
+export type HeldDaySummary = Static<typeof HeldDaySummary>;
+
+export const WalkerReviewGroup = Type.Object({
+  userId: Type.String(),
+  walkerName: Type.String(),
+  walkerEmail: Type.Union([Type.String(), Type.Null()]),
+  month: Type.String({ description: "YYYY-MM" }),
+  /** The walker's steps that wait in that month, over all its days. */
+  pendingSteps: Type.Integer(),
+  days: Type.Array(HeldDaySummary),
+});
+export type WalkerReviewGroup = Static<typeof WalkerReviewGroup>;
+
+export const WalkerReviewQueue = Type.Object({
+  walkers: Type.Array(WalkerReviewGroup),
+  page: Type.Integer(),
+  pageCount: Type.Integer(),
+});
+export type WalkerReviewQueue = Static<typeof WalkerReviewQueue>;
+
+export const WalkerReviewQuery = Type.Object(
+  { page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) },
+  { additionalProperties: false },
+);
+
+export const MonthDecisionParams = Type.Object({
+  userId: Type.String({ format: "uuid" }),
+  month: Type.String({ pattern: DRAW_MONTH_PATTERN, description: "YYYY-MM" }),
+});
+export type MonthDecisionParams = Static<typeof MonthDecisionParams>;
+
+/** What one decision on a walker's month decided. */
+export const MonthDecision = Type.Object({
+  userId: Type.String(),
+  month: Type.String(),
+  status: Type.Enum(["approved", "rejected"]),
+  manualEntries: Type.Integer(),
+  paceReviews: Type.Integer(),
+  /** Days whose held steps (late, ceiling, devices) were decided, and how many steps in all. */
+  days: Type.Integer(),
+  steps: Type.Integer(),
+});
+export type MonthDecision = Static<typeof MonthDecision>;

@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
 import { type DayString, daysBetween } from "./dates.js";
-import { EntryReviewFields } from "./fair-play.js";
+import { EntryReviewFields, ReviewReason } from "./fair-play.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
 /** Where a count comes from. */
@@ -127,6 +127,8 @@ export const StepHistoryResponse = Type.Object({
       steps: Type.Integer(),
       /** Of the day's steps, those waiting for a check before they count for prizes; absent when none. */
       pendingSteps: Type.Optional(Type.Integer()),
+      /** Why those steps wait, in fair play's words; absent when none wait. */
+      pendingReasons: Type.Optional(Type.Array(ReviewReason)),
     }),
   ),
 });

@@ -22,9 +22,9 @@ export interface CountedDayRow {
  *
  * `days` is a table `r` of (user_id, day), and `cap` the daily maximum (`DAILY_STEP_MAX`). Each
  * day comes back with its parts, its month, its total as it stood (`before`) and its new `total`.
- * SQLite's writer runs it as a statement; PostgreSQL's writer builds its functions from it at boot;
- * the fair-play reads (`eligible-steps.ts`) count held days with it. `shared-types`' `dayTotal`
- * states the same rule for the page, and the ledger's tests hold both databases to it.
+ * SQLite's writer runs it as a statement; PostgreSQL's writer builds its functions from it at boot.
+ * `shared-types`' `dayTotal` states the same rule for the page (and fair play's `fairPlayDay`
+ * builds on it for prizes), and the ledger's tests hold both databases to it.
  *
  * The parts are materialized so that each of their subqueries runs once per day, not once more
  * inside the total.
@@ -33,21 +33,19 @@ export function countedDays(
   dialect: DialectName,
   days: RawBuilder<unknown>,
   cap: RawBuilder<number>,
-  steps: CountedSteps = "counted",
 ): RawBuilder<CountedDayRow> {
   // The same functions under their two names: SQLite's min and max of several values.
   const [larger, smaller] = dialect === "postgres" ? ["greatest", "least"] : ["max", "min"];
   const total = sql`${sql.raw(smaller)}(${cap}, ${sql.raw(larger)}(p.motion, p.health) + p.manual)`;
-  const { counter, entries } = STEPS_TAKEN[steps];
   return sql<CountedDayRow>`
     with parts as materialized (
       select r.user_id, r.day, substr(r.day, 1, 7) as month,
-        coalesce((select sum(${counter}) from step_counters c
+        coalesce((select sum(c.steps) from step_counters c
           where c.user_id = r.user_id and c.day = r.day and c.kind = 'motion'), 0) as motion,
-        coalesce((select max(${counter}) from step_counters c
+        coalesce((select max(c.steps) from step_counters c
           where c.user_id = r.user_id and c.day = r.day and c.kind = 'health'), 0) as health,
         coalesce((select sum(e.steps) from manual_step_entries e
-          where e.user_id = r.user_id and e.day = r.day${entries}), 0) as manual,
+          where e.user_id = r.user_id and e.day = r.day), 0) as manual,
         coalesce((select s.total_steps from step_days s
           where s.user_id = r.user_id and s.day = r.day), 0) as before
       from ${days}
@@ -55,23 +53,6 @@ export function countedDays(
     select p.user_id, p.day, p.month, p.motion, p.health, p.manual, p.before, ${total} as total
     from parts p`;
 }
-
-/**
- * Which steps a day is counted from. `counted`: every step, as the dashboard, history and
- * leaderboards show them. `eligible`: the steps that count for prizes, leaving out a counter's steps
- * above the pace that wait for a check or were turned down, and manual entries not approved.
- * `unrejected`: what would be eligible were everything waiting approved.
- */
-export type CountedSteps = "counted" | "eligible" | "unrejected";
-
-const STEPS_TAKEN: Record<CountedSteps, { counter: RawBuilder<unknown>; entries: RawBuilder<unknown> }> = {
-  counted: { counter: sql`c.steps`, entries: sql`` },
-  eligible: {
-    counter: sql`c.steps - c.pending_steps - c.rejected_steps`,
-    entries: sql` and e.status = 'approved'`,
-  },
-  unrejected: { counter: sql`c.steps - c.rejected_steps`, entries: sql` and e.status <> 'rejected'` },
-};
 
 /**
  * How a recounted day is written over the one stored: every part and the total replaced. One text

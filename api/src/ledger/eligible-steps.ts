@@ -1,9 +1,22 @@
-import { DAILY_STEP_MAX, type DayString, type MonthString } from "@charity-steps/shared-types";
+import {
+  addDays,
+  DAY_PRIZE_CEILING_STEPS,
+  type DayString,
+  type FairPlayCounter,
+  fairPlayDay,
+  isLateDay,
+  LATE_DAY_AFTER_MS,
+  londonDayStart,
+  type MonthString,
+  monthOfDay,
+  NEW_DEVICES_PER_DAY_MAX,
+  REVIEW_REASONS,
+  type ReviewReasonCode,
+} from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import { jsonRows, rowsParam } from "../db/json-rows.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
-import { type CountedSteps, countedDays } from "./day-rule.js";
 
 /** A walker's month: every step counted, those that count for prizes, and those waiting for a check. */
 export interface EligibleMonth {
@@ -20,6 +33,27 @@ export interface HeldDay {
   countedSteps: number;
   eligibleSteps: number;
   pendingSteps: number;
+  /** Of the pending steps, those the day rules hold (late, ceiling, devices). */
+  dayHeldSteps: number;
+  /** Why steps wait: the day rules', the pace's, and the reasons of manual entries that wait. */
+  reasons: ReviewReasonCode[];
+  /** Whether the day arrived late. */
+  late: boolean;
+}
+
+interface DayKey {
+  user_id: string;
+  day: string;
+}
+
+const keyOf = (row: DayKey) => `${row.user_id}|${row.day}`;
+
+/** Every day of the months from `from`'s to `to`'s, in order. */
+function daysOfMonths(from: DayString, to: DayString): DayString[] {
+  const days: DayString[] = [];
+  const last = monthOfDay(to);
+  for (let day = `${monthOfDay(from)}-01`; monthOfDay(day) <= last; day = addDays(day, 1)) days.push(day);
+  return days;
 }
 
 /**
@@ -31,59 +65,196 @@ export class EligibleSteps {
 
   /**
    * The days from `from` to `to` (of every walker, or only `userId`'s, or only the members of group
-   * `groupId`) that hold steps back from prizes: a manual entry not approved, or a counter's steps
-   * above the pace not approved. Each is counted again by the day rule itself (`countedDays`) from
-   * its eligible parts, and from what would be eligible were everything waiting approved, so that
-   * the daily cap and the larger-of-motion-and-health rule apply to eligible steps as they do to
-   * every step. Every other day counts for prizes exactly as it is counted.
+   * `groupId`) that hold steps back from prizes: a manual entry not approved, a counter's steps above
+   * the pace not approved, or steps the day rules hold (a late day, a day above the ceiling, more
+   * devices than count). Each such day is weighed by `fairPlayDay`, from its counters, its manual
+   * entries, whether it is late and which of its month's late days it is, and what operators
+   * decided of it. Every other day counts for prizes exactly as it is counted.
    */
   async heldDays(
     range: { from: DayString; to: DayString; userId?: string; groupId?: number },
     db: Kysely<DatabaseSchema> = this.database.db,
   ): Promise<HeldDay[]> {
     const { dialect } = this.database;
-    let entries = db
-      .selectFrom("manual_step_entries")
-      .select(["user_id", "day"])
-      .where("status", "<>", "approved")
-      .where("day", ">=", range.from)
-      .where("day", "<=", range.to);
-    let counters = db
-      .selectFrom("step_counters")
-      .select(["user_id", "day"])
-      .where(sql<boolean>`(pending_steps > 0 or rejected_steps > 0)`)
-      .where("day", ">=", range.from)
-      .where("day", "<=", range.to);
-    if (range.userId !== undefined) {
-      entries = entries.where("user_id", "=", range.userId);
-      counters = counters.where("user_id", "=", range.userId);
-    }
-    if (range.groupId !== undefined) {
-      const members = db.selectFrom("group_members").select("user_id").where("group_id", "=", range.groupId);
-      entries = entries.where("user_id", "in", members);
-      counters = counters.where("user_id", "in", members);
-    }
-    const held = await entries.union(counters).execute();
-    if (held.length === 0) return [];
-
-    const recount = async (steps: CountedSteps) => {
-      const days = jsonRows(dialect, rowsParam(held), { user_id: "text", day: "text" });
-      const { rows } = await countedDays(dialect, days, sql.lit(DAILY_STEP_MAX), steps).execute(db);
-      return new Map(rows.map((row) => [`${row.user_id}|${row.day}`, row]));
+    // Whole months: a late day's place among its month's late days needs all of them.
+    const monthDays = daysOfMonths(range.from, range.to);
+    const from = monthDays[0] ?? range.from;
+    const to = monthDays.at(-1) ?? range.to;
+    // Every walker's days, or one walker's, or a group's members'.
+    const walkers = (column: string) => {
+      const ref = sql.ref(column);
+      const conditions = [sql<boolean>`1 = 1`];
+      if (range.userId !== undefined) conditions.push(sql<boolean>`${ref} = ${range.userId}`);
+      if (range.groupId !== undefined) {
+        conditions.push(
+          sql<boolean>`${ref} in (select m.user_id from group_members m where m.group_id = ${range.groupId})`,
+        );
+      }
+      return sql<boolean>`${sql.join(conditions, sql` and `)}`;
     };
-    const eligible = await recount("eligible");
-    const unrejected = await recount("unrejected");
-    return [...eligible].map(([key, day]) => {
-      const total = Number(day.total);
-      return {
+    const cutoffs = jsonRows(
+      dialect,
+      rowsParam(
+        monthDays.map((day) => ({ day, late_after: londonDayStart(addDays(day, 1)) + LATE_DAY_AFTER_MS })),
+      ),
+      { day: "text", late_after: "bigint" },
+    );
+    const candidates = [
+      // Late days, and days above the ceiling.
+      ...(
+        await sql<DayKey>`
+          select s.user_id, s.day from ${cutoffs}
+          join step_days s on s.day = r.day
+          where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
+            and (s.first_reading_at > r.late_after or s.total_steps > ${DAY_PRIZE_CEILING_STEPS})`.execute(db)
+      ).rows,
+      // Days with more devices than count.
+      ...(await db
+        .selectFrom("step_counters")
+        .select(["user_id", "day"])
+        .where("kind", "=", "motion")
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where(walkers("user_id"))
+        .groupBy(["user_id", "day"])
+        .having((eb) => eb.fn.countAll(), ">", NEW_DEVICES_PER_DAY_MAX)
+        .execute()),
+      // Manual entries not approved, counters' steps above the pace, days decided by an operator.
+      ...(await db
+        .selectFrom("manual_step_entries")
+        .select(["user_id", "day"])
+        .where("status", "<>", "approved")
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where(walkers("user_id"))
+        .execute()),
+      ...(await db
+        .selectFrom("step_counters")
+        .select(["user_id", "day"])
+        .where(sql<boolean>`(pending_steps > 0 or rejected_steps > 0)`)
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where(walkers("user_id"))
+        .execute()),
+      ...(await db
+        .selectFrom("day_reviews")
+        .select(["user_id", "day"])
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where(walkers("user_id"))
+        .execute()),
+    ];
+    const days = [
+      ...new Map(candidates.map((row) => [keyOf(row), { user_id: row.user_id, day: row.day }])).values(),
+    ];
+    if (days.length === 0) return [];
+    return (await this.weigh(days, db)).filter((day) => day.day >= range.from && day.day <= range.to);
+  }
+
+  /** Weighs each of `days` by fair play's day rules, from its parts read in four queries. */
+  private async weigh(days: DayKey[], db: Kysely<DatabaseSchema>): Promise<HeldDay[]> {
+    const { dialect } = this.database;
+    const keys = () => jsonRows(dialect, rowsParam(days), { user_id: "text", day: "text" });
+    const [counters, manual, stored, decided] = await Promise.all([
+      sql<{
+        user_id: string;
+        day: string;
+        counter_id: string;
+        kind: "motion" | "health";
+        steps: number;
+        pending_steps: number;
+        rejected_steps: number;
+        created_at: number | null;
+      }>`
+        select c.user_id, c.day, c.counter_id, c.kind, c.steps, c.pending_steps, c.rejected_steps, c.created_at
+        from ${keys()} join step_counters c on c.user_id = r.user_id and c.day = r.day`.execute(db),
+      sql<{ user_id: string; day: string; status: string; steps: number; reasons: string }>`
+        select e.user_id, e.day, e.status, e.steps, e.reasons
+        from ${keys()} join manual_step_entries e on e.user_id = r.user_id and e.day = r.day
+        where e.status <> 'rejected'`.execute(db),
+      sql<{ user_id: string; day: string; total_steps: number; first_reading_at: number | null }>`
+        select s.user_id, s.day, s.total_steps, s.first_reading_at
+        from ${keys()} join step_days s on s.user_id = r.user_id and s.day = r.day`.execute(db),
+      sql<{ user_id: string; day: string; approved_steps: number; rejected_steps: number }>`
+        select d.user_id, d.day, d.approved_steps, d.rejected_steps
+        from ${keys()} join day_reviews d on d.user_id = r.user_id and d.day = r.day`.execute(db),
+    ]).then(([c, m, s, d]) => [c.rows, m.rows, s.rows, d.rows] as const);
+    const countersOf = new Map<string, FairPlayCounter[]>();
+    for (const c of counters) {
+      const list = countersOf.get(keyOf(c)) ?? [];
+      list.push({
+        kind: c.kind,
+        steps: Number(c.steps),
+        pendingSteps: Number(c.pending_steps),
+        rejectedSteps: Number(c.rejected_steps),
+        createdAt: c.created_at === null ? null : Number(c.created_at),
+        counterId: c.counter_id,
+      });
+      countersOf.set(keyOf(c), list);
+    }
+    const manualOf = new Map<string, { approved: number; pending: number; reasons: Set<string> }>();
+    for (const entry of manual) {
+      const sums = manualOf.get(keyOf(entry)) ?? { approved: 0, pending: 0, reasons: new Set<string>() };
+      if (entry.status === "approved") sums.approved += Number(entry.steps);
+      else {
+        sums.pending += Number(entry.steps);
+        for (const code of JSON.parse(entry.reasons) as string[]) sums.reasons.add(code);
+      }
+      manualOf.set(keyOf(entry), sums);
+    }
+    const decisionOf = new Map(decided.map((row) => [keyOf(row), row]));
+    // Each walker's late days by month, in the order they arrived: the first few count at once.
+    const lateRank = new Map<string, number>();
+    const late = stored
+      .filter((day) =>
+        isLateDay(day.day, day.first_reading_at === null ? null : Number(day.first_reading_at)),
+      )
+      .sort(
+        (a, b) =>
+          Number(a.first_reading_at) - Number(b.first_reading_at) ||
+          (a.day < b.day ? -1 : a.day > b.day ? 1 : 0),
+      );
+    const seen = new Map<string, number>();
+    for (const day of late) {
+      const walkerMonth = `${day.user_id}|${monthOfDay(day.day)}`;
+      const rank = (seen.get(walkerMonth) ?? 0) + 1;
+      seen.set(walkerMonth, rank);
+      lateRank.set(keyOf(day), rank);
+    }
+    const held: HeldDay[] = [];
+    for (const day of stored) {
+      const key = keyOf(day);
+      const decision = decisionOf.get(key);
+      const rank = lateRank.get(key);
+      const weighed = fairPlayDay({
+        counters: countersOf.get(key) ?? [],
+        manualApproved: manualOf.get(key)?.approved ?? 0,
+        manualPending: manualOf.get(key)?.pending ?? 0,
+        late: rank !== undefined,
+        lateRank: rank ?? 0,
+        approvedDaySteps: Number(decision?.approved_steps ?? 0),
+        rejectedDaySteps: Number(decision?.rejected_steps ?? 0),
+      });
+      const counted = Number(day.total_steps);
+      if (weighed.eligible >= counted && weighed.pending === 0) continue;
+      const paceWaits = (countersOf.get(key) ?? []).some((counter) => counter.pendingSteps > 0);
+      const why = new Set<string>([
+        ...(manualOf.get(key)?.reasons ?? []),
+        ...(paceWaits ? ["pace"] : []),
+        ...weighed.reasons,
+      ]);
+      held.push({
         userId: day.user_id,
         day: day.day,
-        // The day as stored: the ledger rewrites it with every change to its counters and entries.
-        countedSteps: Number(day.before),
-        eligibleSteps: total,
-        pendingSteps: Number(unrejected.get(key)?.total ?? total) - total,
-      };
-    });
+        countedSteps: counted,
+        eligibleSteps: Math.min(counted, weighed.eligible),
+        pendingSteps: weighed.pending,
+        dayHeldSteps: weighed.dayHeld,
+        reasons: REVIEW_REASONS.filter((code) => why.has(code)),
+        late: rank !== undefined,
+      });
+    }
+    return held;
   }
 
   /**

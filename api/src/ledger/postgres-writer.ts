@@ -36,8 +36,9 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
     language plpgsql volatile ${settings} as $$
     begin
       insert into step_days
-        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-      select d.user_id, d.day, left(d.day, 7), 0, 0, 0, 0, at_ms
+        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at,
+          first_reading_at)
+      select d.user_id, d.day, left(d.day, 7), 0, 0, 0, 0, at_ms, at_ms
       from json_to_recordset(days) as d(user_id text, day text)
       order by d.user_id, d.day
       on conflict (user_id, day) do update set updated_at = excluded.updated_at where false;
@@ -55,8 +56,9 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
       with counted as materialized (${counted}
       ), written as (
         insert into step_days
-          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-        select c.user_id, c.day, c.month, c.motion, c.health, c.manual, c.total, at_ms
+          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at,
+            first_reading_at)
+        select c.user_id, c.day, c.month, c.motion, c.health, c.manual, c.total, at_ms, at_ms
         from counted c
         order by c.user_id, c.day
         ${WRITE_DAY_ON_CONFLICT}
@@ -110,14 +112,14 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
         -- keeps it a lookup: as a plain join, a plan kept from when the table was a few hundred
         -- rows long hashed the readings and read the whole counters index on every call.
         left join lateral (
-          select c.steps, c.updated_at from step_counters c
+          select c.steps, c.updated_at, c.created_at from step_counters c
           where c.user_id = r.user_id and c.day = r.day and c.counter_id = r.counter_id
           offset 0
         ) c on true
       ), raised as (
         insert into step_counters
-          (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at)
-        select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, at_ms
+          (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at, created_at)
+        select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, at_ms, at_ms
         from reading r
         order by r.user_id, r.day, r.counter_id
         on conflict (user_id, day, counter_id) do update

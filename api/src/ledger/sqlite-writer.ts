@@ -63,8 +63,8 @@ export class SqliteLedgerWriter implements LedgerWriter {
     // Raises each counter whose reading is higher, and its held steps with it.
     const { rows: raised } = await sql<DayKey>`
       insert into step_counters
-        (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at)
-      select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, ${now}
+        (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at, created_at)
+      select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, ${now}, ${now}
       from ${jsonRows("sqlite", rowsParam(rows), { ...COUNTER_COLUMNS, held: "integer" })}
       where true
       order by r.user_id, r.day, r.counter_id
@@ -131,8 +131,9 @@ export class SqliteLedgerWriter implements LedgerWriter {
     }));
     await sql`
       insert into step_days
-        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at)
-      select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${now}
+        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at,
+          first_reading_at)
+      select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${now}, ${now}
       from ${jsonRows("sqlite", rowsParam(counted), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
       where true
       order by r.user_id, r.day

@@ -120,7 +120,7 @@ export async function buildDataLayer(
     mailOutbox,
     auditLog,
     postalEntries: new PostalEntriesRepository(database, auditLog),
-    reviews: new ReviewsRepository(database, auditLog),
+    reviews: new ReviewsRepository(database, auditLog, eligibleSteps),
     draws,
     accountData: new AccountDataRepository(database, mailOutbox),
   };

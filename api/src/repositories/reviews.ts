@@ -2,18 +2,24 @@ import {
   addDays,
   type EntryStatus,
   londonDay,
+  type MonthDecision,
+  type MonthString,
   operatorReviewPhotoPath,
   type PaceReview,
   REVIEW_HISTORY_DAYS,
   REVIEW_REASON_MESSAGES,
   type ReviewItem,
+  type WalkerReviewGroup,
 } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
+import type { EligibleSteps } from "../ledger/eligible-steps.js";
 import type { AuditLogRepository } from "./audit-log.js";
 import { reviewReasons } from "./manual-entries.js";
 import type { StoredPhoto } from "./step-photos.js";
+
+type HeldDayRow = Awaited<ReturnType<EligibleSteps["heldDays"]>>[number];
 
 /** What an operator decides about steps that wait for a check. */
 export type ReviewDecision = "approve" | "reject";
@@ -48,6 +54,7 @@ export class ReviewsRepository {
   constructor(
     private readonly database: Database,
     private readonly auditLog: AuditLogRepository,
+    private readonly eligibleSteps: EligibleSteps,
   ) {}
 
   private get db() {
@@ -198,17 +205,7 @@ export class ReviewsRepository {
           .returning(["user_id", "day", "counter_id", "steps"])
           .executeTakeFirst();
         if (!pace) return (await this.exists(trx, id)) ? "already-decided" : "not-found";
-        // The counter's held steps move: approved ones count for prizes, rejected ones never will.
-        await trx
-          .updateTable("step_counters")
-          .set((eb) => ({
-            pending_steps: eb("pending_steps", "-", pace.steps),
-            ...(status === "rejected" ? { rejected_steps: eb("rejected_steps", "+", pace.steps) } : {}),
-          }))
-          .where("user_id", "=", pace.user_id)
-          .where("day", "=", pace.day)
-          .where("counter_id", "=", pace.counter_id)
-          .execute();
+        await this.movePaceSteps(trx, pace, status);
         subject = `pace-review:${id}`;
         before = {
           status: "pending",
@@ -228,6 +225,182 @@ export class ReviewsRepository {
         at: now,
       });
       return undefined;
+    });
+  }
+
+  /** A decided pace review's steps move on its counter: approved ones count, rejected ones never will. */
+  private async movePaceSteps(
+    trx: Kysely<DatabaseSchema>,
+    pace: { user_id: string; day: string; counter_id: string; steps: number },
+    status: EntryStatus,
+  ): Promise<void> {
+    await trx
+      .updateTable("step_counters")
+      .set((eb) => ({
+        pending_steps: eb("pending_steps", "-", pace.steps),
+        ...(status === "rejected" ? { rejected_steps: eb("rejected_steps", "+", pace.steps) } : {}),
+      }))
+      .where("user_id", "=", pace.user_id)
+      .where("day", "=", pace.day)
+      .where("counter_id", "=", pace.counter_id)
+      .execute();
+  }
+
+  /**
+   * What waits in `months`, grouped by walker and month (one group however many devices, counters
+   * or entries it came from), the most steps waiting first: one page of `pageSize` groups.
+   */
+  async walkersWaiting(
+    months: MonthString[],
+    page: number,
+    pageSize: number,
+  ): Promise<{ walkers: WalkerReviewGroup[]; pageCount: number }> {
+    const from = `${months[0]}-01`;
+    const to = `${months.at(-1)}-31`;
+    const groups = new Map<
+      string,
+      { userId: string; month: string; pendingSteps: number; days: HeldDayRow[] }
+    >();
+    for (const day of await this.eligibleSteps.heldDays({ from, to })) {
+      if (day.pendingSteps <= 0) continue;
+      const month = day.day.slice(0, 7);
+      const key = `${day.userId}|${month}`;
+      const group = groups.get(key) ?? { userId: day.userId, month, pendingSteps: 0, days: [] };
+      group.pendingSteps += day.pendingSteps;
+      group.days.push(day);
+      groups.set(key, group);
+    }
+    const ordered = [...groups.values()].sort(
+      (a, b) =>
+        b.pendingSteps - a.pendingSteps ||
+        (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0) ||
+        (a.month < b.month ? -1 : 1),
+    );
+    const pageCount = Math.max(1, Math.ceil(ordered.length / pageSize));
+    const shown = ordered.slice((page - 1) * pageSize, page * pageSize);
+    const ids = [...new Set(shown.map((group) => group.userId))];
+    const people =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom("users")
+            .select(["id", "first_name", "last_name", "email"])
+            .where("id", "in", ids)
+            .execute();
+    const personOf = new Map(people.map((person) => [person.id, person]));
+    const walkers = shown.map((group) => {
+      const person = personOf.get(group.userId);
+      return {
+        userId: group.userId,
+        walkerName: [person?.first_name, person?.last_name].filter(Boolean).join(" "),
+        walkerEmail: person?.email ?? null,
+        month: group.month,
+        pendingSteps: group.pendingSteps,
+        days: group.days
+          .sort((a, b) => (a.day < b.day ? -1 : 1))
+          .map((day) => ({
+            date: day.day,
+            countedSteps: day.countedSteps,
+            eligibleSteps: day.eligibleSteps,
+            pendingSteps: day.pendingSteps,
+            late: day.late,
+            reasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
+          })),
+      };
+    });
+    return { walkers, pageCount };
+  }
+
+  /**
+   * One decision on everything of a walker's month that waits: its manual entries, its counters'
+   * steps above the pace, and the steps the day rules hold (late days, days above the ceiling,
+   * further devices), with the reason its walker reads. Written to the audit log in the same
+   * transaction. Undefined when nothing of the month waits.
+   */
+  async decideMonth(
+    userId: string,
+    month: MonthString,
+    decision: ReviewDecision,
+    reason: string | null,
+    operatorUserId: string,
+    now = Date.now(),
+  ): Promise<MonthDecision | undefined> {
+    const status = decision === "approve" ? ("approved" as const) : ("rejected" as const);
+    const decided = { status, decision_reason: reason, decided_at: now, decided_by: operatorUserId };
+    const from = `${month}-01`;
+    const to = `${month}-31`;
+    return this.database.transaction(async (trx) => {
+      const entries = await trx
+        .updateTable("manual_step_entries")
+        .set(decided)
+        .where("user_id", "=", userId)
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where("status", "=", "pending")
+        .returning(["id", "day", "steps"])
+        .execute();
+      const paces = await trx
+        .updateTable("pace_reviews")
+        .set(decided)
+        .where("user_id", "=", userId)
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .where("status", "=", "pending")
+        .returning(["id", "user_id", "day", "counter_id", "steps"])
+        .execute();
+      for (const pace of paces) await this.movePaceSteps(trx, pace, status);
+      // The day rules weigh the days again now that the pace's steps have moved.
+      const days = (await this.eligibleSteps.heldDays({ from, to, userId }, trx)).filter(
+        (day) => day.dayHeldSteps > 0,
+      );
+      for (const day of days) {
+        const steps = day.dayHeldSteps;
+        await trx
+          .insertInto("day_reviews")
+          .values({
+            user_id: userId,
+            day: day.day,
+            approved_steps: status === "approved" ? steps : 0,
+            rejected_steps: status === "rejected" ? steps : 0,
+            decision_reason: reason,
+            decided_at: now,
+            decided_by: operatorUserId,
+          })
+          .onConflict((conflict) =>
+            conflict.columns(["user_id", "day"]).doUpdateSet((eb) => ({
+              approved_steps: eb("day_reviews.approved_steps", "+", eb.ref("excluded.approved_steps")),
+              rejected_steps: eb("day_reviews.rejected_steps", "+", eb.ref("excluded.rejected_steps")),
+              decision_reason: eb.ref("excluded.decision_reason"),
+              decided_at: eb.ref("excluded.decided_at"),
+              decided_by: eb.ref("excluded.decided_by"),
+            })),
+          )
+          .execute();
+      }
+      if (entries.length === 0 && paces.length === 0 && days.length === 0) return undefined;
+      const result: MonthDecision = {
+        userId,
+        month,
+        status,
+        manualEntries: entries.length,
+        paceReviews: paces.length,
+        days: days.length,
+        steps: days.reduce((sum, day) => sum + day.dayHeldSteps, 0),
+      };
+      await this.auditLog.append(trx, {
+        operatorUserId,
+        action: `review.month.${decision}`,
+        subject: `walker-month:${userId}:${month}`,
+        before: {
+          status: "pending",
+          manualEntries: entries.map((entry) => ({ id: entry.id, day: entry.day, steps: entry.steps })),
+          paceReviews: paces.map((pace) => ({ id: pace.id, day: pace.day, steps: pace.steps })),
+          days: days.map((day) => ({ day: day.day, steps: day.dayHeldSteps, reasons: day.reasons })),
+        },
+        after: { status, reason },
+        at: now,
+      });
+      return result;
     });
   }
 

@@ -9,6 +9,7 @@ const TABLES = [
   "account_tokens",
   "app_secrets",
   "audit_log",
+  "day_reviews",
   "draw_prizes",
   "draw_tickets",
   "draws",
@@ -103,7 +104,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -116,6 +117,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "draw_tickets",
       "draw_prizes",
       "pace_reviews",
+      "day_reviews",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -261,23 +261,24 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
 
   it("leaves out held steps by the day rule: the day's cap and the larger of motion and health", async () => {
     const walker = await newWalker();
-    const day = "2026-11-18";
-    await walker.api.sync({ steps: 30_000, date: day, source: "device_motion" });
-    const held = await walker.add(15_000, await uniquePhoto("2026-11-17"), day);
+    // A day not yet late (it ended less than 36 hours ago).
+    const day = "2026-11-20";
+    await walker.api.sync({ steps: 20_000, date: day, source: "device_motion" });
+    const held = await walker.add(25_000, await uniquePhoto("2026-11-19"), day);
     expect(held.status).toBe("pending");
     expect(await walker.stats()).toMatchObject({
       monthlySteps: 45_000,
-      eligibleMonthSteps: 30_000,
-      pendingMonthSteps: 15_000,
+      eligibleMonthSteps: 20_000,
+      pendingMonthSteps: 25_000,
     });
-    // 45,000 + 15,000 is capped at 50,000: the held entry now holds back 5,000, not 15,000.
-    await walker.api.sync({ steps: 45_000, date: day, source: "device_motion" });
+    // 28,000 + 25,000 is capped at 50,000: the held entry now holds back 22,000, not 25,000.
+    await walker.api.sync({ steps: 28_000, date: day, source: "device_motion" });
     // A health source seeing the same walk counts once, as the larger of the two.
-    await walker.api.sync({ steps: 44_000, date: day, source: "apple_health" });
+    await walker.api.sync({ steps: 27_000, date: day, source: "apple_health" });
     expect(await walker.stats()).toMatchObject({
       monthlySteps: 50_000,
-      eligibleMonthSteps: 45_000,
-      pendingMonthSteps: 5_000,
+      eligibleMonthSteps: 28_000,
+      pendingMonthSteps: 22_000,
     });
   });
 });

@@ -1,5 +1,6 @@
 import {
   addDays,
+  LATE_DAY_STEPS_AT_ONCE,
   londonDayStart,
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
@@ -61,15 +62,23 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       ...(payload ? { payload: JSON.stringify(payload) } : {}),
     });
   /** The pace rule's ceiling as the database works it out, for a counter as stored before a reading. */
-  const ceiling = async (day: string, previous: { steps: number; at: number } | undefined, now: number) => {
+  const ceiling = async (
+    day: string,
+    previous: { steps: number; at: number } | undefined,
+    now: number,
+    dayLastAt?: number,
+  ) => {
     const reading = {
+      kind: sql.lit("motion"),
       steps: sql.lit(0),
       dayStart: sql.lit(londonDayStart(day)),
       dayEnd: sql.lit(londonDayStart(addDays(day, 1))),
     };
+    const dayLast = dayLastAt === undefined ? sql<null>`null` : sql.lit(dayLastAt);
+    const devicesBefore = sql.lit(0);
     const stored = previous
-      ? { steps: sql.lit(previous.steps), at: sql.lit(previous.at) }
-      : { steps: sql<null>`null`, at: sql<null>`null` };
+      ? { steps: sql.lit(previous.steps), at: sql.lit(previous.at), dayLastAt: dayLast, devicesBefore }
+      : { steps: sql<null>`null`, at: sql<null>`null`, dayLastAt: dayLast, devicesBefore };
     const { rows } = await sql<{ ceiling: number | string }>`
       select ${paceCeiling(dialect, reading, stored, sql.lit(now))} as ceiling`.execute(
       testApp.app.database.db,
@@ -83,6 +92,8 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
     expect(await ceiling(TODAY, { steps: 1_000, at: at("00:06").getTime() }, now)).toBe(
       1_000 + 4 * PACE_STEPS_PER_MINUTE_MAX,
     );
+    // A counter not seen before, on a day the walker has readings: from their last reading.
+    expect(await ceiling(TODAY, undefined, now, at("00:08").getTime())).toBe(2 * PACE_STEPS_PER_MINUTE_MAX);
     // A day that is over: the whole day's pace, however late it is sent.
     expect(await ceiling("2026-11-14", { steps: 10, at: at("09:00").getTime() }, now)).toBe(
       24 * 60 * PACE_STEPS_PER_MINUTE_MAX,
@@ -142,16 +153,17 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
     expect((await paceReviewOf(walker.user.id))?.steps).toBe(2_750);
   });
 
-  it("never holds a day replayed late: a week offline is judged by the whole day's pace", async () => {
+  it("never holds a day replayed late for its pace: a week offline is judged by the whole day's pace", async () => {
     const walker = await newWalker();
     await walker.syncAt("12:00", 30_000, "device_motion", "2026-11-14");
     await walker.syncAt("12:00", 25_000, "apple_health", "2026-11-15");
+    expect(await paceReviewOf(walker.user.id)).toBeUndefined();
+    // The days are late, though: the late-day rule counts 10,000 of each at once.
     expect(await walker.stats()).toMatchObject({
       monthlySteps: 55_000,
-      eligibleMonthSteps: 55_000,
-      pendingMonthSteps: 0,
+      eligibleMonthSteps: 2 * LATE_DAY_STEPS_AT_ONCE,
+      pendingMonthSteps: 55_000 - 2 * LATE_DAY_STEPS_AT_ONCE,
     });
-    expect(await paceReviewOf(walker.user.id)).toBeUndefined();
   });
 
   it("keeps rejected steps counted and visible, and out of the eligible steps", async () => {

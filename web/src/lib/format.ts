@@ -27,3 +27,10 @@ const shortDayFormat = new Intl.DateTimeFormat("en-GB", {
 export function formatShortDay(date: string): string {
   return shortDayFormat.format(new Date(`${date}T00:00:00Z`)).replace(",", "");
 }
+
+const monthFormat = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A calendar month (YYYY-MM) as a person reads it: "November 2026". */
+export function formatMonth(month: string): string {
+  return monthFormat.format(new Date(`${month}-01T00:00:00Z`));
+}

@@ -20,6 +20,7 @@ import {
   type MyPrizes,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
+  OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
   operatorDrawPath,
   PACE_REVIEWS_PATH,
@@ -31,6 +32,7 @@ import {
   type StepImportKey,
   type StepSyncRequest,
   type StepSyncResponse,
+  type WalkerReviewQueue,
 } from "@charity-steps/shared-types";
 import { HttpResponse, http } from "msw";
 import { drawResults, openOperatorDraw } from "./draws";
@@ -106,6 +108,9 @@ export const defaultHandlers = [
   ),
   http.get(OPERATOR_REVIEWS_PATH, () =>
     HttpResponse.json({ reviews: [], truncated: false } satisfies ReviewQueue),
+  ),
+  http.get(OPERATOR_REVIEW_WALKERS_PATH, () =>
+    HttpResponse.json({ walkers: [], page: 1, pageCount: 1 } satisfies WalkerReviewQueue),
   ),
   http.get(OPERATOR_AUDIT_LOG_PATH, () =>
     HttpResponse.json({ entries: [], nextBefore: null } satisfies AuditLogPage),

@@ -18,6 +18,7 @@ import * as draws from "./0016-draws.js";
 import * as drawResults from "./0017-draw-results.js";
 import * as fairPlay from "./0018-fair-play.js";
 import * as emailChanges from "./0019-email-changes.js";
+import * as fairPlayDays from "./0020-fair-play-days.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   "0017-draw-results": drawResults,
   "0018-fair-play": fairPlay,
   "0019-email-changes": emailChanges,
+  "0020-fair-play-days": fairPlayDays,
 };
 
 export const migrationProvider: MigrationProvider = {

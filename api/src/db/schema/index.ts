@@ -12,6 +12,7 @@ import type { SignInFailuresTable } from "./sign-in-failures.js";
 import type { SignUpAttemptsTable } from "./sign-up-attempts.js";
 import type { StepImportCallsTable, StepImportKeysTable } from "./step-import-keys.js";
 import type {
+  DayReviewsTable,
   IdempotencyRecordsTable,
   ManualStepEntriesTable,
   PaceReviewsTable,
@@ -35,6 +36,7 @@ export interface DatabaseSchema {
   manual_step_entries: ManualStepEntriesTable;
   step_photos: StepPhotosTable;
   pace_reviews: PaceReviewsTable;
+  day_reviews: DayReviewsTable;
   idempotency_records: IdempotencyRecordsTable;
   subscription_payments: SubscriptionPaymentsTable;
   groups: GroupsTable;

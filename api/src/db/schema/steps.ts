@@ -19,6 +19,8 @@ export interface StepCountersTable {
   pending_steps: Generated<number>;
   /** Steps above the pace an operator turned down (counted, never eligible). */
   rejected_steps: Generated<number>;
+  /** When the counter was first seen (null for one kept before this was recorded). */
+  created_at: number | null;
 }
 
 /**
@@ -34,6 +36,19 @@ export interface StepDaysTable {
   manual_steps: number;
   total_steps: number;
   updated_at: number;
+  /** When the day's first reading arrived (null for one kept before this was recorded). */
+  first_reading_at: number | null;
+}
+
+/** What operators decided of the steps fair play's day rules held on one walker's day. */
+export interface DayReviewsTable {
+  user_id: string;
+  day: string;
+  approved_steps: Generated<number>;
+  rejected_steps: Generated<number>;
+  decision_reason: string | null;
+  decided_at: number;
+  decided_by: string | null;
 }
 
 /**

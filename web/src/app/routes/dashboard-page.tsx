@@ -44,6 +44,9 @@ const ManualEntriesList = lazy(() =>
 const PaceHoldsList = lazy(() =>
   import("../../features/manual-steps/pace-holds-list").then((module) => ({ default: module.PaceHoldsList })),
 );
+const DayHoldsList = lazy(() =>
+  import("../../features/manual-steps/day-holds-list").then((module) => ({ default: module.DayHoldsList })),
+);
 
 /**
  * The signed-in home: the month's and today's numbers, with the tracking card, the manual-steps form
@@ -152,6 +155,9 @@ export function DashboardPage() {
         </Suspense>
         <Suspense fallback={null}>
           <PaceHoldsList />
+        </Suspense>
+        <Suspense fallback={null}>
+          <DayHoldsList />
         </Suspense>
       </div>
     </Page>

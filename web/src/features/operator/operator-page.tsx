@@ -7,6 +7,7 @@ import { useAuth } from "../../lib/use-auth";
 import { AuditLog } from "./audit-log";
 import { OperatorDraws } from "./operator-draws";
 import { OperatorReviews } from "./operator-reviews";
+import { OperatorWalkerReviews } from "./operator-walker-reviews";
 import { PostalEntriesList } from "./postal-entries-list";
 import { PostalEntryForm } from "./postal-entry-form";
 
@@ -27,6 +28,7 @@ export function OperatorConsole() {
       <PostalEntryForm onMonth={setMonth} onRecorded={(entry) => setMonth(entry.month)} />
       <PostalEntriesList month={month} onMonth={setMonth} />
       <OperatorReviews />
+      <OperatorWalkerReviews />
       <OperatorDraws />
       <AuditLog />
     </Page>

@@ -3,13 +3,26 @@ import {
   type AuditLogPage,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
+  OPERATOR_REVIEW_WALKERS_PATH,
   type PostalEntryList,
+  type WalkerReviewQueue,
 } from "@charity-steps/shared-types";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../lib/api-client";
 
 export const POSTAL_ENTRIES_KEY = [OPERATOR_POSTAL_ENTRIES_PATH] as const;
 export const AUDIT_LOG_KEY = [OPERATOR_AUDIT_LOG_PATH] as const;
+export const WALKER_REVIEWS_KEY = [OPERATOR_REVIEW_WALKERS_PATH] as const;
+
+/** What waits, grouped by walker and month, the most first: one page. */
+export const walkerReviewsQuery = (page: number) =>
+  queryOptions({
+    queryKey: [...WALKER_REVIEWS_KEY, page],
+    queryFn: async () =>
+      (await (
+        await apiRequest("GET", `${OPERATOR_REVIEW_WALKERS_PATH}?page=${page}`)
+      ).json()) as WalkerReviewQueue,
+  });
 
 /** The month's postal entries, in the order they were recorded. */
 export const postalEntriesQuery = (month: string) =>

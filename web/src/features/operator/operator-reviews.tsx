@@ -16,7 +16,7 @@ import { formatDay, formatShortDay } from "../../lib/format";
 import { londonDayAndTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";
-import { AUDIT_LOG_KEY } from "./operator-queries";
+import { AUDIT_LOG_KEY, WALKER_REVIEWS_KEY } from "./operator-queries";
 import "./operator-reviews.css";
 
 export const REVIEW_QUEUE_KEY = [OPERATOR_REVIEWS_PATH] as const;
@@ -92,10 +92,8 @@ export function OperatorReviews() {
 
 function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => void }) {
   const queryClient = useQueryClient();
-  const ids = { title: useId(), reason: useId(), reasonHelp: useId(), problem: useId() };
-  const [reason, setReason] = useState("");
+  const ids = { title: useId() };
   const [problem, setProblem] = useState<string | null>(null);
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
 
   const decide = useMutation({
     mutationFn: async (body: ReviewDecisionRequest) =>
@@ -113,6 +111,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
       onDecided();
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY }),
+        queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY }),
         queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
       ]);
     },
@@ -126,21 +125,6 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
     },
   });
 
-  const approve = () => {
-    const given = reason.trim();
-    decide.mutate({ decision: "approve", ...(given ? { reason: given } : {}) });
-  };
-  const reject = () => {
-    const given = reason.trim();
-    if (!given) {
-      setProblem(FAIR_PLAY_MESSAGES.reasonRequired);
-      reasonRef.current?.focus();
-      return;
-    }
-    decide.mutate({ decision: "reject", reason: given });
-  };
-
-  const reasonInvalid = problem === FAIR_PLAY_MESSAGES.reasonRequired;
   return (
     <li className="review-item" aria-labelledby={ids.title}>
       <h3 id={ids.title} className="font-semibold">
@@ -192,6 +176,54 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
           </ol>
         </div>
       )}
+      <DecisionControls
+        pending={decide.isPending ? (decide.variables?.decision ?? null) : null}
+        problem={problem}
+        onProblem={setProblem}
+        onDecide={(body) => decide.mutate(body)}
+        labels={{ approve: "Approve", approving: "Approving…", reject: "Reject", rejecting: "Rejecting…" }}
+      />
+    </li>
+  );
+}
+
+/**
+ * A decision's reason (shown to the walker; needed to reject) and its two buttons, for one review
+ * item or for a walker's whole month.
+ */
+export function DecisionControls({
+  pending,
+  problem,
+  onProblem,
+  onDecide,
+  labels,
+}: {
+  /** The decision being saved, if one is. */
+  pending: ReviewDecisionRequest["decision"] | null;
+  problem: string | null;
+  onProblem: (problem: string | null) => void;
+  onDecide: (body: ReviewDecisionRequest) => void;
+  labels: { approve: string; approving: string; reject: string; rejecting: string };
+}) {
+  const ids = { reason: useId(), reasonHelp: useId(), problem: useId() };
+  const [reason, setReason] = useState("");
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const approve = () => {
+    const given = reason.trim();
+    onDecide({ decision: "approve", ...(given ? { reason: given } : {}) });
+  };
+  const reject = () => {
+    const given = reason.trim();
+    if (!given) {
+      onProblem(FAIR_PLAY_MESSAGES.reasonRequired);
+      reasonRef.current?.focus();
+      return;
+    }
+    onDecide({ decision: "reject", reason: given });
+  };
+  const reasonInvalid = problem === FAIR_PLAY_MESSAGES.reasonRequired;
+  return (
+    <>
       <label htmlFor={ids.reason} className="block text-sm font-medium">
         Reason{" "}
         <span id={ids.reasonHelp} className="font-normal text-muted">
@@ -208,19 +240,19 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
           aria-describedby={reasonInvalid ? `${ids.reasonHelp} ${ids.problem}` : ids.reasonHelp}
           onChange={(event) => {
             setReason(event.target.value);
-            if (reasonInvalid) setProblem(null);
+            if (reasonInvalid) onProblem(null);
           }}
         />
       </label>
       <FormProblem id={ids.problem} problem={problem} />
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-primary" disabled={decide.isPending} onClick={approve}>
-          {decide.isPending && decide.variables?.decision === "approve" ? "Approving…" : "Approve"}
+        <button type="button" className="btn-primary" disabled={pending !== null} onClick={approve}>
+          {pending === "approve" ? labels.approving : labels.approve}
         </button>
-        <button type="button" className="btn-secondary" disabled={decide.isPending} onClick={reject}>
-          {decide.isPending && decide.variables?.decision === "reject" ? "Rejecting…" : "Reject"}
+        <button type="button" className="btn-secondary" disabled={pending !== null} onClick={reject}>
+          {pending === "reject" ? labels.rejecting : labels.reject}
         </button>
       </div>
-    </li>
+    </>
   );
 }

@@ -2,12 +2,16 @@ import {
   type AuditLogEntry,
   type AuthUser,
   FAIR_PLAY_MESSAGES,
+  type MonthDecision,
   OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
+  operatorReviewMonthPath,
   operatorReviewPath,
   operatorReviewPhotoPath,
   REVIEW_REASON_MESSAGES,
   type ReviewItem,
+  type WalkerReviewGroup,
 } from "@charity-steps/shared-types";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -185,5 +189,79 @@ describe("the review queue", () => {
     await waitFor(() =>
       expect(within(list).getByRole("alert").textContent).toBe(FAIR_PLAY_MESSAGES.alreadyDecided),
     );
+  });
+});
+
+describe("what waits, by walker", () => {
+  const WALKER_ID = "6f1c9d2e-3333-4a2b-8c3d-000000000003";
+  const lena: WalkerReviewGroup = {
+    userId: WALKER_ID,
+    walkerName: "Lena Late",
+    walkerEmail: "lena@example.org",
+    month: "2026-11",
+    pendingSteps: 11_000,
+    days: [
+      {
+        date: "2026-11-24",
+        countedSteps: 21_000,
+        eligibleSteps: 10_000,
+        pendingSteps: 11_000,
+        late: true,
+        reasons: [{ code: "late-day", message: REVIEW_REASON_MESSAGES["late-day"] }],
+      },
+    ],
+  };
+
+  it("shows each walker's month with its days and why, and approves the whole month in one decision", async () => {
+    const user = userEvent.setup();
+    let waiting = [lena];
+    server.use(
+      signedInAs(operator),
+      http.get(OPERATOR_REVIEW_WALKERS_PATH, () =>
+        HttpResponse.json({ walkers: waiting, page: 1, pageCount: 1 }),
+      ),
+      http.post(operatorReviewMonthPath(":userId", ":month"), () => {
+        waiting = [];
+        return HttpResponse.json({
+          userId: WALKER_ID,
+          month: "2026-11",
+          status: "approved",
+          manualEntries: 0,
+          paceReviews: 0,
+          days: 1,
+          steps: 11_000,
+        } satisfies MonthDecision);
+      }),
+    );
+    const calls = recordRequests();
+    renderApp("/operator");
+    const list = await screen.findByRole(
+      "list",
+      { name: "Walkers with steps waiting, the most first" },
+      LOADED,
+    );
+    const card = within(list).getByRole("listitem", { name: /Lena Late/ });
+    expect(within(card).getByRole("heading").textContent).toBe(
+      "Lena Late: 11,000 steps waiting in November 2026",
+    );
+    const days = within(card).getByRole("list", {
+      name: "Lena Late's days in November 2026 that hold steps back",
+    });
+    expect(days.textContent).toContain("Tue 24 Nov");
+    expect(days.textContent).toContain("21,000");
+    expect(within(days).getByText(REVIEW_REASON_MESSAGES["late-day"])).toBeTruthy();
+
+    // Turning down needs a reason; approving takes one if given.
+    await user.click(within(card).getByRole("button", { name: "Turn down November 2026" }));
+    expect(within(card).getByText(FAIR_PLAY_MESSAGES.reasonRequired)).toBeTruthy();
+    await user.type(within(card).getByRole("textbox", { name: /Reason/ }), "Offline on a hill walk.");
+    await user.click(within(card).getByRole("button", { name: "Approve November 2026" }));
+    await screen.findByText("No walker has steps waiting for a check.");
+    const decision = calls.find((call) => call.method === "POST");
+    expect(decision).toEqual({
+      method: "POST",
+      url: operatorReviewMonthPath(WALKER_ID, "2026-11"),
+      body: { decision: "approve", reason: "Offline on a hill walk." },
+    });
   });
 });

@@ -1,12 +1,20 @@
 import {
+  addMonths,
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
+  londonMonth,
+  MonthDecision,
+  MonthDecisionParams,
+  OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
   REVIEW_QUEUE_MAX,
+  REVIEW_WALKERS_PAGE_SIZE,
   ReviewDecisionRequest,
   ReviewItem,
   ReviewParams,
   ReviewQueue,
+  WalkerReviewQuery,
+  WalkerReviewQueue,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
@@ -30,6 +38,44 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const waiting = await reviews.queue(REVIEW_QUEUE_MAX + 1);
     return { reviews: waiting.slice(0, REVIEW_QUEUE_MAX), truncated: waiting.length > REVIEW_QUEUE_MAX };
   });
+
+  // The same, grouped by walker and month: last month's (until its draw, holds still matter) and
+  // this month's.
+  app.get(
+    OPERATOR_REVIEW_WALKERS_PATH,
+    { schema: { querystring: WalkerReviewQuery, response: { 200: WalkerReviewQueue, ...refused } } },
+    async (request) => {
+      const page = request.query.page ?? 1;
+      const month = londonMonth();
+      const { walkers, pageCount } = await reviews.walkersWaiting(
+        [addMonths(month, -1), month],
+        page,
+        REVIEW_WALKERS_PAGE_SIZE,
+      );
+      return { walkers, page, pageCount };
+    },
+  );
+
+  app.post(
+    `${OPERATOR_REVIEW_WALKERS_PATH}/:userId/months/:month`,
+    {
+      schema: {
+        params: MonthDecisionParams,
+        body: ReviewDecisionRequest,
+        response: { 200: MonthDecision, ...refused },
+      },
+    },
+    async (request) => {
+      const { decision } = request.body;
+      const reason = request.body.reason?.trim() || null;
+      if (decision === "reject" && reason === null)
+        throw new BadRequestError(FAIR_PLAY_MESSAGES.reasonRequired);
+      const { userId, month } = request.params;
+      const decided = await reviews.decideMonth(userId, month, decision, reason, signedInUser(request).id);
+      if (!decided) throw new NotFoundError(FAIR_PLAY_MESSAGES.nothingWaitingInMonth);
+      return decided;
+    },
+  );
 
   app.post(
     `${OPERATOR_REVIEWS_PATH}/:id`,

@@ -12,6 +12,7 @@ import {
   MonthlyStepsResponse,
   PACE_REVIEWS_PATH,
   PaceReviewList,
+  REVIEW_REASON_MESSAGES,
   RealtimeStepsRequest,
   RealtimeStepsResponse,
   STEP_HISTORY_DAYS,
@@ -127,13 +128,20 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const from = addDays(today, -(STEP_HISTORY_DAYS - 1));
       const userId = signedInUser(request).id;
       const totals = await ledger.dayTotals(userId, from, today);
-      const pending = new Map(
-        (await eligibleSteps.heldDays({ from, to: today, userId })).map((day) => [day.day, day.pendingSteps]),
+      const held = new Map(
+        (await eligibleSteps.heldDays({ from, to: today, userId })).map((day) => [day.day, day]),
       );
       const days = Array.from({ length: STEP_HISTORY_DAYS }, (_, index) => {
         const date = addDays(from, index);
-        const pendingSteps = pending.get(date) ?? 0;
-        return { date, steps: totals.get(date) ?? 0, ...(pendingSteps > 0 ? { pendingSteps } : {}) };
+        const day = held.get(date);
+        const waiting =
+          day && day.pendingSteps > 0
+            ? {
+                pendingSteps: day.pendingSteps,
+                pendingReasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
+              }
+            : {};
+        return { date, steps: totals.get(date) ?? 0, ...waiting };
       });
       return { days };
     },

@@ -64,7 +64,7 @@ describe.each(dialects)("group leaderboard (%s)", (dialect) => {
     await sync(bea, TODAY, 5_000);
     await sync(bea, YESTERDAY, 7_000);
     // Ann: the same month total, all from earlier days (one of them in June, which does not count).
-    await sync(ann, "2026-07-01", 12_000);
+    await sync(ann, "2026-07-14", 12_000);
     await sync(ann, "2026-06-30", 40_000);
     // Cal: 3,000 today only.
     await sync(cal, TODAY, 3_000);

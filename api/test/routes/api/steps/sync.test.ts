@@ -196,7 +196,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
 
   it("gives the dashboard its numbers in one answer: steps, goals, entries, charity, prize pool", async () => {
     const { api, user } = await newWalker();
-    await api.sync({ steps: 20_000, date: "2026-11-10", source: "device_motion" });
+    await api.sync({ steps: 20_000, date: "2026-11-20", source: "device_motion" });
     await api.sync({ steps: 5_500, date: TODAY, source: "device_motion" });
     // Ten paid months of £5.99 would put 30% of £59.90 in the pool; the beta has none of its own.
     const { db } = testApp.app.database;

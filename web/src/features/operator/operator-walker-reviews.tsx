@@ -1,0 +1,176 @@
+import {
+  type MonthDecision,
+  operatorReviewMonthPath,
+  type ReviewDecisionRequest,
+  type WalkerReviewGroup,
+} from "@charity-steps/shared-types";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Users } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { apiRequest, serverMessage } from "../../lib/api-client";
+import { formatMonth, formatShortDay, formatSteps } from "../../lib/format";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
+import { AUDIT_LOG_KEY, WALKER_REVIEWS_KEY, walkerReviewsQuery } from "./operator-queries";
+import { DecisionControls, REVIEW_QUEUE_KEY } from "./operator-reviews";
+
+/**
+ * What waits, by walker: one card per walker and month (however many devices, days or entries it
+ * came from), the most steps waiting first, each day with why it waits. One decision approves or
+ * turns down the whole month; steps that arrive after it are weighed again.
+ */
+export function OperatorWalkerReviews() {
+  const ids = { title: useId() };
+  const [page, setPage] = useState(1);
+  const queue = useQuery(walkerReviewsQuery(page));
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const [focusTitle, setFocusTitle] = useState(0);
+  useEffect(() => {
+    if (focusTitle > 0) titleRef.current?.focus();
+  }, [focusTitle]);
+  const walkers = queue.data?.walkers ?? [];
+  const pageCount = queue.data?.pageCount ?? 1;
+
+  return (
+    <section className="card mt-4 space-y-3 p-4" aria-labelledby={ids.title}>
+      <h2
+        ref={titleRef}
+        tabIndex={-1}
+        id={ids.title}
+        className="review-title flex items-center gap-2 text-lg font-semibold"
+      >
+        <Users aria-hidden="true" className="size-5 text-brand-strong" />
+        Waiting, by walker
+      </h2>
+      <p className="text-sm text-muted">
+        Each walker's steps that wait this month and last, the most first: late days, days above the ceiling,
+        further devices, and the entries above. One decision covers the whole month.
+      </p>
+      {queue.isPending ? (
+        <p className="text-sm text-muted">Loading…</p>
+      ) : queue.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {serverMessage(queue.error, "The walkers waiting for a check could not be loaded.")}
+        </p>
+      ) : walkers.length === 0 ? (
+        <p className="text-sm text-muted">No walker has steps waiting for a check.</p>
+      ) : (
+        <ol className="review-list" aria-label="Walkers with steps waiting, the most first">
+          {walkers.map((group) => (
+            <WalkerCard
+              key={`${group.userId}|${group.month}`}
+              group={group}
+              onDecided={() => setFocusTitle((n) => n + 1)}
+            />
+          ))}
+        </ol>
+      )}
+      {pageCount > 1 && (
+        <nav aria-label="Pages of walkers" className="flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={page <= 1}
+            onClick={() => setPage((n) => n - 1)}
+          >
+            Previous page
+          </button>
+          <span className="text-sm text-muted">
+            Page {page} of {pageCount}
+          </span>
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={page >= pageCount}
+            onClick={() => setPage((n) => n + 1)}
+          >
+            Next page
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}
+
+function WalkerCard({ group, onDecided }: { group: WalkerReviewGroup; onDecided: () => void }) {
+  const queryClient = useQueryClient();
+  const ids = { title: useId() };
+  const [problem, setProblem] = useState<string | null>(null);
+  const month = formatMonth(group.month);
+  const decide = useMutation({
+    mutationFn: async (body: ReviewDecisionRequest) =>
+      (await (
+        await apiRequest("POST", operatorReviewMonthPath(group.userId, group.month), body)
+      ).json()) as MonthDecision,
+    onSuccess: async (decided) => {
+      setProblem(null);
+      toast({
+        title: decided.status === "approved" ? "Month approved" : "Month turned down",
+        description:
+          decided.status === "approved"
+            ? `What waited of ${group.walkerName}'s ${month} now counts toward prize entries.`
+            : `${group.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
+      });
+      onDecided();
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY }),
+        queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
+      ]);
+    },
+    onError: async (error) => {
+      if (handleUnauthorizedError(error)) return;
+      setProblem(
+        serverMessage(error, "The decision could not be saved. Check your connection and try again."),
+      );
+      await queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY });
+    },
+  });
+
+  return (
+    <li className="review-item" aria-labelledby={ids.title}>
+      <h3 id={ids.title} className="font-semibold">
+        {group.walkerName}: {formatSteps(group.pendingSteps)} steps waiting in {month}
+      </h3>
+      <p className="review-email text-sm">{group.walkerEmail ?? "no email on file"}</p>
+      <ul
+        className="review-held-days"
+        aria-label={`${group.walkerName}'s days in ${month} that hold steps back`}
+      >
+        {group.days.map((day) => (
+          <li key={day.date}>
+            <p className="font-semibold">{formatShortDay(day.date)}</p>
+            <dl className="review-facts">
+              <dt>Counted</dt>
+              <dd>{formatSteps(day.countedSteps)}</dd>
+              <dt>For prizes now</dt>
+              <dd>{formatSteps(day.eligibleSteps)}</dd>
+              <dt>Waiting</dt>
+              <dd>{formatSteps(day.pendingSteps)}</dd>
+              <dt>Why</dt>
+              <dd>
+                <ul className="review-reasons">
+                  {day.reasons.map((why) => (
+                    <li key={why.code}>{why.message}</li>
+                  ))}
+                </ul>
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <DecisionControls
+        pending={decide.isPending ? (decide.variables?.decision ?? null) : null}
+        problem={problem}
+        onProblem={setProblem}
+        onDecide={(body) => decide.mutate(body)}
+        labels={{
+          approve: `Approve ${month}`,
+          approving: "Approving…",
+          reject: `Turn down ${month}`,
+          rejecting: "Turning down…",
+        }}
+      />
+    </li>
+  );
+}
