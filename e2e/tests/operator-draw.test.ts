@@ -144,7 +144,9 @@ describe("the operator console's monthly draw", () => {
     });
     await confirmEmail(page, server.operatorEmail);
 
-    await clock.set(beforeClose);
+    // Noon on the 28th: the walkers sync that day and the day before, on time (a day synced more
+    // than 36 hours after it ended would count only 10,000 at once for prizes).
+    await clock.set(Date.parse(`${month}-28T12:00:00Z`));
     // The month's draw opens on its first ask before the close (a prize page's visitor, or the
     // scheduled job within its minute); the console's month box lists only months with a draw.
     const opened = await (walkers[0] as Page).evaluate(
@@ -154,6 +156,7 @@ describe("the operator console's monthly draw", () => {
     expect(opened).toBe(200);
     await syncSteps(walkers[0] as Page, `${month}-28`, 25_000);
     await syncSteps(walkers[1] as Page, `${month}-27`, 10_500);
+    await clock.set(beforeClose);
 
     await page.goto(`${server.origin}/operator`);
     await page.getByRole("heading", { name: "Operator console" }).waitFor();
