@@ -200,6 +200,13 @@ describe("the operator console's monthly draw", () => {
       { name: "Runner-up", prizes: 2, description: "A pair of walking boots." },
     ]);
     await expectAccessible(page, "the operator's monthly draw, tiers editor", { include: "main" });
+    // Before the close, the walkers far above the rest: two walkers with 2 and 1 tickets, none above.
+    const outliers = page.getByRole("region", { name: "Walkers far above the rest" });
+    await outliers
+      .getByText("No walker's tickets are above the month's 99th percentile (2 tickets, over 2 walkers).")
+      .waitFor();
+    await outliers.evaluate((element) => element.scrollIntoView());
+    await screenshot(page, "89-operator-draw-outliers", { fullPage: false });
     await tiers.evaluate((element) => element.scrollIntoView());
     await screenshot(page, "90-operator-draw-tiers", { fullPage: false });
     lateWalker = walkers[1] as Page;

@@ -335,3 +335,34 @@ export const MonthDecision = Type.Object({
   steps: Type.Integer(),
 });
 export type MonthDecision = Static<typeof MonthDecision>;
+
+/** Operators: before a month's draw closes, the walkers whose tickets are far above everyone else's. */
+export const operatorDrawOutliersPath = (month: string) => `/api/operator/draws/${month}/outliers`;
+/** Walkers listed at most. */
+export const DRAW_OUTLIERS_MAX = 50;
+
+export const DrawOutlier = Type.Object({
+  userId: Type.String(),
+  walkerName: Type.String(),
+  walkerEmail: Type.Union([Type.String(), Type.Null()]),
+  /** Their tickets from the steps that count for prizes now. */
+  tickets: Type.Integer(),
+  countedSteps: Type.Integer(),
+  eligibleSteps: Type.Integer(),
+  pendingSteps: Type.Integer(),
+  /** The month's days whose first reading arrived late, oldest first. */
+  lateDays: Type.Array(Type.String()),
+  /** The month's days that hold steps back, with why. */
+  heldDays: Type.Array(HeldDaySummary),
+});
+export type DrawOutlier = Static<typeof DrawOutlier>;
+
+export const DrawOutliers = Type.Object({
+  month: Type.String(),
+  /** Walkers with steps that month, and the tickets at their 99th percentile (nearest rank). */
+  walkers: Type.Integer(),
+  percentile99Tickets: Type.Integer(),
+  /** Those above it, the most tickets first. */
+  above: Type.Array(DrawOutlier),
+});
+export type DrawOutliers = Static<typeof DrawOutliers>;

@@ -1,11 +1,14 @@
 import {
   addDays,
+  type DrawOutliers,
   type EntryStatus,
+  isLateDay,
   londonDay,
   type MonthDecision,
   type MonthString,
   operatorReviewPhotoPath,
   type PaceReview,
+  prizeEntries,
   REVIEW_HISTORY_DAYS,
   REVIEW_REASON_MESSAGES,
   type ReviewItem,
@@ -309,6 +312,81 @@ export class ReviewsRepository {
       };
     });
     return { walkers, pageCount };
+  }
+
+  /**
+   * The walkers whose tickets in `month` (from the steps that count for prizes now) are above the
+   * month's 99th percentile (nearest rank, over every walker with steps), the most first, at most
+   * `limit` of them, each with the month's late days and the days that hold steps back.
+   */
+  async outliers(month: MonthString, limit: number): Promise<DrawOutliers> {
+    const walkers = [...(await this.eligibleSteps.months(month)).values()].map((walker) => ({
+      ...walker,
+      tickets: prizeEntries(walker.eligibleSteps),
+    }));
+    const ranked = walkers.map((walker) => walker.tickets).sort((a, b) => a - b);
+    const percentile99Tickets =
+      ranked.length === 0 ? 0 : (ranked[Math.max(0, Math.ceil(0.99 * ranked.length) - 1)] ?? 0);
+    const above = walkers
+      .filter((walker) => walker.tickets > percentile99Tickets)
+      .sort((a, b) => b.tickets - a.tickets || (a.userId < b.userId ? -1 : 1))
+      .slice(0, limit);
+    const ids = above.map((walker) => walker.userId);
+    if (ids.length === 0) return { month, walkers: walkers.length, percentile99Tickets, above: [] };
+    const from = `${month}-01`;
+    const to = `${month}-31`;
+    const [people, days, held] = await Promise.all([
+      this.db
+        .selectFrom("users")
+        .select(["id", "first_name", "last_name", "email"])
+        .where("id", "in", ids)
+        .execute(),
+      this.db
+        .selectFrom("step_days")
+        .select(["user_id", "day", "first_reading_at"])
+        .where("user_id", "in", ids)
+        .where("day", ">=", from)
+        .where("day", "<=", to)
+        .orderBy("day")
+        .execute(),
+      this.eligibleSteps.heldDays({ from, to }),
+    ]);
+    const personOf = new Map(people.map((person) => [person.id, person]));
+    return {
+      month,
+      walkers: walkers.length,
+      percentile99Tickets,
+      above: above.map((walker) => {
+        const person = personOf.get(walker.userId);
+        return {
+          userId: walker.userId,
+          walkerName: [person?.first_name, person?.last_name].filter(Boolean).join(" "),
+          walkerEmail: person?.email ?? null,
+          tickets: walker.tickets,
+          countedSteps: walker.countedSteps,
+          eligibleSteps: walker.eligibleSteps,
+          pendingSteps: walker.pendingSteps,
+          lateDays: days
+            .filter(
+              (day) =>
+                day.user_id === walker.userId &&
+                isLateDay(day.day, day.first_reading_at === null ? null : Number(day.first_reading_at)),
+            )
+            .map((day) => day.day),
+          heldDays: held
+            .filter((day) => day.userId === walker.userId)
+            .sort((a, b) => (a.day < b.day ? -1 : 1))
+            .map((day) => ({
+              date: day.day,
+              countedSteps: day.countedSteps,
+              eligibleSteps: day.eligibleSteps,
+              pendingSteps: day.pendingSteps,
+              late: day.late,
+              reasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
+            })),
+        };
+      }),
+    };
   }
 
   /**

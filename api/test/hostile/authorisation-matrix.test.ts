@@ -18,6 +18,7 @@ import {
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
+  operatorDrawOutliersPath,
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
@@ -303,6 +304,7 @@ const MATRIX: Call[] = [
     expected: anyWalker(404),
   },
   { method: "GET", url: () => operatorDrawPath(TEST_MONTH), expected: operatorOnly(200) },
+  { method: "GET", url: () => operatorDrawOutliersPath(TEST_MONTH), expected: operatorOnly(200) },
   {
     method: "PUT",
     url: () => operatorDrawTiersPath(TEST_MONTH),

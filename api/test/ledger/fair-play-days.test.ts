@@ -8,6 +8,7 @@ import {
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
+  operatorDrawOutliersPath,
   operatorReviewMonthPath,
   PACE_REVIEWS_PATH,
   PACE_STEPS_PER_MINUTE_MAX,
@@ -251,5 +252,42 @@ describe.each(dialects)("fair play's day rules (%s)", (dialect) => {
     const entries = JSON.stringify(log);
     expect(entries).toContain(`walker-month:${rejected.user.id}:${month}`);
     expect(entries).toContain("Twelve days sent at once from a new phone.");
+  });
+
+  it("lists, before the close, the walkers whose tickets are above the month's 99th percentile, with their late and held days", async () => {
+    vi.setSystemTime(at("11:00"));
+    const month = TODAY.slice(0, 7);
+    for (let n = 0; n < 100; n++) await (await newWalker()).sync(10_000, addDays(TODAY, -1));
+    const far = await newWalker();
+    for (let back = 25; back >= 1; back--) await far.sync(50_000, addDays(TODAY, -back));
+    const approved = await operator("POST", operatorReviewMonthPath(far.user.id, month), {
+      decision: "approve",
+      reason: "A charity relay; checked with the group's organiser.",
+    });
+    expect(approved.statusCode).toBe(200);
+    // Today's steps above the ceiling wait.
+    await far.sync(40_000, TODAY);
+
+    const answer = await operator("GET", operatorDrawOutliersPath(month));
+    expect(answer.statusCode, answer.body).toBe(200);
+    const outliers = answer.json();
+    expect(outliers.walkers).toBeGreaterThan(100);
+    expect(outliers.percentile99Tickets).toBeLessThan(25 * 5);
+    expect(outliers.above[0]).toMatchObject({
+      userId: far.user.id,
+      tickets: (25 * 50_000 + DAY_PRIZE_CEILING_STEPS) / STEPS_PER_PRIZE_ENTRY,
+      pendingSteps: 40_000 - DAY_PRIZE_CEILING_STEPS,
+      heldDays: [
+        { date: TODAY, pendingSteps: 40_000 - DAY_PRIZE_CEILING_STEPS, reasons: [{ code: "day-ceiling" }] },
+      ],
+    });
+    // The days that arrived more than 36 hours after they ended: the 1st to the 23rd.
+    expect(outliers.above[0].lateDays).toEqual(
+      Array.from({ length: 23 }, (_, index) => addDays(TODAY, -25 + index)),
+    );
+    // Every ticket-holder below it is left out.
+    expect(
+      outliers.above.every((walker: { tickets: number }) => walker.tickets > outliers.percentile99Tickets),
+    ).toBe(true);
   });
 });

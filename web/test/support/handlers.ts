@@ -9,6 +9,7 @@ import {
   DRAW_RULES_PATH,
   DRAWS_PATH,
   type DrawList,
+  type DrawOutliers,
   type DrawRulesResponse,
   drawResultsPath,
   HEALTH_KEYS_PATH,
@@ -22,6 +23,7 @@ import {
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
+  operatorDrawOutliersPath,
   operatorDrawPath,
   PACE_REVIEWS_PATH,
   type PaceReviewList,
@@ -117,6 +119,14 @@ export const defaultHandlers = [
   ),
   http.get(operatorDrawPath(":month"), ({ params }) =>
     HttpResponse.json(openOperatorDraw(String(params.month))),
+  ),
+  http.get(operatorDrawOutliersPath(":month"), ({ params }) =>
+    HttpResponse.json({
+      month: String(params.month),
+      walkers: 0,
+      percentile99Tickets: 0,
+      above: [],
+    } satisfies DrawOutliers),
   ),
 ];
 

@@ -1,9 +1,11 @@
 import {
   type AlreadyDrawnResponse,
+  type DrawOutliers,
   type DrawStatus,
   type DrawSummary,
   londonMonth,
   type OperatorDraw,
+  operatorDrawOutliersPath,
   operatorDrawPath,
 } from "@charity-steps/shared-types";
 import { queryOptions } from "@tanstack/react-query";
@@ -22,6 +24,14 @@ export function defaultDrawMonth(draws: readonly DrawSummary[], thisMonth: strin
 }
 
 /** A month's draw as operators see it: the public results, ticket counts and every winner's details. */
+/** Before the close: the walkers whose tickets are above the month's 99th percentile. */
+export const drawOutliersQuery = (month: string) =>
+  queryOptions({
+    queryKey: [...OPERATOR_DRAW_KEY, month, "outliers"],
+    queryFn: async () =>
+      (await (await apiRequest("GET", operatorDrawOutliersPath(month))).json()) as DrawOutliers,
+  });
+
 export const operatorDrawQuery = (month: string) =>
   queryOptions({
     queryKey: [...OPERATOR_DRAW_KEY, month],

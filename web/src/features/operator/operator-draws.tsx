@@ -17,11 +17,13 @@ import { DRAW_LIST_KEY, drawsNewestFirst, useDrawList } from "../../lib/draw-lis
 import { londonShortDay, londonTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";
+import { DrawOutliersList } from "./draw-outliers";
 import { DrawPrizesTable } from "./draw-prizes-table";
 import { DrawTiersEditor } from "./draw-tiers-editor";
 import { DrawRunRefusal, defaultDrawMonth, operatorDrawQuery, postForDraw } from "./operator-draw-queries";
 import { AUDIT_LOG_KEY } from "./operator-queries";
 import "./operator-draws.css";
+import "./operator-reviews.css";
 
 const STATUS_WORDS = { open: "open", closed: "closed, not drawn", drawn: "drawn" } as const;
 /** The longest wait setTimeout keeps (about 24.8 days); a close further off is not waited for. */
@@ -195,6 +197,8 @@ function DrawMonth({ month }: { month: string }) {
           </>
         )}
       </dl>
+
+      {tiersEditable && <DrawOutliersList month={month} />}
 
       {tiersEditable ? (
         <DrawTiersEditor

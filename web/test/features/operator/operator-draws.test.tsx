@@ -14,6 +14,7 @@ import {
   OPERATOR_AUDIT_LOG_PATH,
   type OperatorDraw,
   type OperatorPrize,
+  operatorDrawOutliersPath,
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
@@ -705,5 +706,55 @@ describe("the operator console's monthly draw", () => {
     await user.selectOptions(select, thisMonth);
     expect(londonMonth()).toBe(thisMonth);
     await within(section).findByRole("form", { name: "Prize tiers" });
+  });
+
+  it("lists, before the close, the walkers whose tickets are above the month's 99th percentile", async () => {
+    const user = userEvent.setup();
+    stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
+    server.use(
+      http.get(operatorDrawOutliersPath(thisMonth), () =>
+        HttpResponse.json({
+          month: thisMonth,
+          walkers: 240,
+          percentile99Tickets: 9,
+          above: [
+            {
+              userId: "far-walker",
+              walkerName: "Fay Far",
+              walkerEmail: "fay@example.org",
+              tickets: 41,
+              countedSteps: 440_000,
+              eligibleSteps: 410_000,
+              pendingSteps: 30_000,
+              lateDays: [`${thisMonth}-02`, `${thisMonth}-03`],
+              heldDays: [
+                {
+                  date: `${thisMonth}-03`,
+                  countedSteps: 40_000,
+                  eligibleSteps: 10_000,
+                  pendingSteps: 30_000,
+                  late: true,
+                  reasons: [],
+                },
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await user.selectOptions(select, thisMonth);
+    const list = await within(section).findByRole("list", {
+      name: "Walkers above the 99th percentile, the most tickets first",
+    });
+    expect(list.textContent).toContain("Fay Far: 41 tickets");
+    expect(list.textContent).toContain("440,000 counted, 410,000 for prizes, 30,000 waiting");
+    expect(list.textContent).toContain("(30,000 waiting)");
+    expect(
+      within(section).getByText(/Tickets above 9, the month's 99th percentile over 240 walkers/),
+    ).toBeTruthy();
   });
 });

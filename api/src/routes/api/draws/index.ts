@@ -2,12 +2,14 @@ import {
   addMonths,
   DRAW_MESSAGES,
   DRAW_MONTH_PATTERN,
+  DRAW_OUTLIERS_MAX,
   DRAW_RULES_PATH,
   DRAW_RUN_MESSAGES,
   DRAW_TICKETS_CONTENT_TYPE,
   DRAWS_PATH,
   DrawList,
   DrawMonthParams,
+  DrawOutliers,
   DrawResults,
   DrawRulesResponse,
   DrawRunConflictResponse,
@@ -23,6 +25,7 @@ import {
   MyPrizes,
   OperatorDraw,
   OperatorPrize,
+  operatorDrawOutliersPath,
   operatorDrawPath,
   operatorDrawRunPath,
   operatorDrawTiersPath,
@@ -164,6 +167,13 @@ const operatorDrawRoutes: FastifyPluginAsyncTypebox = async (app) => {
     operatorDrawPath(":month"),
     { schema: { params: DrawMonthParams, response: { 200: OperatorDraw, ...refused } } },
     async (request) => draws.operatorView(drawMonth(request.params.month)),
+  );
+
+  // Before the close, the walkers whose tickets stand far above everyone else's, to look at first.
+  app.get(
+    operatorDrawOutliersPath(":month"),
+    { schema: { params: DrawMonthParams, response: { 200: DrawOutliers, ...refused } } },
+    async (request) => app.repositories.reviews.outliers(drawMonth(request.params.month), DRAW_OUTLIERS_MAX),
   );
 
   app.put(
