@@ -200,7 +200,13 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       steps: number;
     }[];
     // Every step shows, those waiting marked as such.
-    expect(history.at(-1)).toEqual({ date: TODAY, steps: 17_000, pendingSteps: 5_000 });
+    expect(history.at(-1)).toEqual({
+      date: TODAY,
+      steps: 17_000,
+      pendingSteps: 5_000,
+      // Why, in fair play's words: the held entry's reasons.
+      pendingReasons: held.reasons,
+    });
     expect(history.at(-2)).toEqual({ date: "2026-11-20", steps: 0 });
 
     const list = await walker.api.get(MANUAL_ENTRIES_PATH);
