@@ -43,9 +43,14 @@ export const DAY_PRIZE_CEILING_STEPS = 30_000;
 /** Devices whose motion counts in one day; readings from any further device wait for a check. */
 export const NEW_DEVICES_PER_DAY_MAX = 3;
 
+/** The moment (epoch ms) after which a first reading of `day` makes it late. */
+export function lateDayAfter(day: DayString): number {
+  return londonDayStart(addDays(day, 1)) + LATE_DAY_AFTER_MS;
+}
+
 /** Whether a day whose first reading arrived at `firstReadingAt` (epoch ms) is late. */
 export function isLateDay(day: DayString, firstReadingAt: number | null): boolean {
-  return firstReadingAt !== null && firstReadingAt > londonDayStart(addDays(day, 1)) + LATE_DAY_AFTER_MS;
+  return firstReadingAt !== null && firstReadingAt > lateDayAfter(day);
 }
 
 /** A counter of a day as fair play weighs it. */

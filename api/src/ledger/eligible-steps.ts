@@ -5,8 +5,7 @@ import {
   type FairPlayCounter,
   fairPlayDay,
   isLateDay,
-  LATE_DAY_AFTER_MS,
-  londonDayStart,
+  lateDayAfter,
   type MonthString,
   monthOfDay,
   NEW_DEVICES_PER_DAY_MAX,
@@ -94,9 +93,7 @@ export class EligibleSteps {
     };
     const cutoffs = jsonRows(
       dialect,
-      rowsParam(
-        monthDays.map((day) => ({ day, late_after: londonDayStart(addDays(day, 1)) + LATE_DAY_AFTER_MS })),
-      ),
+      rowsParam(monthDays.map((day) => ({ day, late_after: lateDayAfter(day) }))),
       { day: "text", late_after: "bigint" },
     );
     const candidates = [
