@@ -2,6 +2,7 @@ import {
   addDays,
   type DrawOutliers,
   type EntryStatus,
+  type HeldDaySummary,
   isLateDay,
   londonDay,
   type MonthDecision,
@@ -23,6 +24,16 @@ import { reviewReasons } from "./manual-entries.js";
 import type { StoredPhoto } from "./step-photos.js";
 
 type HeldDayRow = Awaited<ReturnType<EligibleSteps["heldDays"]>>[number];
+
+/** A held day as the operator reads it: its steps, and why they wait in fair play's words. */
+const heldDaySummary = (day: HeldDayRow): HeldDaySummary => ({
+  date: day.day,
+  countedSteps: day.countedSteps,
+  eligibleSteps: day.eligibleSteps,
+  pendingSteps: day.pendingSteps,
+  late: day.late,
+  reasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
+});
 
 /** What an operator decides about steps that wait for a check. */
 export type ReviewDecision = "approve" | "reject";
@@ -299,16 +310,7 @@ export class ReviewsRepository {
         walkerEmail: person?.email ?? null,
         month: group.month,
         pendingSteps: group.pendingSteps,
-        days: group.days
-          .sort((a, b) => (a.day < b.day ? -1 : 1))
-          .map((day) => ({
-            date: day.day,
-            countedSteps: day.countedSteps,
-            eligibleSteps: day.eligibleSteps,
-            pendingSteps: day.pendingSteps,
-            late: day.late,
-            reasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
-          })),
+        days: group.days.sort((a, b) => (a.day < b.day ? -1 : 1)).map(heldDaySummary),
       };
     });
     return { walkers, pageCount };
@@ -376,14 +378,7 @@ export class ReviewsRepository {
           heldDays: held
             .filter((day) => day.userId === walker.userId)
             .sort((a, b) => (a.day < b.day ? -1 : 1))
-            .map((day) => ({
-              date: day.day,
-              countedSteps: day.countedSteps,
-              eligibleSteps: day.eligibleSteps,
-              pendingSteps: day.pendingSteps,
-              late: day.late,
-              reasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
-            })),
+            .map(heldDaySummary),
         };
       }),
     };
