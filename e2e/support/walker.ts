@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
+import type { AppServer } from "./app-server.js";
+import { followConfirmation, linkIn } from "./mail-server.js";
 
 const PASSWORD = "steps-for-charity-2026";
 
@@ -88,4 +90,19 @@ export async function serverTodaySteps(page: Page): Promise<number> {
   return page.evaluate(
     async () => ((await (await fetch("/api/steps/today")).json()) as { steps: number }).steps,
   );
+}
+
+/**
+ * The server's operator, signed in on `page`: an account signed up with the listed email, then
+ * confirmed through its mailed link (an unconfirmed address makes no operator).
+ */
+export async function signedInOperator(page: Page, server: AppServer): Promise<void> {
+  await newSignedInWalker(page, server.origin, {
+    email: server.operatorEmail,
+    firstName: "Olive",
+    lastName: "Operator",
+  });
+  const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
+  await followConfirmation(page, linkIn(mail, `${server.origin}/auth/confirm-email/`));
+  await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }

@@ -4,8 +4,7 @@ import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
-import { followConfirmation, linkIn } from "../support/mail-server.js";
-import { newSignedInWalker } from "../support/walker.js";
+import { newSignedInWalker, signedInOperator } from "../support/walker.js";
 
 /** The server's clock: 11:00 in London on 26 November 2026, when the 23rd is late and the month open. */
 const clock = createFakeClock();
@@ -30,14 +29,7 @@ beforeAll(async () => {
   lateErrors = watchForErrors(late);
   operatorErrors = watchForErrors(operator);
   await newSignedInWalker(late, server.origin, { firstName: "Lena", lastName: "Late" });
-  await newSignedInWalker(operator, server.origin, {
-    email: server.operatorEmail,
-    firstName: "Olive",
-    lastName: "Operator",
-  });
-  const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
-  await followConfirmation(operator, linkIn(mail, `${server.origin}/auth/confirm-email/`));
-  await operator.getByRole("heading", { name: "Email confirmed" }).waitFor();
+  await signedInOperator(operator, server);
   await clock.set(NOW);
 });
 afterAll(async () => {

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { followConfirmation, linkIn } from "../support/mail-server.js";
-import { newSignedInWalker } from "../support/walker.js";
+import { newSignedInWalker, signedInOperator } from "../support/walker.js";
 
 let server: AppServer;
 let browser: Browser;
@@ -159,15 +158,7 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
   });
 
   it("lets an operator approve one entry and reject the other with a reason", async () => {
-    // The operator's own account: signed up with the listed email, then confirmed.
-    await newSignedInWalker(operator, server.origin, {
-      email: server.operatorEmail,
-      firstName: "Olive",
-      lastName: "Operator",
-    });
-    const mail = await server.mail.mail(server.operatorEmail, "Confirm your email for Charity Steps");
-    await followConfirmation(operator, linkIn(mail, `${server.origin}/auth/confirm-email/`));
-    await operator.getByRole("heading", { name: "Email confirmed" }).waitFor();
+    await signedInOperator(operator, server);
 
     await operator.goto(`${server.origin}/operator`);
     const queue = operator.getByRole("list", { name: "Entries waiting for a check, oldest first" });
