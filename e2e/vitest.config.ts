@@ -12,6 +12,8 @@ export default defineConfig({
     // times), or a screen came late (the account page's cache, the store-cleared toast). That cause
     // is not yet found.
     fileParallelism: false,
+    // The files share the worker's modules (playwright's among them) instead of loading them again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 300_000,
     // A screen that follows a server's answer can take seconds on a busy machine; vitest's default

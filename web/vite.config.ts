@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+
+import { readdirSync, readFileSync } from "node:fs";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defaultClientConditions, defaultServerConditions, defineConfig, type ProxyOptions } from "vite";
@@ -8,6 +10,15 @@ import { VitePWA } from "vite-plugin-pwa";
 // OIDC redirects name the dev server's origin.
 const toApi: ProxyOptions = { target: "http://localhost:3000", changeOrigin: false, xfwd: true };
 const apiProxy = { "/api": toApi, "/oidc": toApi, "/auth": toApi };
+
+const TESTS = /\.test\.tsx?$/;
+/**
+ * Test files that replace a module (`vi.mock`). A replacement holds only where the module is first
+ * loaded after it, so these files each get a fresh module registry; the rest share one per worker.
+ */
+const testsReplacingModules = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .filter((file) => TESTS.test(file) && readFileSync(`test/${file}`, "utf8").includes("vi.mock("))
+  .map((file) => `test/${file}`);
 
 export default defineConfig({
   resolve: {
@@ -60,11 +71,25 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     setupFiles: ["./test/setup.ts"],
-    include: ["test/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     unstubGlobals: true,
     // One worker per core: vitest's default, one fewer than the cores, runs the files one at a
     // time on a 2-core machine.
     maxWorkers: "100%",
+    projects: [
+      // Loading the app's modules and jsdom again for each file took two thirds of the run. Files
+      // share no state but what test/setup.ts puts back after each test (the DOM, storage, the
+      // toasts, the request handlers).
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["test/**/*.test.{ts,tsx}"],
+          exclude: testsReplacingModules,
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "isolated", include: testsReplacingModules } },
+    ],
   },
 });

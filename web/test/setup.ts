@@ -1,4 +1,5 @@
 import "fake-indexeddb/auto";
+import { db } from "@charity-steps/client-store/db";
 import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { useToastStore } from "../src/lib/toast-store";
@@ -31,4 +32,9 @@ afterEach(() => {
   if (missed.length > 0) throw new Error(`No handler answered: ${missed.join(", ")}`);
 });
 
-afterAll(() => server.close());
+// Files share a worker's modules, and with them the app's IndexedDB: steps one file queued would
+// otherwise be sent during the next.
+afterAll(async () => {
+  server.close();
+  await Promise.all(db.tables.map((table) => table.clear()));
+});
