@@ -96,13 +96,18 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     await expectToastAccessible("Steps Added Successfully");
   });
 
-  it("the ring, today's share and the 30-day chart have text a screen reader reads", async () => {
+  it("the ring, today's goal and the 30-day chart have text a screen reader reads", async () => {
     const ring = page.getByRole("progressbar", { name: "Steps this month towards the monthly goal" });
     await expect
       .poll(() => ring.getAttribute("aria-valuetext"), { timeout: 15_000 })
       .toBe("1,200 of 100,000 steps this month");
-    const today = page.getByRole("region", { name: "Today's Steps" });
-    expect(await today.ariaSnapshot()).toContain("1,200 steps today, 12% of the 10,000-step daily goal");
+    const today = page.getByRole("region", { name: "Today" });
+    expect(await today.ariaSnapshot()).toContain("1,200 of 10,000 steps today");
+    expect(
+      await page
+        .getByRole("progressbar", { name: "Today's steps towards your daily goal" })
+        .getAttribute("aria-valuetext"),
+    ).toBe("12% of your daily goal");
     await page.getByRole("img", { name: /Steps per day for the last 30 days/ }).waitFor();
     // A photo with no capture date waits for a check: the dashboard says so in words.
     const pending = await page.evaluate(

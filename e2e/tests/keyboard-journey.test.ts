@@ -88,6 +88,9 @@ describe("the whole walker journey with the keyboard alone", () => {
     }
     await tabTo(page.getByRole("button", { name: "Create account" }));
     await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Welcome to Charity Steps" }).waitFor();
+    await tabTo(page.getByRole("button", { name: "Skip" }));
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
   });
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { PreferencesResponse } from "./habit.js";
 import { SingleLineText } from "./text.js";
 
 /** The signed-in walker, as `GET /api/auth/user` answers. */
@@ -18,6 +19,8 @@ export const AuthUser = Type.Object({
   accountKind: Type.Union([Type.Literal("built-in"), Type.Literal("external")], {
     description: "built-in: an account of this app's own sign-in (its password and email are changed here)",
   }),
+  theme: PreferencesResponse.properties.theme,
+  onboardedAt: PreferencesResponse.properties.onboardedAt,
 });
 export type AuthUser = Static<typeof AuthUser>;
 

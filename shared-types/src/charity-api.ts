@@ -45,3 +45,46 @@ export const SubscriptionStatusResponse = Type.Object({
   }),
 });
 export type SubscriptionStatusResponse = Static<typeof SubscriptionStatusResponse>;
+
+/** Public: how many walkers counted steps for each charity in a month, and how many steps. */
+export const CHARITY_IMPACT_PATH = "/api/charities/impact";
+/** How long the impact's answer may be kept, by the server and by browsers. */
+export const CHARITY_IMPACT_CACHE_SECONDS = 60;
+
+export const CharityImpactQuery = Type.Object(
+  {
+    month: Type.Optional(
+      Type.String({
+        pattern: "^[0-9]{4}-(0[1-9]|1[0-2])$",
+        description: "YYYY-MM; London's current month when absent",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CharityImpactQuery = Static<typeof CharityImpactQuery>;
+
+export const CharityImpactResponse = Type.Object({
+  month: Type.String(),
+  /** All three charities, always, in the order the app lists them. Nobody is named. */
+  items: Type.Array(
+    Type.Object({
+      charityName: CharityNameSchema,
+      /** Walkers supporting the charity now who counted steps in the month. */
+      walkers: Type.Integer(),
+      /** Their counted steps in the month. */
+      steps: Type.Integer(),
+    }),
+  ),
+});
+export type CharityImpactResponse = Static<typeof CharityImpactResponse>;
+
+/** "1,204 walkers, 38.2 million steps for Cancer Research UK this month". */
+export function charityImpactText(item: { charityName: string; walkers: number; steps: number }): string {
+  const walkers = `${item.walkers.toLocaleString("en-GB")} ${item.walkers === 1 ? "walker" : "walkers"}`;
+  const steps =
+    item.steps >= 1_000_000
+      ? `${(Math.floor(item.steps / 100_000) / 10).toLocaleString("en-GB")} million steps`
+      : `${item.steps.toLocaleString("en-GB")} ${item.steps === 1 ? "step" : "steps"}`;
+  return `${walkers}, ${steps} for ${item.charityName} this month`;
+}

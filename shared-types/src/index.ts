@@ -9,6 +9,7 @@ export * from "./draws.js";
 export * from "./errors.js";
 export * from "./fair-play.js";
 export * from "./groups.js";
+export * from "./habit.js";
 export * from "./health.js";
 export * from "./operators.js";
 export * from "./pricing.js";

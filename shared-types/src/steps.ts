@@ -139,7 +139,15 @@ export const DashboardStatsResponse = Type.Object({
   month: Type.String(),
   todaySteps: Type.Integer(),
   monthlySteps: Type.Integer(),
+  /** The walker's own goal for today (10,000 until they set one). */
   dailyGoal: Type.Integer(),
+  /** Today's counted steps have reached today's goal. */
+  todayOnGoal: Type.Boolean(),
+  /**
+   * Days on goal in a row (each day by its own goal): `current` ends today once today is on goal,
+   * else yesterday; `best` is the longest run ever.
+   */
+  streak: Type.Object({ current: Type.Integer(), best: Type.Integer() }),
   monthlyGoal: Type.Integer(),
   monthlyStepsRemaining: Type.Integer(),
   /** The month's steps that count for prizes: every step but those waiting for a check or turned down. */

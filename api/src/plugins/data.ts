@@ -16,8 +16,10 @@ import { AccountDataRepository } from "../repositories/account-data.js";
 import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { AuditLogRepository } from "../repositories/audit-log.js";
+import { CharityImpactRepository } from "../repositories/charity-impact.js";
 import { DrawsRepository } from "../repositories/draws.js";
 import { GroupsRepository } from "../repositories/groups.js";
+import { HabitsRepository } from "../repositories/habits.js";
 import { HealthRepository } from "../repositories/health.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
 import { MailOutboxRepository } from "../repositories/mail-outbox.js";
@@ -37,6 +39,7 @@ import { UsersRepository } from "../repositories/users.js";
 export interface Repositories {
   health: HealthRepository;
   users: UsersRepository;
+  habits: HabitsRepository;
   sessions: SessionsRepository;
   localAccounts: LocalAccountsRepository;
   accountTokens: AccountTokensRepository;
@@ -52,6 +55,7 @@ export interface Repositories {
   stepPhotos: StepPhotosRepository;
   stepImportKeys: StepImportKeysRepository;
   revenue: RevenueRepository;
+  charityImpact: CharityImpactRepository;
   groups: GroupsRepository;
   mailOutbox: MailOutboxRepository;
   auditLog: AuditLogRepository;
@@ -102,6 +106,7 @@ export async function buildDataLayer(
   const repositories: Repositories = {
     health: new HealthRepository(database),
     users,
+    habits: new HabitsRepository(database),
     sessions: new SessionsRepository(db, dialect, speed),
     localAccounts,
     accountTokens,
@@ -116,6 +121,7 @@ export async function buildDataLayer(
     stepPhotos,
     stepImportKeys: new StepImportKeysRepository(database),
     revenue: new RevenueRepository(db),
+    charityImpact: new CharityImpactRepository(db),
     groups: new GroupsRepository(database),
     mailOutbox,
     auditLog,

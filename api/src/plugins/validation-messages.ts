@@ -10,6 +10,11 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
   if (!first) return "The request is not valid.";
   const field = fieldName(first, context);
   const params = first.params as Record<string, unknown>;
+  // A field whose schema states its rule in a sentence (`errorMessage`) is told that rule.
+  const rule = (first as { parentSchema?: { errorMessage?: unknown } }).parentSchema?.errorMessage;
+  if (typeof rule === "string" && first.keyword !== "required" && first.keyword !== "additionalProperties") {
+    return `${field} ${rule}.`;
+  }
   switch (first.keyword) {
     case "required":
       return `${join(field, String(params.missingProperty))} is required.`;
@@ -25,6 +30,10 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
       return `${field} must not be empty.`;
     case "maxLength":
       return `${field} must be at most ${formatNumber(params.limit)} characters.`;
+    case "minProperties":
+      return `${field} must have at least ${formatNumber(params.limit)} ${plural(params.limit, "field")}.`;
+    case "multipleOf":
+      return `${field} must be a multiple of ${formatNumber(params.multipleOf)}.`;
     case "minItems":
       return `${field} must hold at least ${formatNumber(params.limit)} ${plural(params.limit, "item")}.`;
     case "maxItems":

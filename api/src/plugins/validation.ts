@@ -8,12 +8,21 @@ import fp from "fastify-plugin";
  */
 export const validationPlugin = fp(
   async (app) => {
-    const strict = addFormats.default(
-      new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false }),
-    );
-    const coercing = addFormats.default(
-      new Ajv({ coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false }),
-    );
+    // verbose: an error carries the schema it broke, so a field's own `errorMessage` (a sentence
+    // that states its whole rule, such as a range) can be told instead of the one bound it missed.
+    const ajv = (coerceTypes: boolean) => {
+      const validator = new Ajv({
+        coerceTypes,
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+      });
+      validator.addKeyword({ keyword: "errorMessage", schemaType: "string" });
+      return addFormats.default(validator);
+    };
+    const strict = ajv(false);
+    const coercing = ajv(true);
     app.setValidatorCompiler(({ schema, httpPart }) => {
       if (httpPart === "body") return strict.compile(schema);
       const validate = coercing.compile(schema);

@@ -18,6 +18,10 @@ export interface ExportProfile {
   charityName: string | null;
   /** When the email was confirmed (a mailed link, or the provider's word), or null. */
   emailVerifiedAt: number | null;
+  theme: string;
+  onboardedAt: number | null;
+  /** Each daily goal the walker set, from the day it began. */
+  dailyGoals: { from: string; goal: number; setAt: number }[];
 }
 
 export interface ExportCounter {
@@ -111,9 +115,24 @@ export class AccountDataRepository {
   async profile(userId: string): Promise<ExportProfile | undefined> {
     const row = await this.db
       .selectFrom("users")
-      .select(["first_name", "last_name", "email", "created_at", "charity_name", "email_verified_at"])
+      .select([
+        "first_name",
+        "last_name",
+        "email",
+        "created_at",
+        "charity_name",
+        "email_verified_at",
+        "theme",
+        "onboarded_at",
+      ])
       .where("id", "=", userId)
       .executeTakeFirst();
+    const goals = await this.db
+      .selectFrom("daily_goals")
+      .select(["from_day", "goal", "set_at"])
+      .where("user_id", "=", userId)
+      .orderBy("from_day")
+      .execute();
     return (
       row && {
         firstName: row.first_name,
@@ -122,6 +141,13 @@ export class AccountDataRepository {
         createdAt: Number(row.created_at),
         charityName: row.charity_name,
         emailVerifiedAt: row.email_verified_at === null ? null : Number(row.email_verified_at),
+        theme: row.theme,
+        onboardedAt: row.onboarded_at === null ? null : Number(row.onboarded_at),
+        dailyGoals: goals.map((goal) => ({
+          from: goal.from_day,
+          goal: goal.goal,
+          setAt: Number(goal.set_at),
+        })),
       }
     );
   }

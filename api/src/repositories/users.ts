@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AuthUser } from "@charity-steps/shared-types";
+import type { AuthUser, Theme } from "@charity-steps/shared-types";
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { UsersTable } from "../db/schema/users.js";
@@ -114,5 +114,7 @@ export function toAuthUser(row: UserRow, builtInIssuer: string | null = null): O
     createdAt: new Date(row.created_at).toISOString(),
     emailVerified: row.email_verified_at !== null,
     accountKind: row.issuer === builtInIssuer ? "built-in" : "external",
+    theme: row.theme as Theme,
+    onboardedAt: row.onboarded_at === null ? null : new Date(row.onboarded_at).toISOString(),
   };
 }

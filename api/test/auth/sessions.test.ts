@@ -28,6 +28,8 @@ describe.each(dialects)("sessions (%s)", (dialect) => {
       emailVerified: false,
       isOperator: false,
       accountKind: "external",
+      theme: "system",
+      onboardedAt: null,
     });
   });
 

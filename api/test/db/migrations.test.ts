@@ -9,6 +9,7 @@ const TABLES = [
   "account_tokens",
   "app_secrets",
   "audit_log",
+  "daily_goals",
   "day_reviews",
   "draw_prizes",
   "draw_tickets",
@@ -104,7 +105,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews, 0021's daily goals).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -118,6 +119,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "draw_prizes",
       "pace_reviews",
       "day_reviews",
+      "daily_goals",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -2,8 +2,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   ACCOUNT_EXPORT_PATH,
   ACCOUNT_PATH,
+  ACCOUNT_PREFERENCES_PATH,
   ACCOUNT_SESSIONS_PATH,
   APPLE_HEALTH_IMPORT_PATH,
+  CHARITY_IMPACT_PATH,
   DRAW_RULES_PATH,
   DRAWS_PATH,
   drawMinePath,
@@ -118,6 +120,7 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => drawResultsPath(TEST_MONTH), expected: everyone(200) },
   { method: "GET", url: () => DRAW_RULES_PATH, expected: everyone(200) },
   { method: "GET", url: () => DRAWS_PATH, expected: everyone(200) },
+  { method: "GET", url: () => `${CHARITY_IMPACT_PATH}?month=${TEST_MONTH}`, expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },
@@ -237,6 +240,13 @@ const MATRIX: Call[] = [
   },
   { method: "GET", url: () => ACCOUNT_EXPORT_PATH, expected: anyWalker(200) },
   { method: "GET", url: () => ACCOUNT_SESSIONS_PATH, expected: anyWalker(200) },
+  { method: "GET", url: () => ACCOUNT_PREFERENCES_PATH, expected: anyWalker(200) },
+  {
+    method: "PUT",
+    url: () => ACCOUNT_PREFERENCES_PATH,
+    body: () => ({ dailyGoal: 8_000, theme: "dark", onboarded: true }),
+    expected: anyWalker(200),
+  },
   {
     method: "DELETE",
     url: (world) => `${ACCOUNT_SESSIONS_PATH}/${world.sessionId}`,

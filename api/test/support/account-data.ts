@@ -19,6 +19,7 @@ type Answer = Promise<LightMyRequestResponse>;
 export interface AccountClient {
   get(url: string): Answer;
   post(url: string, payload?: unknown): Answer;
+  put(url: string, payload: unknown): Answer;
   delete(url: string, payload?: unknown): Answer;
 }
 
@@ -33,6 +34,13 @@ export function accountClient(app: FastifyInstance, cookie: string): AccountClie
         url,
         headers: payload === undefined ? headers : { ...headers, "content-type": "application/json" },
         ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      }),
+    put: (url: string, payload: unknown) =>
+      app.inject({
+        method: "PUT",
+        url,
+        headers: { ...headers, "content-type": "application/json" },
+        payload: JSON.stringify(payload),
       }),
     delete: (url: string, payload?: unknown) =>
       app.inject({

@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { lazy, type ReactNode } from "react";
-import { Route, Routes } from "react-router-dom";
+import { Navigate, Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
 import { paths } from "../lib/paths";
@@ -26,6 +26,7 @@ const signedInScreens = {
   [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
   [paths.account]: () => import("./routes/account-page"),
   [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
+  [paths.welcome]: () => import("./routes/welcome-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
 const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
@@ -46,6 +47,7 @@ const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ d
 const AppleHealthPage = lazy(() =>
   signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
 );
+const WelcomePage = lazy(() => signedInScreens[paths.welcome]().then((m) => ({ default: m.WelcomePage })));
 // A month's draw results are public; a prize's claim form is for its signed-in winner.
 const DrawResultsPage = lazy(() =>
   import("../features/prizes/draw-results-page").then((m) => ({ default: m.DrawResultsPage })),
@@ -83,7 +85,8 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<HomeRoute />} />
-        <Route path={paths.dashboard} element={protect(<DashboardPage />)} />
+        <Route path={paths.dashboard} element={protect(<Welcomed page={<DashboardPage />} />)} />
+        <Route path={paths.welcome} element={protect(<WelcomePage />)} />
         <Route path={paths.charity} element={protect(<CharityPage />)} />
         <Route path={paths.prizeDraw} element={protect(<PrizeDrawPage />)} />
         <Route path={paths.drawResults} element={<DrawResultsPage />} />
@@ -108,7 +111,14 @@ function protect(page: ReactNode) {
 function HomeRoute() {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <LoadingSpinner />;
-  return isAuthenticated ? <DashboardPage /> : <LandingPage />;
+  return isAuthenticated ? <Welcomed page={<DashboardPage />} /> : <LandingPage />;
+}
+
+/** The home screen, once the walker has been welcomed: until then the welcome opens instead. */
+function Welcomed({ page }: { page: ReactNode }) {
+  const { user } = useAuth();
+  if (user && user.onboardedAt === null) return <Navigate to={paths.welcome} replace />;
+  return page;
 }
 
 /** A route that does not exist for signed-out visitors: they get the 404 page. */

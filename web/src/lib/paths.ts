@@ -12,6 +12,7 @@ export const paths = {
   appleHealth: "/apple-health",
   terms: "/terms",
   subscribe: "/subscribe",
+  welcome: "/welcome",
   operator: "/operator",
 } as const;
 

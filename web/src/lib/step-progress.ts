@@ -1,9 +1,9 @@
-import { DAILY_STEP_GOAL, type DashboardStatsResponse } from "@charity-steps/shared-types";
+import type { DashboardStatsResponse } from "@charity-steps/shared-types";
 import { formatSteps } from "./format";
 
 /** Today's share of the daily goal, in whole percent, at most 100. */
-export function dailyGoalPercent(todaySteps: number): number {
-  return Math.min(100, Math.floor((todaySteps / DAILY_STEP_GOAL) * 100));
+export function dailyGoalPercent(todaySteps: number, goal: number): number {
+  return Math.min(100, Math.floor((todaySteps / goal) * 100));
 }
 
 /** "12,000 steps waiting for a quick check": why prize entries lag behind the steps shown. */

@@ -1,8 +1,12 @@
 import {
+  ACCOUNT_PREFERENCES_PATH,
   ACCOUNT_SESSIONS_PATH,
   type AccountSession,
   type AuditLogPage,
   type AuthUser,
+  CHARITY_IMPACT_PATH,
+  CHARITY_NAMES,
+  type CharityImpactResponse,
   type CharitySelectionResponse,
   type DailyResetResponse,
   type DashboardStatsResponse,
@@ -28,6 +32,7 @@ import {
   PACE_REVIEWS_PATH,
   type PaceReviewList,
   type PostalEntryList,
+  type PreferencesResponse,
   type RevenueResponse,
   type ReviewQueue,
   type StepHistoryResponse,
@@ -47,6 +52,8 @@ export function dashboardStats(overrides: Partial<DashboardStatsResponse> = {}):
     todaySteps: 0,
     monthlySteps: 0,
     dailyGoal: 10_000,
+    todayOnGoal: false,
+    streak: { current: 0, best: 0 },
     monthlyGoal: 100_000,
     monthlyStepsRemaining: 100_000,
     eligibleMonthSteps: 0,
@@ -99,6 +106,19 @@ export const defaultHandlers = [
     HttpResponse.json({ charityName: null } satisfies CharitySelectionResponse),
   ),
   http.get("/api/groups", () => HttpResponse.json([] satisfies MyGroup[])),
+  http.get(CHARITY_IMPACT_PATH, () =>
+    HttpResponse.json({
+      month: "2026-11",
+      items: CHARITY_NAMES.map((charityName) => ({ charityName, walkers: 0, steps: 0 })),
+    } satisfies CharityImpactResponse),
+  ),
+  http.get(ACCOUNT_PREFERENCES_PATH, () =>
+    HttpResponse.json({
+      dailyGoal: 10_000,
+      theme: "system",
+      onboardedAt: "2025-03-14T09:31:00.000Z",
+    } satisfies PreferencesResponse),
+  ),
   http.get(ACCOUNT_SESSIONS_PATH, () => HttpResponse.json([] satisfies AccountSession[])),
   http.get(HEALTH_KEYS_PATH, () => HttpResponse.json([] satisfies StepImportKey[])),
   http.get(OPERATOR_POSTAL_ENTRIES_PATH, ({ request }) =>

@@ -11,4 +11,6 @@ export const testWalker: AuthUser = {
   emailVerified: true,
   isOperator: false,
   accountKind: "built-in",
+  theme: "system",
+  onboardedAt: "2025-03-14T09:31:00.000Z",
 };

@@ -19,6 +19,7 @@ import * as drawResults from "./0017-draw-results.js";
 import * as fairPlay from "./0018-fair-play.js";
 import * as emailChanges from "./0019-email-changes.js";
 import * as fairPlayDays from "./0020-fair-play-days.js";
+import * as dailyHabit from "./0021-daily-habit.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   "0018-fair-play": fairPlay,
   "0019-email-changes": emailChanges,
   "0020-fair-play-days": fairPlayDays,
+  "0021-daily-habit": dailyHabit,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -21,11 +21,12 @@ import type {
   StepMonthsTable,
   StepPhotosTable,
 } from "./steps.js";
-import type { UsersTable } from "./users.js";
+import type { DailyGoalsTable, UsersTable } from "./users.js";
 
 export interface DatabaseSchema {
   account_tokens: AccountTokensTable;
   users: UsersTable;
+  daily_goals: DailyGoalsTable;
   sessions: SessionsTable;
   local_accounts: LocalAccountsTable;
   oidc_payloads: OidcPayloadsTable;

@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 /** A walker, keyed by the identity provider that vouches for them (issuer + subject). */
 export interface UsersTable {
   id: string;
@@ -16,7 +18,19 @@ export interface UsersTable {
    * reached that way never makes an operator.
    */
   email_changed_at: number | null;
+  /** The app's look: "system" (the device's setting), "light" or "dark". */
+  theme: Generated<string>;
+  /** When the walker finished or skipped the welcome; null until then. */
+  onboarded_at: number | null;
   /** Epoch milliseconds, as every timestamp in this schema. */
   created_at: number;
   updated_at: number;
+}
+
+/** A walker's daily goal from the London day `from_day` on, until a later row. */
+export interface DailyGoalsTable {
+  user_id: string;
+  from_day: string;
+  goal: number;
+  set_at: number;
 }

@@ -11,6 +11,7 @@ import { AccountSecurity } from "../../features/account/account-security";
 import { SignedInDevices } from "../../features/account/signed-in-devices";
 import { YourData } from "../../features/account/your-data";
 import { StepImportKeys } from "../../features/apple-health/step-import-keys";
+import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
 import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../../lib/use-auth";
@@ -58,6 +59,7 @@ export function AccountPage() {
           )}
         </div>
       </section>
+      <DailyGoalSettings />
       <AccountSecurity />
       <div className="mt-4">
         <SignedInDevices />

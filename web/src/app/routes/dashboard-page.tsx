@@ -1,14 +1,15 @@
 import {
-  DAILY_STEP_GOAL,
   type DashboardStatsResponse,
+  DEFAULT_DAILY_GOAL,
   MONTHLY_STEP_GOAL,
   prizeEntries,
   type StepHistoryResponse,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
-import { Footprints, Gift, Heart, Trophy, Users } from "lucide-react";
+import { Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
+import { CharityImpactLine } from "../../components/charity-impact-line";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { ProgressRing } from "../../features/dashboard/progress-ring";
@@ -17,14 +18,16 @@ import {
   monthlyProgressText,
   monthlyRingText,
   prizeEntriesText,
-  todayStepsText,
 } from "../../features/dashboard/step-numbers";
+import { TodayGoal } from "../../features/dashboard/today-goal";
 import { TrackingCard } from "../../features/tracking/tracking-card";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
-import { dailyGoalPercent, liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
+import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
+import { useAuth } from "../../lib/use-auth";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
+import { useLondonDay } from "../../lib/use-london-day";
 
 // The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
 const ManualStepsForm = lazy(() =>
@@ -57,8 +60,13 @@ export function DashboardPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
   const history = useQuery<StepHistoryResponse | null>({ queryKey: STEP_HISTORY_KEY });
   const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
+  const { user } = useAuth();
+  const today = useLondonDay();
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
+  // Stats from another day (loaded before midnight) say nothing of today's goal.
+  const fresh = data?.date === today;
+  const dailyGoal = data?.dailyGoal ?? DEFAULT_DAILY_GOAL;
   // Prize entries count only eligible steps: what waits for a check shows, but buys no entry yet.
   const eligibleSteps = liveEligibleSteps(data, monthSteps);
 
@@ -74,7 +82,15 @@ export function DashboardPage() {
             : "You're offline. Steps counted on this phone are kept and sent when the signal is back."}
         </p>
       )}
-      <section className="card p-5 text-center" aria-labelledby="monthly-title">
+      <TodayGoal
+        userId={user?.id ?? ""}
+        date={today}
+        todaySteps={todaySteps}
+        goal={dailyGoal}
+        streak={fresh && data ? data.streak : { current: 0, best: 0 }}
+        todayOnGoal={fresh && data ? data.todayOnGoal : false}
+      />
+      <section className="card mt-4 p-5 text-center" aria-labelledby="monthly-title">
         <h2 id="monthly-title" className="mb-3 text-lg font-semibold">
           Monthly Progress
         </h2>
@@ -94,18 +110,6 @@ export function DashboardPage() {
       </section>
 
       <div className="fit-grid mt-4 gap-3 [--fit-min:8rem]">
-        <Tile icon={<Footprints aria-hidden="true" className="size-5" />} title="Today's Steps">
-          {/* Read out as one sentence; the short visible figures alone would be "5,500, 55% of 10,000". */}
-          <span className="sr-only" data-testid="today-steps-text">
-            {todayStepsText(todaySteps)}
-          </span>
-          <span aria-hidden="true" className="text-2xl font-bold" data-testid="today-steps">
-            {formatSteps(todaySteps)}
-          </span>
-          <span aria-hidden="true" className="text-sm text-muted">
-            {dailyGoalPercent(todaySteps)}% of {formatSteps(DAILY_STEP_GOAL)}
-          </span>
-        </Tile>
         <Tile icon={<Trophy aria-hidden="true" className="size-5" />} title="Prize Entries">
           <span className="text-2xl font-bold" data-testid="prize-entries">
             {prizeEntries(eligibleSteps)}
@@ -132,16 +136,22 @@ export function DashboardPage() {
           icon={<Gift aria-hidden="true" className="size-5" />}
           title="Prize Pool"
         >
-          £{(data?.prizePool ?? 0).toFixed(2)}
+          {/* The free beta has no subscriptions yet: a pool of £0.00 says nothing worth reading. */}
+          {(data?.prizePool ?? 0) > 0 ? `£${(data?.prizePool ?? 0).toFixed(2)}` : "Monthly draw"}
         </LinkTile>
         <LinkTile to={paths.groups} icon={<Users aria-hidden="true" className="size-5" />} title="Groups">
           Join &amp; compete
         </LinkTile>
       </nav>
 
+      {data?.charityName && (
+        <CharityImpactLine charityName={data.charityName} className="card mt-3 p-3 text-center" />
+      )}
+
       <div className="mt-4 space-y-4">
         <TrackingCard
           todaySteps={todaySteps}
+          dailyGoal={dailyGoal}
           appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
         />
         {history.data && (

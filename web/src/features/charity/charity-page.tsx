@@ -1,53 +1,18 @@
-import {
-  CHARITIES,
-  type CharityName,
-  type CharitySelectionResponse,
-  FUTURE_MONTHLY_PRICE_PENCE,
-  formatPounds,
-  splitRevenue,
-} from "@charity-steps/shared-types";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, HeartHandshake } from "lucide-react";
+import { FUTURE_MONTHLY_PRICE_PENCE, formatPounds, splitRevenue } from "@charity-steps/shared-types";
+import { HeartHandshake } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
-import { apiRequest } from "../../lib/api-client";
-import { refreshStepQueries } from "../../lib/step-queries";
-import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useOnline } from "../../lib/use-online";
+import { CharityCards, useCharityChoice } from "./charity-choice";
 
-const SELECTION_KEY = ["/api/charity/selection"] as const;
 const charityShare = formatPounds(splitRevenue(FUTURE_MONTHLY_PRICE_PENCE).charity);
 
 export function CharityPage() {
-  const queryClient = useQueryClient();
   const online = useOnline();
-  const selection = useQuery<CharitySelectionResponse | null>({ queryKey: SELECTION_KEY });
-  const select = useMutation({
-    mutationFn: async (charityName: CharityName) =>
-      (await (
-        await apiRequest("POST", "/api/charity/select", { charityName })
-      ).json()) as CharitySelectionResponse,
-    onSuccess: async (answer) => {
-      queryClient.setQueryData(SELECTION_KEY, answer);
-      toast({
-        title: "Charity Selected!",
-        description: `You've chosen to support ${answer.charityName} in the beta.`,
-      });
-      await refreshStepQueries(queryClient);
-    },
-    onError: (error) => {
-      if (handleUnauthorizedError(error)) return;
-      toast({
-        title: "Selection Failed",
-        description: "Failed to select charity. Please try again.",
-        variant: "destructive",
-      });
-    },
-  });
+  const choice = useCharityChoice();
+  const { selection, chosen } = choice;
   if (selection.isLoading) return <LoadingSpinner />;
-  const chosen = selection.data?.charityName ?? null;
 
   return (
     <Page title="Charity">
@@ -81,35 +46,7 @@ export function CharityPage() {
           </p>
         </CollapsibleSection>
         <CollapsibleSection title="Choose Your Charity" defaultOpen>
-          <ul className="space-y-3">
-            {CHARITIES.map((charity) => {
-              const isChosen = charity.name === chosen;
-              return (
-                <li key={charity.name} className="rounded-lg border border-line bg-white p-4 text-ink">
-                  <h3 className="text-lg font-semibold">{charity.name}</h3>
-                  <p className="mt-1 text-sm text-muted">{charity.description}</p>
-                  <p className="mt-2 text-sm">
-                    <span className="font-medium">Focus:</span> {charity.focus}
-                  </p>
-                  <button
-                    type="button"
-                    className={`${isChosen ? "btn-secondary" : "btn-primary"} mt-3 w-full`}
-                    disabled={isChosen || select.isPending || !online}
-                    aria-label={isChosen ? `Selected: ${charity.name}` : `Select ${charity.name}`}
-                    onClick={() => select.mutate(charity.name)}
-                  >
-                    {isChosen ? (
-                      <>
-                        <Check aria-hidden="true" className="size-4" /> Selected
-                      </>
-                    ) : (
-                      "Select"
-                    )}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
+          <CharityCards choice={choice} />
         </CollapsibleSection>
         <CollapsibleSection title="Future Impact">
           <p>

@@ -1,11 +1,5 @@
-import {
-  DAILY_STEP_GOAL,
-  MONTHLY_STEP_GOAL,
-  prizeEntries,
-  stepsToNextEntry,
-} from "@charity-steps/shared-types";
+import { MONTHLY_STEP_GOAL, prizeEntries, stepsToNextEntry } from "@charity-steps/shared-types";
 import { formatSteps } from "../../lib/format";
-import { dailyGoalPercent } from "../../lib/step-progress";
 
 /** The wordings of the dashboard's tiles, from the month's and today's steps. */
 export function monthlyProgressText(monthSteps: number): string {
@@ -23,9 +17,4 @@ export function prizeEntriesText(monthSteps: number): string {
 /** What a screen reader says for the monthly ring: "42,318 of 100,000 steps this month". */
 export function monthlyRingText(monthSteps: number): string {
   return `${formatSteps(monthSteps)} of ${formatSteps(MONTHLY_STEP_GOAL)} steps this month`;
-}
-
-/** What a screen reader says for today's tile: the steps and the share of the daily goal together. */
-export function todayStepsText(todaySteps: number): string {
-  return `${formatSteps(todaySteps)} steps today, ${dailyGoalPercent(todaySteps)}% of the ${formatSteps(DAILY_STEP_GOAL)}-step daily goal`;
 }

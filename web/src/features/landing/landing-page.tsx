@@ -9,6 +9,7 @@ import {
 } from "@charity-steps/shared-types";
 import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
 import type { ReactNode } from "react";
+import { CharityImpactLine } from "../../components/charity-impact-line";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 
 const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
@@ -86,6 +87,7 @@ export function LandingPage() {
               <h3 className="font-semibold">{charity.name}</h3>
               <p className="mt-1 text-muted">{charity.description}</p>
               <p className="mt-2 text-sm font-medium text-brand-strong">{charity.focus}</p>
+              <CharityImpactLine charityName={charity.name} className="mt-2 text-muted" />
             </li>
           ))}
         </ul>

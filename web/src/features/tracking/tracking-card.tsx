@@ -1,4 +1,4 @@
-import { DAILY_STEP_GOAL } from "@charity-steps/shared-types";
+import { DEFAULT_DAILY_GOAL } from "@charity-steps/shared-types";
 import { Activity, HeartPulse, Moon, Smartphone, X } from "lucide-react";
 import { useCallback, useId, useState } from "react";
 import { Link } from "react-router-dom";
@@ -58,9 +58,12 @@ export function formatAway(ms: number): string {
  */
 export function TrackingCard({
   todaySteps,
+  dailyGoal = DEFAULT_DAILY_GOAL,
   appleHealthLastImportAt = null,
 }: {
   todaySteps: number;
+  /** The walker's own goal for today. */
+  dailyGoal?: number;
   /** When the Shortcut last sent Apple Health's steps with one of the walker's keys. */
   appleHealthLastImportAt?: string | null;
 }) {
@@ -82,7 +85,7 @@ export function TrackingCard({
   const selectId = useId();
   const connected = connection !== "disconnected";
   const counting = live || waitingForOtherTab;
-  const percent = dailyGoalPercent(todaySteps);
+  const percent = dailyGoalPercent(todaySteps, dailyGoal);
   const hint = CHOICES.find((option) => option.value === choice)?.hint;
 
   return (
@@ -107,7 +110,7 @@ export function TrackingCard({
           {formatSteps(todaySteps)}
         </p>
         <p className="text-sm text-muted">
-          {percent}% of the {formatSteps(DAILY_STEP_GOAL)}-step daily goal
+          {percent}% of your {formatSteps(dailyGoal)}-step daily goal
         </p>
         <div className="mt-2 h-2 overflow-hidden rounded-full bg-line" aria-hidden="true">
           <div

@@ -1,4 +1,4 @@
-import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
+import { addDays, CHARITY_IMPACT_PATH, type DashboardStatsResponse } from "@charity-steps/shared-types";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
@@ -15,6 +15,8 @@ const stats: DashboardStatsResponse = {
   todaySteps: 5_500,
   monthlySteps: 25_500,
   dailyGoal: 10_000,
+  todayOnGoal: false,
+  streak: { current: 0, best: 0 },
   monthlyGoal: 100_000,
   monthlyStepsRemaining: 74_500,
   eligibleMonthSteps: 25_500,
@@ -75,16 +77,21 @@ describe("the dashboard", () => {
     expect(screen.getByText("74,500 steps remaining")).toBeTruthy();
     expect(screen.queryByTestId("prize-entries-waiting")).toBeNull();
     expect(screen.getByTestId("today-steps").textContent).toBe("5,500");
-    expect(screen.getByText("55% of 10,000")).toBeTruthy();
+    expect(screen.getByTestId("today-goal-text").textContent).toBe("5,500 of 10,000 steps today");
+    expect(screen.getByText("4,500 steps to go today")).toBeTruthy();
     // The ring and today's tile read as sentences, not as bare figures.
     expect(
       screen
         .getByRole("progressbar", { name: "Steps this month towards the monthly goal" })
         .getAttribute("aria-valuetext"),
     ).toBe("25,500 of 100,000 steps this month");
-    expect(screen.getByRole("region", { name: "Today's Steps" }).textContent).toContain(
-      "5,500 steps today, 55% of the 10,000-step daily goal",
-    );
+    expect(
+      screen
+        .getByRole("progressbar", { name: "Today's steps towards your daily goal" })
+        .getAttribute("aria-valuetext"),
+    ).toBe("55% of your daily goal");
+    // No streak of one day is shown.
+    expect(screen.queryByTestId("streak")).toBeNull();
     expect(screen.getByTestId("prize-entries").textContent).toBe("2");
     expect(screen.getByText("4,500 steps until next entry")).toBeTruthy();
     expect(
@@ -183,5 +190,60 @@ describe("the dashboard", () => {
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     // The form is emptied for the next entry.
     expect((screen.getByLabelText("Steps") as HTMLInputElement).value).toBe("");
+  });
+
+  it("shows today against the walker's own goal, and yesterday's streak while today is short", async () => {
+    stubApi(() => HttpResponse.json({}), {
+      todaySteps: 5_500,
+      dailyGoal: 8_000,
+      todayOnGoal: false,
+      streak: { current: 4, best: 9 },
+    });
+    renderApp("/dashboard");
+    expect((await screen.findByTestId("today-goal-text")).textContent).toBe("5,500 of 8,000 steps today");
+    expect(screen.getByText("2,500 steps to go today")).toBeTruthy();
+    expect(screen.getByTestId("streak").textContent).toBe("4-day streak");
+    expect(currentToast()).toBeNull();
+  });
+
+  it("celebrates the goal once a day on this device, and counts today in the streak", async () => {
+    stubApi(() => HttpResponse.json({}), {
+      todaySteps: 8_200,
+      dailyGoal: 8_000,
+      todayOnGoal: true,
+      streak: { current: 2, best: 2 },
+    });
+    const { unmount } = renderApp("/dashboard");
+    expect((await screen.findByTestId("goal-reached")).textContent).toBe("Daily goal reached");
+    expect(screen.getByTestId("streak").textContent).toBe("2-day streak");
+    await waitFor(() => expect(currentToast()?.title).toBe("Daily goal reached!"));
+    expect(currentToast()?.description).toBe("8,000 steps today. Well walked!");
+    unmount();
+    useToastStore.setState({ current: null });
+    renderApp("/dashboard");
+    await screen.findByTestId("goal-reached");
+    expect(currentToast()).toBeNull();
+  });
+
+  it("says what walkers did for the walker's charity this month, and no £0.00 prize pool", async () => {
+    stubApi(() => HttpResponse.json({}), { prizePool: 0 });
+    server.use(
+      http.get(CHARITY_IMPACT_PATH, () =>
+        HttpResponse.json({
+          month: "2026-11",
+          items: [
+            { charityName: "Cancer Research UK", walkers: 1_204, steps: 38_250_000 },
+            { charityName: "Crohn's & Colitis UK", walkers: 3, steps: 41_000 },
+            { charityName: "British Heart Foundation", walkers: 1, steps: 9_999 },
+          ],
+        }),
+      ),
+    );
+    renderApp("/dashboard");
+    expect((await screen.findByTestId("charity-impact")).textContent).toBe(
+      "1 walker, 9,999 steps for British Heart Foundation this month",
+    );
+    expect(screen.getByRole("link", { name: /Prize Pool Monthly draw/ })).toBeTruthy();
+    expect(screen.queryByText(/£0\.00/)).toBeNull();
   });
 });

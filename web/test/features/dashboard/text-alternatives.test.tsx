@@ -2,7 +2,8 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ProgressRing } from "../../../src/features/dashboard/progress-ring";
 import { StepHistoryChart } from "../../../src/features/dashboard/step-history-chart";
-import { monthlyRingText, todayStepsText } from "../../../src/features/dashboard/step-numbers";
+import { monthlyRingText } from "../../../src/features/dashboard/step-numbers";
+import { todayGoalText } from "../../../src/features/dashboard/today-goal";
 
 describe("what a screen reader says for the dashboard's pictures", () => {
   it("reads the monthly ring as steps of the goal, not a bare percentage", () => {
@@ -33,10 +34,10 @@ describe("what a screen reader says for the dashboard's pictures", () => {
     expect(ring.getAttribute("aria-valuetext")).toBe("123,456 of 100,000 steps this month");
   });
 
-  it("reads today's steps and share of the daily goal as one sentence", () => {
-    expect(todayStepsText(5_500)).toBe("5,500 steps today, 55% of the 10,000-step daily goal");
-    expect(todayStepsText(0)).toBe("0 steps today, 0% of the 10,000-step daily goal");
-    expect(todayStepsText(45_000)).toBe("45,000 steps today, 100% of the 10,000-step daily goal");
+  it("reads today's steps against the walker's own goal as one sentence", () => {
+    expect(todayGoalText(5_500, 8_000)).toBe("5,500 of 8,000 steps today");
+    expect(todayGoalText(0, 10_000)).toBe("0 of 10,000 steps today");
+    expect(todayGoalText(45_000, 30_000)).toBe("45,000 of 30,000 steps today");
   });
 
   it("gives the 30-day chart a summary name and a table of every day's steps", () => {

@@ -21,6 +21,8 @@ const stats: DashboardStatsResponse = {
   todaySteps: 5_500,
   monthlySteps: 25_500,
   dailyGoal: 10_000,
+  todayOnGoal: false,
+  streak: { current: 0, best: 0 },
   monthlyGoal: 100_000,
   monthlyStepsRemaining: 74_500,
   eligibleMonthSteps: 25_500,

@@ -203,6 +203,13 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 charity: profile?.charityName ?? null,
                 emailConfirmed: (profile?.emailVerifiedAt ?? null) !== null,
                 emailConfirmedAt: isoOrNull(profile?.emailVerifiedAt ?? null),
+                theme: profile?.theme ?? null,
+                welcomedAt: isoOrNull(profile?.onboardedAt ?? null),
+                dailyGoals: (profile?.dailyGoals ?? []).map((goal) => ({
+                  from: goal.from,
+                  steps: goal.goal,
+                  setAt: iso(goal.setAt),
+                })),
               },
               null,
               2,

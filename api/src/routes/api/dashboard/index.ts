@@ -1,5 +1,4 @@
 import {
-  DAILY_STEP_GOAL,
   DashboardStatsResponse,
   ErrorResponse,
   londonDay,
@@ -31,12 +30,15 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } = await app.repositories.eligibleSteps.month(month, user.id);
       const revenue = await app.repositories.revenue.monthSplit(month);
       const lastImportAt = await app.repositories.stepImportKeys.lastImportAt(user.id);
+      const { dailyGoal, todayOnGoal, streak } = await app.repositories.habits.standing(user.id, date);
       return {
         date,
         month,
         todaySteps,
         monthlySteps,
-        dailyGoal: DAILY_STEP_GOAL,
+        dailyGoal,
+        todayOnGoal,
+        streak,
         monthlyGoal: MONTHLY_STEP_GOAL,
         monthlyStepsRemaining: Math.max(0, MONTHLY_STEP_GOAL - monthlySteps),
         eligibleMonthSteps: eligibleSteps,

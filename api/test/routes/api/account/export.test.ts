@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { connect } from "node:net";
-import { ACCOUNT_EXPORT_PATH, ACCOUNT_MESSAGES, addDays } from "@charity-steps/shared-types";
+import {
+  ACCOUNT_EXPORT_PATH,
+  ACCOUNT_MESSAGES,
+  ACCOUNT_PREFERENCES_PATH,
+  addDays,
+  londonDay,
+  type PreferencesResponse,
+} from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_PAGE_ROWS } from "../../../../src/repositories/account-data.js";
 import { MAX_CONCURRENT_EXPORTS } from "../../../../src/routes/api/account/data.js";
@@ -39,6 +46,13 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
     const other = await walkerWithData(app);
     const joined = await other.account.post("/api/groups/join", { joinCode: ana.joinCode });
     expect(joined.statusCode, joined.body).toBe(201);
+    const settings = await ana.account.put(ACCOUNT_PREFERENCES_PATH, {
+      dailyGoal: 8_000,
+      theme: "dark",
+      onboarded: true,
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const { onboardedAt } = settings.json<PreferencesResponse>();
 
     const download = await downloadExport(app, ana.cookie);
     const { response } = download;
@@ -79,6 +93,9 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       charity: "British Heart Foundation",
       emailConfirmed: false,
       emailConfirmedAt: null,
+      theme: "dark",
+      welcomedAt: onboardedAt,
+      dailyGoals: [{ from: londonDay(), steps: 8_000, setAt: onboardedAt }],
     });
 
     const days = download.json<ExportedDay[]>("days.json");

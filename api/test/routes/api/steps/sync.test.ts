@@ -221,6 +221,9 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
       todaySteps: 5_500,
       monthlySteps: 25_500,
       dailyGoal: 10_000,
+      // Today's 5,500 is short of the goal; yesterday's 20,000 reached it: a run of one, so far.
+      todayOnGoal: false,
+      streak: { current: 1, best: 1 },
       monthlyGoal: 100_000,
       monthlyStepsRemaining: 74_500,
       eligibleMonthSteps: 25_500,

@@ -1,0 +1,109 @@
+import {
+  DAILY_GOAL_MIN,
+  type DayString,
+  type GoalFrom,
+  goalOn,
+  type PreferencesResponse,
+  type Streak,
+  streakOf,
+  type Theme,
+} from "@charity-steps/shared-types";
+import type { Database } from "../db/database.js";
+
+export interface PreferencesChange {
+  dailyGoal?: number | undefined;
+  theme?: Theme | undefined;
+  onboarded?: true | undefined;
+}
+
+/** Where a walker stands against their own goal today, and their runs of days on goal. */
+export interface GoalStanding {
+  dailyGoal: number;
+  todayOnGoal: boolean;
+  streak: Streak;
+}
+
+/**
+ * The walker's daily habit: their settings (goal, theme, welcome), each goal from the day it was set,
+ * and their streaks, judged on every counted step (as leaderboards count), each day by its own goal.
+ */
+export class HabitsRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** The walker's goals in order of the day each began. */
+  async goals(userId: string): Promise<GoalFrom[]> {
+    const rows = await this.db
+      .selectFrom("daily_goals")
+      .select(["from_day", "goal"])
+      .where("user_id", "=", userId)
+      .orderBy("from_day")
+      .execute();
+    return rows.map((row) => ({ from: row.from_day, goal: row.goal }));
+  }
+
+  async preferences(userId: string, today: DayString): Promise<PreferencesResponse> {
+    const user = await this.db
+      .selectFrom("users")
+      .select(["theme", "onboarded_at"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return {
+      dailyGoal: goalOn(await this.goals(userId), today),
+      theme: user.theme as Theme,
+      onboardedAt: user.onboarded_at === null ? null : new Date(user.onboarded_at).toISOString(),
+    };
+  }
+
+  /**
+   * Changes what `change` names. A goal holds from `today` on (a second change today replaces the
+   * first); the welcome, once marked done, keeps the time it was first done.
+   */
+  async update(userId: string, change: PreferencesChange, today: DayString, now: number): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      if (change.dailyGoal !== undefined) {
+        await trx
+          .insertInto("daily_goals")
+          .values({ user_id: userId, from_day: today, goal: change.dailyGoal, set_at: now })
+          .onConflict((conflict) =>
+            conflict.columns(["user_id", "from_day"]).doUpdateSet({ goal: change.dailyGoal, set_at: now }),
+          )
+          .execute();
+      }
+      if (change.theme !== undefined || change.onboarded) {
+        await trx
+          .updateTable("users")
+          .set((eb) => ({
+            updated_at: now,
+            ...(change.theme === undefined ? {} : { theme: change.theme }),
+            ...(change.onboarded ? { onboarded_at: eb.fn.coalesce("onboarded_at", eb.val(now)) } : {}),
+          }))
+          .where("id", "=", userId)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * Today's goal, whether it is reached, and the walker's streaks. Only days that could reach the
+   * smallest goal are read: a walker's whole history, at one row a day, is small.
+   */
+  async standing(userId: string, today: DayString): Promise<GoalStanding> {
+    const [goals, rows] = await Promise.all([
+      this.goals(userId),
+      this.db
+        .selectFrom("step_days")
+        .select(["day", "total_steps"])
+        .where("user_id", "=", userId)
+        .where("total_steps", ">=", DAILY_GOAL_MIN)
+        .where("day", "<=", today)
+        .execute(),
+    ]);
+    const days = new Map(rows.map((row) => [row.day, row.total_steps]));
+    const { current, best, todayOnGoal } = streakOf(days, goals, today);
+    return { dailyGoal: goalOn(goals, today), todayOnGoal, streak: { current, best } };
+  }
+}

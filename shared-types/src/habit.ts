@@ -1,0 +1,119 @@
+import { type Static, Type } from "typebox";
+import { DAILY_STEP_GOAL } from "./constants.js";
+import { addDays, type DayString } from "./dates.js";
+
+/** The walker's own settings: their daily goal, the app's theme, and whether they were welcomed. */
+export const ACCOUNT_PREFERENCES_PATH = "/api/account/preferences";
+
+export const DAILY_GOAL_MIN = 2_000;
+export const DAILY_GOAL_MAX = 30_000;
+/** A goal moves in steps of this many. */
+export const DAILY_GOAL_STEP = 500;
+/** The goal of every day before the walker first set one of their own. */
+export const DEFAULT_DAILY_GOAL = DAILY_STEP_GOAL;
+
+export const THEMES = ["system", "light", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
+export const DEFAULT_THEME: Theme = "system";
+
+/** What a goal outside its bounds is told, after the field's name. */
+export const DAILY_GOAL_RULE = `must be a whole number of steps from ${DAILY_GOAL_MIN.toLocaleString("en-GB")} to ${DAILY_GOAL_MAX.toLocaleString("en-GB")}, in steps of ${DAILY_GOAL_STEP}`;
+
+export function isDailyGoal(value: unknown): value is number {
+  return (
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    value >= DAILY_GOAL_MIN &&
+    value <= DAILY_GOAL_MAX &&
+    value % DAILY_GOAL_STEP === 0
+  );
+}
+
+const ThemeSchema = Type.Enum([...THEMES], {
+  description: "system follows the device's light or dark setting",
+});
+
+export const PreferencesResponse = Type.Object({
+  dailyGoal: Type.Integer({ description: "Steps a day; 10,000 until the walker sets their own" }),
+  theme: ThemeSchema,
+  onboardedAt: Type.Union([Type.String({ description: "ISO 8601 timestamp" }), Type.Null()], {
+    description: "When the walker finished or skipped the welcome; null until then",
+  }),
+});
+export type PreferencesResponse = Static<typeof PreferencesResponse>;
+
+/** `PUT /api/account/preferences`: any of the settings; `onboarded: true` marks the welcome done. */
+export const PreferencesUpdate = Type.Object(
+  {
+    dailyGoal: Type.Optional(
+      Type.Integer({
+        minimum: DAILY_GOAL_MIN,
+        maximum: DAILY_GOAL_MAX,
+        multipleOf: DAILY_GOAL_STEP,
+        errorMessage: DAILY_GOAL_RULE,
+      }),
+    ),
+    theme: Type.Optional(ThemeSchema),
+    onboarded: Type.Optional(
+      Type.Literal(true, { description: "The welcome was finished or skipped; it stays so once set" }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PreferencesUpdate = Static<typeof PreferencesUpdate>;
+
+/** From `from` on (a London day), the walker's goal was `goal`, until a later row says otherwise. */
+export interface GoalFrom {
+  from: DayString;
+  goal: number;
+}
+
+/**
+ * The goal of `day`: the latest goal set on or before it, or the default for days before the
+ * walker first set one. `goals` is in order of `from`.
+ */
+export function goalOn(goals: readonly GoalFrom[], day: DayString): number {
+  let goal = DEFAULT_DAILY_GOAL;
+  for (const row of goals) {
+    if (row.from > day) break;
+    goal = row.goal;
+  }
+  return goal;
+}
+
+export interface Streak {
+  /** Days on goal in a row, ending today once today is on goal, else ending yesterday. */
+  current: number;
+  /** The longest such run ever, the current one included. */
+  best: number;
+}
+
+/**
+ * Streaks: runs of consecutive London days on which the counted steps reached that day's goal.
+ * Today does not break a run until it is over: until today is on goal, the run shown is the one
+ * ending yesterday. `days` maps each day with steps to its counted total.
+ */
+export function streakOf(
+  days: ReadonlyMap<DayString, number>,
+  goals: readonly GoalFrom[],
+  today: DayString,
+): Streak & { todayOnGoal: boolean } {
+  const onGoal = (day: DayString) => (days.get(day) ?? 0) >= goalOn(goals, day);
+  const todayOnGoal = onGoal(today);
+  let current = 0;
+  for (let day = todayOnGoal ? today : addDays(today, -1); onGoal(day); day = addDays(day, -1)) current++;
+  let best = current;
+  let run = 0;
+  let previous: DayString | null = null;
+  for (const day of [...days.keys()].filter((day) => day <= today).sort()) {
+    if (!onGoal(day)) {
+      run = 0;
+      previous = null;
+      continue;
+    }
+    run = previous !== null && addDays(previous, 1) === day ? run + 1 : 1;
+    previous = day;
+    best = Math.max(best, run);
+  }
+  return { current, best, todayOnGoal };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { charityImpactText } from "../src/charity-api.js";
+import { goalOn, isDailyGoal, streakOf } from "../src/habit.js";
+
+describe("goals and streaks", () => {
+  const goals = [
+    { from: "2026-11-10", goal: 8_000 },
+    { from: "2026-11-20", goal: 12_000 },
+  ];
+
+  it("takes each day's goal from the latest set on or before it, 10,000 before any", () => {
+    expect(goalOn(goals, "2026-11-09")).toBe(10_000);
+    expect(goalOn(goals, "2026-11-10")).toBe(8_000);
+    expect(goalOn(goals, "2026-11-19")).toBe(8_000);
+    expect(goalOn(goals, "2026-11-25")).toBe(12_000);
+  });
+
+  it("holds a goal to whole steps of 500 from 2,000 to 30,000", () => {
+    expect([2_000, 8_500, 30_000].every(isDailyGoal)).toBe(true);
+    expect([1_500, 8_250, 30_500, 8_000.5, Number.NaN].some(isDailyGoal)).toBe(false);
+    expect(isDailyGoal("8000")).toBe(false);
+  });
+
+  it("counts yesterday's run until today is on goal, and the longest run ever", () => {
+    const days = new Map([
+      ["2026-11-08", 10_000],
+      ["2026-11-09", 10_000],
+      ["2026-11-10", 8_000],
+      ["2026-11-11", 9_000],
+      // The 12th: nothing.
+      ["2026-11-13", 8_000],
+      ["2026-11-19", 8_000],
+      ["2026-11-20", 12_000],
+      ["2026-11-21", 11_999],
+    ]);
+    expect(streakOf(days, goals, "2026-11-21")).toEqual({ current: 2, best: 4, todayOnGoal: false });
+    expect(streakOf(days, goals, "2026-11-22")).toEqual({ current: 0, best: 4, todayOnGoal: false });
+    const reached = new Map([...days, ["2026-11-21", 12_000]]);
+    expect(streakOf(reached, goals, "2026-11-21")).toEqual({ current: 3, best: 4, todayOnGoal: true });
+  });
+});
+
+describe("a charity's impact in words", () => {
+  it("names walkers and steps, in millions from a million", () => {
+    expect(charityImpactText({ charityName: "Cancer Research UK", walkers: 1_204, steps: 38_250_000 })).toBe(
+      "1,204 walkers, 38.2 million steps for Cancer Research UK this month",
+    );
+    expect(charityImpactText({ charityName: "British Heart Foundation", walkers: 1, steps: 1 })).toBe(
+      "1 walker, 1 step for British Heart Foundation this month",
+    );
+  });
+});
