@@ -42,6 +42,7 @@ import { operatorRoutes } from "./routes/api/operator/index.js";
 import { resetRoutes } from "./routes/api/resets/index.js";
 import { revenueRoutes } from "./routes/api/revenue/index.js";
 import { stepsRoutes } from "./routes/api/steps/index.js";
+import { summaryRoutes } from "./routes/api/summary/index.js";
 
 export type { AppConfig } from "./config.js";
 export { loadConfig } from "./config.js";
@@ -78,6 +79,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(authRoutes, { oidc });
   await app.register(stepsRoutes);
   await app.register(dashboardRoutes);
+  await app.register(summaryRoutes);
   await app.register(resetRoutes);
   await app.register(charityRoutes);
   await app.register(charityImpactRoutes);

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
-import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -247,10 +247,18 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     expect(await remove.evaluate((button) => button === document.activeElement)).toBe(true);
   });
 
-  it("terms and the 404 page, signed in", async () => {
+  it("terms, the Subscribe page and the 404 page, signed in", async () => {
     await page.goto(`${server.origin}/terms`);
     await page.getByRole("heading", { level: 1 }).waitFor();
     await expectAccessible(page, "terms, signed in");
+
+    // The header's Subscribe link leads to a page of its own.
+    await page.getByRole("link", { name: "Subscribe" }).first().click();
+    await page.getByRole("heading", { level: 1, name: "Subscribe" }).waitFor();
+    await page.getByText("Coming Soon").waitFor();
+    await page.getByText("£5.99").waitFor();
+    await screenshot(page, "114-subscribe");
+    await expectAccessible(page, "Subscribe page");
 
     await page.goto(`${server.origin}/no-such-page`);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();

@@ -128,4 +128,28 @@ describe("a new walker's first days", () => {
     await screenshot(page, "112-two-day-streak", { fullPage: false });
     expect(errors).toEqual([]);
   });
+
+  it("finds last week's card on Monday morning, and can put it away", async () => {
+    const monday = Date.parse("2026-11-30T08:00:00Z");
+    await clock.set(monday);
+    await context.clock.setFixedTime(monday);
+    await page.reload();
+    const card = page.getByRole("region", { name: "Your week, looked back on" });
+    await card.waitFor();
+    // 8,200 on Tuesday and 9,100 on Wednesday, both on the goal of 8,000.
+    expect(await card.getByText("17,300", { exact: true }).count()).toBe(1);
+    expect(await card.getByText("2 of 7", { exact: true }).count()).toBe(1);
+    expect(await card.getByText("Wed 25 Nov: 9,100 steps").count()).toBe(1);
+    expect(await page.getByTestId("week-impact").textContent()).toBe(
+      "Your 17,300 steps last week walked for British Heart Foundation",
+    );
+    await screenshot(page, "113-week-card", { fullPage: false });
+    await expectAccessible(page, "dashboard with last week's card");
+    await page.getByRole("button", { name: "Dismiss last week's summary" }).click();
+    await card.waitFor({ state: "detached" });
+    await page.reload();
+    await page.getByTestId("today-goal-text").waitFor();
+    expect(await card.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

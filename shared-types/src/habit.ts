@@ -117,3 +117,65 @@ export function streakOf(
   }
   return { current, best, todayOnGoal };
 }
+
+/** A week's look back: `start` is its Monday (a London day). */
+export const WEEK_SUMMARY_PATH = "/api/summary/week";
+/** The week's card shows from this hour (London) on the Monday after the week. */
+export const WEEK_SUMMARY_FROM_HOUR = 7;
+export const NOT_A_MONDAY_MESSAGE = "start must be a Monday (YYYY-MM-DD), the first day of a week.";
+
+export const WeekSummaryQuery = Type.Object(
+  {
+    start: Type.String({
+      pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+      description: "The week's Monday, YYYY-MM-DD",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type WeekSummaryQuery = Static<typeof WeekSummaryQuery>;
+
+export const WeekSummaryResponse = Type.Object({
+  start: Type.String(),
+  /** Every counted step of the week (pending ones included). */
+  steps: Type.Integer(),
+  /** Days whose counted steps reached that day's own goal. */
+  daysOnGoal: Type.Integer(),
+  /** The week's day with the most steps (its Monday with 0 for a week without any). */
+  bestDay: Type.Object({ date: Type.String(), steps: Type.Integer() }),
+  /** The week before's steps: 0 when there were none. */
+  previousWeekSteps: Type.Integer(),
+});
+export type WeekSummaryResponse = Static<typeof WeekSummaryResponse>;
+
+/** Monday is day 1 of the week, as in ISO 8601 (the calendar day's own weekday, whatever the zone). */
+export function isMonday(day: DayString): boolean {
+  return new Date(`${day}T12:00:00Z`).getUTCDay() === 1;
+}
+
+/** The Monday of the week holding `day`. */
+export function mondayOf(day: DayString): DayString {
+  const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** The week's summary from its days' counted steps (`days` may hold days outside the two weeks). */
+export function weekSummary(
+  start: DayString,
+  days: ReadonlyMap<DayString, number>,
+  goals: readonly GoalFrom[],
+): WeekSummaryResponse {
+  let steps = 0;
+  let daysOnGoal = 0;
+  let bestDay = { date: start, steps: 0 };
+  let previousWeekSteps = 0;
+  for (let offset = 0; offset < 7; offset++) {
+    const day = addDays(start, offset);
+    const total = days.get(day) ?? 0;
+    steps += total;
+    if (total >= goalOn(goals, day)) daysOnGoal++;
+    if (total > bestDay.steps) bestDay = { date: day, steps: total };
+    previousWeekSteps += days.get(addDays(start, offset - 7)) ?? 0;
+  }
+  return { start, steps, daysOnGoal, bestDay, previousWeekSteps };
+}

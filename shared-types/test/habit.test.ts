@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { charityImpactText } from "../src/charity-api.js";
-import { goalOn, isDailyGoal, streakOf } from "../src/habit.js";
+import { goalOn, isDailyGoal, isMonday, mondayOf, streakOf } from "../src/habit.js";
 
 describe("goals and streaks", () => {
   const goals = [
@@ -48,5 +48,15 @@ describe("a charity's impact in words", () => {
     expect(charityImpactText({ charityName: "British Heart Foundation", walkers: 1, steps: 1 })).toBe(
       "1 walker, 1 step for British Heart Foundation this month",
     );
+  });
+});
+
+describe("weeks", () => {
+  it("starts a week on Monday, whatever the day of it", () => {
+    expect(isMonday("2026-11-23")).toBe(true);
+    expect(isMonday("2026-11-29")).toBe(false);
+    expect(mondayOf("2026-11-29")).toBe("2026-11-23");
+    expect(mondayOf("2026-11-23")).toBe("2026-11-23");
+    expect(mondayOf("2026-03-29")).toBe("2026-03-23");
   });
 });

@@ -1,4 +1,5 @@
 import {
+  addDays,
   DAILY_GOAL_MIN,
   type DayString,
   type GoalFrom,
@@ -7,6 +8,8 @@ import {
   type Streak,
   streakOf,
   type Theme,
+  type WeekSummaryResponse,
+  weekSummary,
 } from "@charity-steps/shared-types";
 import type { Database } from "../db/database.js";
 
@@ -105,5 +108,20 @@ export class HabitsRepository {
     const days = new Map(rows.map((row) => [row.day, row.total_steps]));
     const { current, best, todayOnGoal } = streakOf(days, goals, today);
     return { dailyGoal: goalOn(goals, today), todayOnGoal, streak: { current, best } };
+  }
+
+  /** The week from Monday `start`: its steps, days on goal and best day, and the week before's steps. */
+  async week(userId: string, start: DayString): Promise<WeekSummaryResponse> {
+    const [goals, rows] = await Promise.all([
+      this.goals(userId),
+      this.db
+        .selectFrom("step_days")
+        .select(["day", "total_steps"])
+        .where("user_id", "=", userId)
+        .where("day", ">=", addDays(start, -7))
+        .where("day", "<=", addDays(start, 6))
+        .execute(),
+    ]);
+    return weekSummary(start, new Map(rows.map((row) => [row.day, row.total_steps])), goals);
   }
 }

@@ -31,6 +31,7 @@ import {
   operatorReviewPhotoPath,
   PACE_REVIEWS_PATH,
   prizeClaimPath,
+  WEEK_SUMMARY_PATH,
 } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,6 +153,7 @@ const MATRIX: Call[] = [
     expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 200 },
   },
   { method: "GET", url: () => "/api/dashboard/stats", expected: anyWalker(200) },
+  { method: "GET", url: () => `${WEEK_SUMMARY_PATH}?start=2026-11-16`, expected: anyWalker(200) },
   { method: "POST", url: () => "/api/daily-reset", expected: anyWalker(200) },
   { method: "POST", url: () => "/api/monthly-reset", expected: anyWalker(200) },
   { method: "GET", url: () => "/api/charity/selection", expected: anyWalker(200) },

@@ -12,6 +12,9 @@ import { Layout, preloadStepTracking } from "./layout";
 const LandingPage = lazy(() =>
   import("../features/landing/landing-page").then((m) => ({ default: m.LandingPage })),
 );
+const SubscribePage = lazy(() =>
+  import("../features/subscribe/subscribe-page").then((m) => ({ default: m.SubscribePage })),
+);
 const TermsPage = lazy(() => import("../features/terms/terms-page").then((m) => ({ default: m.TermsPage })));
 const NotFoundPage = lazy(() =>
   import("../components/not-found-page").then((m) => ({ default: m.NotFoundPage })),
@@ -96,6 +99,7 @@ export function AppRoutes() {
         <Route path={paths.account} element={protect(<AccountPage />)} />
         <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
+        <Route path={paths.subscribe} element={<SubscribePage />} />
         <Route path={paths.operator} element={<OperatorRoute />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -50,3 +50,26 @@ const dayAndTimeFormat = new Intl.DateTimeFormat("en-GB", {
 export function londonDayAndTime(at: Date | string): string {
   return dayAndTimeFormat.format(new Date(at));
 }
+
+const hourFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  hour: "numeric",
+  hourCycle: "h23",
+});
+
+/** The hour (0-23) on London's clocks at `at`. */
+export function londonHour(at: Date | number = Date.now()): number {
+  return Number(hourFormat.format(new Date(at)));
+}
+
+const weekdayFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+});
+
+/** "Fri 27 Nov": a calendar day (YYYY-MM-DD) with its weekday. */
+export function weekdayAndDay(day: string): string {
+  return weekdayFormat.format(new Date(`${day}T12:00:00Z`));
+}

@@ -40,6 +40,8 @@ import {
   type StepSyncRequest,
   type StepSyncResponse,
   type WalkerReviewQueue,
+  WEEK_SUMMARY_PATH,
+  type WeekSummaryResponse,
 } from "@charity-steps/shared-types";
 import { HttpResponse, http } from "msw";
 import { drawResults, openOperatorDraw } from "./draws";
@@ -106,6 +108,16 @@ export const defaultHandlers = [
     HttpResponse.json({ charityName: null } satisfies CharitySelectionResponse),
   ),
   http.get("/api/groups", () => HttpResponse.json([] satisfies MyGroup[])),
+  http.get(WEEK_SUMMARY_PATH, ({ request }) => {
+    const start = new URL(request.url).searchParams.get("start") ?? "";
+    return HttpResponse.json({
+      start,
+      steps: 0,
+      daysOnGoal: 0,
+      bestDay: { date: start, steps: 0 },
+      previousWeekSteps: 0,
+    } satisfies WeekSummaryResponse);
+  }),
   http.get(CHARITY_IMPACT_PATH, () =>
     HttpResponse.json({
       month: "2026-11",

@@ -20,6 +20,7 @@ import {
   prizeEntriesText,
 } from "../../features/dashboard/step-numbers";
 import { TodayGoal } from "../../features/dashboard/today-goal";
+import { WeekCard } from "../../features/dashboard/week-card";
 import { TrackingCard } from "../../features/tracking/tracking-card";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
@@ -82,6 +83,7 @@ export function DashboardPage() {
             : "You're offline. Steps counted on this phone are kept and sent when the signal is back."}
         </p>
       )}
+      <WeekCard userId={user?.id ?? ""} charityName={data?.charityName ?? null} now={Date.now()} />
       <TodayGoal
         userId={user?.id ?? ""}
         date={today}

@@ -53,7 +53,7 @@ export function TodayGoal({
         <span className="text-muted">of {formatSteps(goal)} steps today</span>
       </p>
       <div
-        className="mt-3 h-3 overflow-hidden rounded-full bg-brand-soft"
+        className="mt-3 h-3 overflow-hidden rounded-full bg-line"
         role="progressbar"
         aria-label="Today's steps towards your daily goal"
         aria-valuemin={0}

@@ -1,0 +1,31 @@
+import {
+  ErrorResponse,
+  isCalendarDay,
+  isMonday,
+  NOT_A_MONDAY_MESSAGE,
+  WEEK_SUMMARY_PATH,
+  WeekSummaryQuery,
+  WeekSummaryResponse,
+} from "@charity-steps/shared-types";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { signedInUser } from "../../../auth/sessions.js";
+import { BadRequestError } from "../../../errors.js";
+
+/** The walker's week, looked back on: the dashboard's Monday card. */
+export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    WEEK_SUMMARY_PATH,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        querystring: WeekSummaryQuery,
+        response: { 200: WeekSummaryResponse, 400: ErrorResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { start } = request.query;
+      if (!isCalendarDay(start) || !isMonday(start)) throw new BadRequestError(NOT_A_MONDAY_MESSAGE);
+      return app.repositories.habits.week(signedInUser(request).id, start);
+    },
+  );
+};

@@ -1,0 +1,91 @@
+import {
+  ACCOUNT_PREFERENCES_PATH,
+  type DayString,
+  londonDayStart,
+  WEEK_SUMMARY_PATH,
+  type WeekSummaryResponse,
+} from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
+import { shiftDate } from "../../../support/shifted-date.js";
+
+describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+  });
+  afterAll(async () => testApp?.close());
+
+  const walked = (userId: string, day: DayString, steps: number) =>
+    testApp.app.repositories.ledger.recordCount(
+      { userId, day, counterId: "device:phone", kind: "motion", source: "device_motion", steps },
+      londonDayStart(day) + 20 * 3_600_000,
+    );
+  const week = (cookie: string, start: string) =>
+    testApp.app.inject({ method: "GET", url: `${WEEK_SUMMARY_PATH}?start=${start}`, headers: { cookie } });
+
+  it("adds up the week, counts days on each day's own goal, and compares with the week before", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Weekly");
+    // The week before (16-22 November): 30,000.
+    await walked(walker.user.id, "2026-11-16", 20_000);
+    await walked(walker.user.id, "2026-11-22", 10_000);
+    // The week of Monday 23 November, with a goal of 8,000 from the Wednesday.
+    await walked(walker.user.id, "2026-11-23", 10_500);
+    await walked(walker.user.id, "2026-11-24", 9_000);
+    const restore = shiftDate(Date.parse("2026-11-25T08:00:00Z") - Date.now());
+    try {
+      const goal = await testApp.app.inject({
+        method: "PUT",
+        url: ACCOUNT_PREFERENCES_PATH,
+        headers: { cookie: walker.cookie, "content-type": "application/json" },
+        payload: JSON.stringify({ dailyGoal: 8_000 }),
+      });
+      expect(goal.statusCode).toBe(200);
+    } finally {
+      restore();
+    }
+    await walked(walker.user.id, "2026-11-25", 8_000);
+    await walked(walker.user.id, "2026-11-27", 12_810);
+    await walked(walker.user.id, "2026-11-29", 12_000);
+    // The Monday after: not this week's.
+    await walked(walker.user.id, "2026-11-30", 30_000);
+
+    const response = await week(walker.cookie, "2026-11-23");
+    expect(response.statusCode).toBe(200);
+    expect(response.json<WeekSummaryResponse>()).toEqual({
+      start: "2026-11-23",
+      steps: 52_310,
+      // The 23rd (10,000 then), the 25th, 27th and 29th (8,000 from the 25th); not the 24th.
+      daysOnGoal: 4,
+      bestDay: { date: "2026-11-27", steps: 12_810 },
+      previousWeekSteps: 30_000,
+    });
+  });
+
+  it("answers a week with nothing as nothing", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Quiet");
+    expect((await week(walker.cookie, "2026-03-30")).json()).toEqual({
+      start: "2026-03-30",
+      steps: 0,
+      daysOnGoal: 0,
+      bestDay: { date: "2026-03-30", steps: 0 },
+      previousWeekSteps: 0,
+    });
+  });
+
+  it.each(["2026-11-24", "2026-11-29", "2026-02-30", "2026-11-2", "monday"])(
+    "refuses a start of %s with a 400",
+    async (start) => {
+      const walker = await createSignedInWalker(testApp.app, "Wrong");
+      const response = await week(walker.cookie, start);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^start (must be a Monday|is not in the expected format)/);
+    },
+  );
+
+  it("is the walker's own", async () => {
+    expect(
+      (await testApp.app.inject({ method: "GET", url: `${WEEK_SUMMARY_PATH}?start=2026-11-23` })).statusCode,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,125 @@
+import {
+  addDays,
+  isMonday,
+  londonDay,
+  mondayOf,
+  WEEK_SUMMARY_FROM_HOUR,
+  WEEK_SUMMARY_PATH,
+  type WeekSummaryResponse,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { CalendarCheck, X } from "lucide-react";
+import { useState } from "react";
+import { formatSteps } from "../../lib/format";
+import { londonHour, weekdayAndDay } from "../../lib/london-time";
+
+/** The weeks whose card the walker dismissed on this device, by walker. */
+const DISMISSED_KEY = "charity-steps:week-card-dismissed";
+
+/**
+ * The Monday of the week to look back on at `now`: last week's, from 07:00 London on Monday until
+ * the next Monday's 07:00; null in the hours before that, when the week just ended is not ready.
+ */
+export function weekToLookBackOn(now: number): string | null {
+  const today = londonDay(now);
+  if (isMonday(today) && londonHour(now) < WEEK_SUMMARY_FROM_HOUR) return null;
+  return addDays(mondayOf(today), -7);
+}
+
+/** "+74% on the week before", "12% fewer steps than the week before", or nothing to compare. */
+export function weekChangeText(steps: number, previous: number): string {
+  if (previous === 0)
+    return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
+  const change = Math.round(((steps - previous) / previous) * 100);
+  if (change === 0) return "As many steps as the week before";
+  return change > 0
+    ? `${change}% more steps than the week before`
+    : `${-change}% fewer steps than the week before`;
+}
+
+/** Last week, looked back on: shown on the dashboard from Monday morning until dismissed. */
+export function WeekCard({
+  userId,
+  charityName,
+  now,
+}: {
+  userId: string;
+  charityName: string | null;
+  now: number;
+}) {
+  const start = weekToLookBackOn(now);
+  const [dismissed, setDismissed] = useState(() => dismissedWeek(userId));
+  const summary = useQuery<WeekSummaryResponse | null>({
+    queryKey: [`${WEEK_SUMMARY_PATH}?start=${start}`],
+    enabled: start !== null && dismissed !== start,
+  });
+  const week = summary.data;
+  // A week with no steps, after one with none, has nothing to look back on.
+  if (!start || dismissed === start || !week || (week.steps === 0 && week.previousWeekSteps === 0))
+    return null;
+  const dismiss = () => {
+    rememberDismissed(userId, start);
+    setDismissed(start);
+  };
+  return (
+    <section className="card mb-4 p-4" aria-labelledby="week-card-title" data-testid="week-card">
+      <div className="flex items-start justify-between gap-2">
+        <h2 id="week-card-title" className="flex items-center gap-2 text-lg font-semibold">
+          <CalendarCheck aria-hidden="true" className="size-5 text-brand-strong" />
+          Your week, looked back on
+        </h2>
+        <button
+          type="button"
+          className="btn-secondary size-10 shrink-0 p-0"
+          aria-label="Dismiss last week's summary"
+          onClick={dismiss}
+        >
+          <X aria-hidden="true" className="size-5" />
+        </button>
+      </div>
+      <p className="text-sm text-muted">Week of {weekdayAndDay(week.start)}</p>
+      <dl className="mt-3 grid grid-cols-2 gap-3">
+        <div>
+          <dt className="text-sm text-muted">Steps</dt>
+          <dd className="text-2xl font-bold">{formatSteps(week.steps)}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-muted">Days on goal</dt>
+          <dd className="text-2xl font-bold">{week.daysOnGoal} of 7</dd>
+        </div>
+        <div className="col-span-2">
+          <dt className="text-sm text-muted">Best day</dt>
+          <dd className="font-semibold">
+            {week.bestDay.steps > 0
+              ? `${weekdayAndDay(week.bestDay.date)}: ${formatSteps(week.bestDay.steps)} steps`
+              : "No steps counted"}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 text-sm">{weekChangeText(week.steps, week.previousWeekSteps)}</p>
+      {charityName && week.steps > 0 && (
+        <p className="mt-1 text-sm font-medium text-brand-strong" data-testid="week-impact">
+          Your {formatSteps(week.steps)} steps last week walked for {charityName}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function dismissedWeek(userId: string): string | null {
+  try {
+    return (
+      (JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? "{}") as Record<string, string>)[userId] ?? null
+    );
+  } catch {
+    return null;
+  }
+}
+
+function rememberDismissed(userId: string, start: string): void {
+  try {
+    localStorage.setItem(DISMISSED_KEY, JSON.stringify({ [userId]: start }));
+  } catch {
+    // Storage refused: the card comes back on the next visit, and can be dismissed again.
+  }
+}
