@@ -171,9 +171,10 @@ describe("signed in", () => {
     expect(screen.getAllByText(/\/api\/health\/apple-health/).length).toBeGreaterThan(0);
   });
 
-  it("/subscribe is the 404 page", async () => {
+  it("/subscribe is the Subscribe page, not the 404 page", async () => {
     renderApp("/subscribe");
-    expect(await screen.findByText("404 Page Not Found")).toBeTruthy();
+    expect(await screen.findByRole("heading", { level: 1, name: "Subscribe" })).toBeTruthy();
+    expect(screen.queryByText("404 Page Not Found")).toBeNull();
   });
 
   it("never shows the Unauthorized toast or leaves the app", async () => {
