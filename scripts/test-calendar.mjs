@@ -21,6 +21,8 @@ const FILES = [
   "test/routes/api/steps/london-days.test.ts",
   "test/ledger/pace-rule.test.ts",
   "test/auth/sessions.test.ts",
+  "test/routes/api/dashboard/streaks.test.ts",
+  "test/routes/api/summary/week.test.ts",
 ];
 /** The matrix's routes that take or answer a day or a month: syncs, entries, resets, draws, postal entries. */
 const MATRIX_ROUTES =

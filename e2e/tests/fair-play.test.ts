@@ -144,6 +144,10 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
       .toBe("15,000 steps waiting for a quick check");
     expect(await walker.getByTestId("prize-entries").textContent()).toBe("0");
     await walker.getByRole("button", { name: "Close" }).click();
+    // 12,000 steps reached the day's goal while the entries' toasts showed: the celebration waited
+    // for them to close instead of hiding what they said.
+    await walker.locator("li.toast").filter({ hasText: "Daily goal reached!" }).waitFor();
+    await walker.getByRole("button", { name: "Close" }).click();
     await walker.getByRole("button", { name: "Close" }).waitFor({ state: "hidden" });
     await screenshot(walker, "100-fair-play-dashboard-pending");
     await expectAccessible(walker, "dashboard with entries waiting for a check");

@@ -1,4 +1,4 @@
-import { OPERATOR_API_PREFIX } from "@charity-steps/shared-types";
+import { CHARITY_IMPACT_PATH, OPERATOR_API_PREFIX } from "@charity-steps/shared-types";
 
 export { API_CACHE_NAME } from "@charity-steps/client-store/api-cache";
 
@@ -11,8 +11,17 @@ export { API_CACHE_NAME } from "@charity-steps/client-store/api-cache";
  * the page and this worker call the API with).
  */
 
-// Never cached: who is signed in (the page keeps that itself) and the sign-in/out redirects.
-const NOT_CACHED = new Set(["/api/auth/user", "/api/login", "/api/logout", "/api/callback", "/api/health"]);
+// Never cached: who is signed in (the page keeps that itself), the sign-in/out redirects, and the
+// charities' public impact (everyone's numbers, not the walker's: a signed-out visitor's landing page
+// asks for it too, and must leave nothing in the walker's cache).
+const NOT_CACHED = new Set([
+  "/api/auth/user",
+  "/api/login",
+  "/api/logout",
+  "/api/callback",
+  "/api/health",
+  CHARITY_IMPACT_PATH,
+]);
 
 // Proof photos are private and large: kept by no cache at all, this one included. The same goes
 // for the walker's data export, a ZIP of everything with all their photos, and for everything an

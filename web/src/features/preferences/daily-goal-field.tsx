@@ -33,7 +33,7 @@ export function DailyGoalField({ value, onChange }: { value: number; onChange: (
           id={id}
           type="number"
           inputMode="numeric"
-          className="field mt-0 w-36 text-center text-lg font-semibold"
+          className="field mt-0 w-36 min-w-0 shrink text-center text-lg font-semibold"
           min={DAILY_GOAL_MIN}
           max={DAILY_GOAL_MAX}
           step={DAILY_GOAL_STEP}
