@@ -6,6 +6,7 @@ import {
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
+import { useTestClock } from "../../../support/clock.js";
 import { shiftDate } from "../../../support/shifted-date.js";
 
 /** Runs `work` with the clock at `iso`, then puts it back. */
@@ -17,6 +18,10 @@ async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
     restore();
   }
 }
+
+// Walkers sign in at a fixed moment (21 November 2026), so that their sessions outlive every moment
+// the tests move the clock to, whatever day the tests run on.
+useTestClock();
 
 describe.each(dialects)("goals and streaks on the dashboard (%s)", (dialect) => {
   let testApp: TestApp;

@@ -7,7 +7,12 @@ import {
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
+import { useTestClock } from "../../../support/clock.js";
 import { shiftDate } from "../../../support/shifted-date.js";
+
+// Walkers sign in at a fixed moment (21 November 2026), so that their sessions outlive every moment
+// the tests move the clock to, whatever day the tests run on.
+useTestClock();
 
 describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
   let testApp: TestApp;
