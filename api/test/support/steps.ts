@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type DayString, londonDayStart } from "@charity-steps/shared-types";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
 
@@ -160,4 +161,12 @@ export async function noisePng(width = 1200, height = 1200): Promise<Buffer> {
   })
     .png()
     .toBuffer();
+}
+
+/** The walker's phone counted `steps` on London's `day`, synced that evening (through the ledger). */
+export function walkedOn(app: FastifyInstance, userId: string, day: DayString, steps: number) {
+  return app.repositories.ledger.recordCount(
+    { userId, day, counterId: "device:phone", kind: "motion", source: "device_motion", steps },
+    londonDayStart(day) + 20 * 3_600_000,
+  );
 }

@@ -6,7 +6,6 @@ import {
   ACCOUNT_MESSAGES,
   ACCOUNT_PREFERENCES_PATH,
   addDays,
-  londonDay,
   type PreferencesResponse,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +20,7 @@ import {
   type TestApp,
 } from "../../../helper.js";
 import { downloadExport, walkerWithData } from "../../../support/account-data.js";
-import { TEST_MONTH, useTestClock } from "../../../support/clock.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../../../support/clock.js";
 
 // The walkers' data is stored for today and this month: a fixed day, so the export cannot straddle midnight.
 useTestClock();
@@ -95,7 +94,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       emailConfirmedAt: null,
       theme: "dark",
       welcomedAt: onboardedAt,
-      dailyGoals: [{ from: londonDay(), steps: 8_000, setAt: onboardedAt }],
+      dailyGoals: [{ from: TEST_TODAY, steps: 8_000, setAt: onboardedAt }],
     });
 
     const days = download.json<ExportedDay[]>("days.json");

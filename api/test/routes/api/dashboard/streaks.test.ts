@@ -2,12 +2,12 @@ import {
   ACCOUNT_PREFERENCES_PATH,
   type DashboardStatsResponse,
   type DayString,
-  londonDayStart,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { useTestClock } from "../../../support/clock.js";
 import { shiftDate } from "../../../support/shifted-date.js";
+import { walkedOn } from "../../../support/steps.js";
 
 /** Runs `work` with the clock at `iso`, then puts it back. */
 async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
@@ -31,11 +31,7 @@ describe.each(dialects)("goals and streaks on the dashboard (%s)", (dialect) => 
   afterAll(async () => testApp?.close());
 
   /** The walker's phone counted `steps` on `day`, synced that evening. */
-  const walked = (userId: string, day: DayString, steps: number) =>
-    testApp.app.repositories.ledger.recordCount(
-      { userId, day, counterId: "device:phone", kind: "motion", source: "device_motion", steps },
-      londonDayStart(day) + 20 * 3_600_000,
-    );
+  const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
   const stats = (cookie: string) =>
     testApp.app
       .inject({ method: "GET", url: "/api/dashboard/stats", headers: { cookie } })

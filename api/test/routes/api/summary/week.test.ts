@@ -1,7 +1,6 @@
 import {
   ACCOUNT_PREFERENCES_PATH,
   type DayString,
-  londonDayStart,
   WEEK_SUMMARY_PATH,
   type WeekSummaryResponse,
 } from "@charity-steps/shared-types";
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { useTestClock } from "../../../support/clock.js";
 import { shiftDate } from "../../../support/shifted-date.js";
+import { walkedOn } from "../../../support/steps.js";
 
 // Walkers sign in at a fixed moment (21 November 2026), so that their sessions outlive every moment
 // the tests move the clock to, whatever day the tests run on.
@@ -21,11 +21,7 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
   });
   afterAll(async () => testApp?.close());
 
-  const walked = (userId: string, day: DayString, steps: number) =>
-    testApp.app.repositories.ledger.recordCount(
-      { userId, day, counterId: "device:phone", kind: "motion", source: "device_motion", steps },
-      londonDayStart(day) + 20 * 3_600_000,
-    );
+  const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
   const week = (cookie: string, start: string) =>
     testApp.app.inject({ method: "GET", url: `${WEEK_SUMMARY_PATH}?start=${start}`, headers: { cookie } });
 
