@@ -31,6 +31,7 @@ import { accountPreferencesRoutes } from "./routes/api/account/preferences.js";
 import { accountSessionsRoutes } from "./routes/api/account/sessions.js";
 import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
+import { badgesRoutes } from "./routes/api/badges/index.js";
 import { charityImpactRoutes } from "./routes/api/charity/impact.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
@@ -80,6 +81,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(stepsRoutes);
   await app.register(dashboardRoutes);
   await app.register(summaryRoutes);
+  await app.register(badgesRoutes);
   await app.register(resetRoutes);
   await app.register(charityRoutes);
   await app.register(charityImpactRoutes);

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { AccountLinks } from "../auth/provider/account-links.js";
 import { builtInIssuerOf } from "../auth/provider/provider.js";
 import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
+import { BadgeAwards } from "../badges/badge-awards.js";
 import type { AppConfig } from "../config.js";
 import { Database, type SpeedOptions } from "../db/database.js";
 import { drandBeaconSource } from "../draws/drand-beacon.js";
@@ -16,6 +17,7 @@ import { AccountDataRepository } from "../repositories/account-data.js";
 import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { AuditLogRepository } from "../repositories/audit-log.js";
+import { BadgesRepository } from "../repositories/badges.js";
 import { CharityImpactRepository } from "../repositories/charity-impact.js";
 import { DrawsRepository } from "../repositories/draws.js";
 import { GroupsRepository } from "../repositories/groups.js";
@@ -40,6 +42,7 @@ export interface Repositories {
   health: HealthRepository;
   users: UsersRepository;
   habits: HabitsRepository;
+  badges: BadgesRepository;
   sessions: SessionsRepository;
   localAccounts: LocalAccountsRepository;
   accountTokens: AccountTokensRepository;
@@ -73,6 +76,8 @@ export interface Services {
   draws: DrawService;
   /** The built-in accounts' mailed links; null with an external provider (it has no accounts here). */
   accountLinks: AccountLinks | null;
+  /** Walkers' badges: awarded when read, and shortly after steps arrive. */
+  badges: BadgeAwards;
 }
 
 export interface DataLayer {
@@ -102,11 +107,14 @@ export async function buildDataLayer(
   const drawClose = new DrawClose(draws, log);
   const ledger = await StepLedger.open(database, drawClose, { groupCommit: speed.groupCommit });
   const stepPhotos = new StepPhotosRepository(db);
+  const habits = new HabitsRepository(database);
+  const badges = new BadgesRepository(database);
 
   const repositories: Repositories = {
     health: new HealthRepository(database),
     users,
-    habits: new HabitsRepository(database),
+    habits,
+    badges,
     sessions: new SessionsRepository(db, dialect, speed),
     localAccounts,
     accountTokens,
@@ -159,6 +167,7 @@ export async function buildDataLayer(
           users,
         })
       : null,
+    badges: new BadgeAwards({ badges, habits, eligibleSteps, log }),
   };
   return { repositories, services };
 }

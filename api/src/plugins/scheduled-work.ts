@@ -18,9 +18,10 @@ export interface ScheduledWorkOptions {
 
 /**
  * Everything a process does on its own clock, started once the app is ready and stopped when it
- * closes: the mail queue's worker, the draws' scheduled job and the hourly housekeeping. Every
- * process runs them all; the database makes each thing they do happen once (a message is claimed
- * under a lease, a draw's every step is a guarded update, a deletion of expired rows is idempotent).
+ * closes: the mail queue's worker, the draws' scheduled job, the hourly housekeeping, and the badge
+ * looks waiting after steps arrived. Every process runs them all; the database makes each thing they
+ * do happen once (a message is claimed under a lease, a draw's every step is a guarded update, a
+ * deletion of expired rows is idempotent, a badge is a walker's once).
  */
 export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
   async (app, options) => {
@@ -66,6 +67,7 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
     app.addHook("onClose", async () => {
       for (const timer of timers) clearInterval(timer);
       await drawTick;
+      await services.badges.stop();
       await services.mail.stop();
     });
   },

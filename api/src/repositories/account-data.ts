@@ -22,6 +22,7 @@ export interface ExportProfile {
   onboardedAt: number | null;
   /** Each daily goal the walker set, from the day it began. */
   dailyGoals: { from: string; goal: number; setAt: number }[];
+  badges: { id: string; earnedAt: number }[];
 }
 
 export interface ExportCounter {
@@ -133,6 +134,13 @@ export class AccountDataRepository {
       .where("user_id", "=", userId)
       .orderBy("from_day")
       .execute();
+    const badges = await this.db
+      .selectFrom("user_badges")
+      .select(["badge_id", "earned_at"])
+      .where("user_id", "=", userId)
+      .orderBy("earned_at")
+      .orderBy("badge_id")
+      .execute();
     return (
       row && {
         firstName: row.first_name,
@@ -148,6 +156,7 @@ export class AccountDataRepository {
           goal: goal.goal,
           setAt: Number(goal.set_at),
         })),
+        badges: badges.map((badge) => ({ id: badge.badge_id, earnedAt: Number(badge.earned_at) })),
       }
     );
   }
@@ -412,6 +421,9 @@ export class AccountDataRepository {
         .execute();
       await trx.deleteFrom("idempotency_records").where("user_id", "=", userId).execute();
       await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+      // What they set themselves and what they earned says what they did, day by day.
+      await trx.deleteFrom("daily_goals").where("user_id", "=", userId).execute();
+      await trx.deleteFrom("user_badges").where("user_id", "=", userId).execute();
       // Their calls are counted under each key, and go with it (also by cascade).
       const keys = trx.selectFrom("step_import_keys").select("id").where("user_id", "=", userId);
       await trx.deleteFrom("step_import_calls").where("key_id", "in", keys).execute();

@@ -33,6 +33,7 @@ const TABLES = [
   "step_months",
   "step_photos",
   "subscription_payments",
+  "user_badges",
   "users",
 ];
 
@@ -120,6 +121,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "pace_reviews",
       "day_reviews",
       "daily_goals",
+      "user_badges",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -25,3 +25,13 @@ export function useTestClock(at: Date = TEST_NOW): void {
     restore?.();
   });
 }
+
+/** Runs `work` with the clock at `iso` (running on from there), then puts it back. */
+export async function atMoment<T>(iso: string, work: () => Promise<T>): Promise<T> {
+  const restore = shiftDate(Date.parse(iso) - Date.now());
+  try {
+    return await work();
+  } finally {
+    restore();
+  }
+}

@@ -4,6 +4,9 @@ import {
   type AccountSession,
   type AuditLogPage,
   type AuthUser,
+  BADGES_PATH,
+  type BadgesResponse,
+  badgesShown,
   CHARITY_IMPACT_PATH,
   CHARITY_NAMES,
   type CharityImpactResponse,
@@ -69,6 +72,18 @@ export function dashboardStats(overrides: Partial<DashboardStatsResponse> = {}):
   };
 }
 
+/** The badges a walker without a charity sees, each earned when `earned` says (ISO 8601), else not. */
+export function badgesOf(earned: Record<string, string>): BadgesResponse {
+  return {
+    items: badgesShown(null, new Map(Object.keys(earned).map((id) => [id, 0]))).map((badge) => ({
+      id: badge.id,
+      name: badge.name,
+      description: badge.description,
+      earnedAt: earned[badge.id] ?? null,
+    })),
+  };
+}
+
 /**
  * What the API answers in every test unless the test says otherwise with `server.use(...)`: nobody
  * is signed in; the London day's and month's resets, which the signed-in app asks for as it starts,
@@ -131,6 +146,7 @@ export const defaultHandlers = [
       onboardedAt: "2025-03-14T09:31:00.000Z",
     } satisfies PreferencesResponse),
   ),
+  http.get(BADGES_PATH, () => HttpResponse.json(badgesOf({}))),
   http.get(ACCOUNT_SESSIONS_PATH, () => HttpResponse.json([] satisfies AccountSession[])),
   http.get(HEALTH_KEYS_PATH, () => HttpResponse.json([] satisfies StepImportKey[])),
   http.get(OPERATOR_POSTAL_ENTRIES_PATH, ({ request }) =>

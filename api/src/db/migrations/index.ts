@@ -20,6 +20,7 @@ import * as fairPlay from "./0018-fair-play.js";
 import * as emailChanges from "./0019-email-changes.js";
 import * as fairPlayDays from "./0020-fair-play-days.js";
 import * as dailyHabit from "./0021-daily-habit.js";
+import * as badges from "./0022-badges.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   "0019-email-changes": emailChanges,
   "0020-fair-play-days": fairPlayDays,
   "0021-daily-habit": dailyHabit,
+  "0022-badges": badges,
 };
 
 export const migrationProvider: MigrationProvider = {

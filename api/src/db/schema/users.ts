@@ -34,3 +34,10 @@ export interface DailyGoalsTable {
   goal: number;
   set_at: number;
 }
+
+/** A badge a walker earned, and when (ms); kept whatever happens to the steps that earned it. */
+export interface UserBadgesTable {
+  user_id: string;
+  badge_id: string;
+  earned_at: number;
+}

@@ -210,6 +210,10 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
                   steps: goal.goal,
                   setAt: iso(goal.setAt),
                 })),
+                badges: (profile?.badges ?? []).map((badge) => ({
+                  id: badge.id,
+                  earnedAt: iso(badge.earnedAt),
+                })),
               },
               null,
               2,

@@ -4,6 +4,7 @@ import {
   ErrorResponse,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
+  londonDay,
   MANUAL_ENTRIES_PER_DAY_MAX,
   MANUAL_IMAGE_MAX_BYTES,
   MANUAL_NOTE_MAX_CHARS,
@@ -123,7 +124,9 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (error instanceof PhotosBusyError) reply.header("retry-after", String(error.retryAfterSeconds));
           throw error;
         }
-        return app.repositories.manualEntries.add({ ...accepted, photo });
+        const added = await app.repositories.manualEntries.add({ ...accepted, photo });
+        app.services.badges.soon(user.id, londonDay);
+        return added;
       };
       // An earlier answer is returned even when its date has since left the 30-day window, or the
       // walker has since reached a limit.

@@ -6,6 +6,8 @@ import {
   ACCOUNT_MESSAGES,
   ACCOUNT_PREFERENCES_PATH,
   addDays,
+  BADGES_PATH,
+  type BadgesResponse,
   type PreferencesResponse,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,6 +54,12 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
     });
     expect(settings.statusCode, settings.body).toBe(200);
     const { onboardedAt } = settings.json<PreferencesResponse>();
+    // Reading the badges awards all that are due, so the export holds them whatever the timing.
+    const earned = (await ana.account.get(BADGES_PATH))
+      .json<BadgesResponse>()
+      .items.flatMap((badge) => (badge.earnedAt === null ? [] : [{ id: badge.id, earnedAt: badge.earnedAt }]))
+      .sort((a, b) => a.earnedAt.localeCompare(b.earnedAt) || a.id.localeCompare(b.id));
+    expect(earned.map((badge) => badge.id)).toContain("joined-a-group");
 
     const download = await downloadExport(app, ana.cookie);
     const { response } = download;
@@ -95,6 +103,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       theme: "dark",
       welcomedAt: onboardedAt,
       dailyGoals: [{ from: TEST_TODAY, steps: 8_000, setAt: onboardedAt }],
+      badges: earned,
     });
 
     const days = download.json<ExportedDay[]>("days.json");

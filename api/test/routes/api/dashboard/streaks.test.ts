@@ -5,19 +5,10 @@ import {
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
-import { useTestClock } from "../../../support/clock.js";
-import { shiftDate } from "../../../support/shifted-date.js";
+import { atMoment, useTestClock } from "../../../support/clock.js";
 import { walkedOn } from "../../../support/steps.js";
 
-/** Runs `work` with the clock at `iso`, then puts it back. */
-async function at<T>(iso: string, work: () => Promise<T>): Promise<T> {
-  const restore = shiftDate(Date.parse(iso) - Date.now());
-  try {
-    return await work();
-  } finally {
-    restore();
-  }
-}
+const at = atMoment;
 
 // Walkers sign in at a fixed moment (21 November 2026), so that their sessions outlive every moment
 // the tests move the clock to, whatever day the tests run on.

@@ -1,0 +1,121 @@
+import {
+  addMonths,
+  BADGES,
+  type BadgeFacts,
+  type BadgesResponse,
+  badgesShown,
+  type DayString,
+  FIRST_PRIZE_ENTRY_BADGE,
+  JOINED_GROUP_BADGE,
+  monthOfDay,
+  prizeEntries,
+  reaches,
+} from "@charity-steps/shared-types";
+import type { FastifyBaseLogger } from "fastify";
+import type { EligibleSteps } from "../ledger/eligible-steps.js";
+import type { BadgesRepository } from "../repositories/badges.js";
+import type { HabitsRepository } from "../repositories/habits.js";
+
+/** How long after a walker's steps arrive their badges are looked at: a burst of syncs makes one look. */
+export const AWARD_DELAY_MS = 5_000;
+/** Walkers waiting for a look at once; beyond it, a walker's badges wait for their next read. */
+export const AWARDS_WAITING_MAX = 10_000;
+
+/**
+ * Awards badges. A walker's record is looked at when they read their badges or their dashboard, and
+ * a few seconds after their steps arrive (however they arrive: an app, a Shortcut, a photo), so a
+ * badge is awarded on the day it is reached even when the app is closed. A badge once awarded is
+ * kept: the rules are judged only for badges not yet earned.
+ */
+export class BadgeAwards {
+  private readonly waiting = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly deps: {
+      badges: BadgesRepository;
+      habits: HabitsRepository;
+      eligibleSteps: EligibleSteps;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** Awards what the walker's record now reaches, and answers their badges. */
+  async award(userId: string, today: DayString, now = Date.now()): Promise<BadgesResponse> {
+    const { badges } = this.deps;
+    const earned = await badges.earned(userId);
+    const unearned = BADGES.filter((badge) => !earned.has(badge.id));
+    if (unearned.length > 0) {
+      const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE));
+      const reached = unearned.filter((badge) => reaches(badge.rule, facts)).map((badge) => badge.id);
+      if (reached.length > 0) {
+        await badges.award(userId, reached, now);
+        for (const id of reached) earned.set(id, now);
+      }
+      return this.listed(facts.charityName, earned);
+    }
+    // Every badge earned, every charity's among them: all are listed, whatever the charity now.
+    return this.listed(null, earned);
+  }
+
+  /** Awards the group badge at once: a walker who leaves the group straight away keeps it. */
+  async joinedGroup(userId: string, now = Date.now()): Promise<void> {
+    await this.deps.badges.award(userId, [JOINED_GROUP_BADGE], now);
+  }
+
+  /** Looks at the walker's badges shortly: steps arrived. Bursts make one look; errors are logged. */
+  soon(userId: string, today: () => DayString): void {
+    if (this.waiting.has(userId) || this.waiting.size >= AWARDS_WAITING_MAX) return;
+    const timer = setTimeout(() => {
+      this.waiting.delete(userId);
+      const run = this.award(userId, today())
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, "badges: an award failed"))
+        .finally(() => this.running.delete(run));
+      this.running.add(run);
+    }, AWARD_DELAY_MS);
+    timer.unref();
+    this.waiting.set(userId, timer);
+  }
+
+  /** Drops the looks still waiting and lets those under way finish: the app is closing. */
+  async stop(): Promise<void> {
+    for (const timer of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+    await Promise.all(this.running);
+  }
+
+  private async facts(userId: string, today: DayString, hasEntryBadge: boolean): Promise<BadgeFacts> {
+    const { badges, habits, eligibleSteps } = this.deps;
+    const month = monthOfDay(today);
+    const lastMonth = addMonths(month, -1);
+    const [steps, standing] = await Promise.all([
+      badges.facts(userId, [month, lastMonth]),
+      habits.standing(userId, today),
+    ]);
+    // A month's entries are counted on eligible steps; a past draw's ticket says the same for
+    // months already drawn. The walk is read only while the badge is still to earn.
+    let hasPrizeEntry = hasEntryBadge || steps.hasDrawTicket;
+    for (const candidate of [month, lastMonth]) {
+      if (hasPrizeEntry) break;
+      hasPrizeEntry = prizeEntries((await eligibleSteps.month(candidate, userId)).eligibleSteps) > 0;
+    }
+    return { ...steps, bestStreak: standing.streak.best, hasPrizeEntry };
+  }
+
+  private listed(
+    charityName: BadgeFacts["charityName"],
+    earned: ReadonlyMap<string, number>,
+  ): BadgesResponse {
+    return {
+      items: badgesShown(charityName, earned).map((badge) => {
+        const earnedAt = earned.get(badge.id);
+        return {
+          id: badge.id,
+          name: badge.name,
+          description: badge.description,
+          earnedAt: earnedAt === undefined ? null : new Date(earnedAt).toISOString(),
+        };
+      }),
+    };
+  }
+}

@@ -1,0 +1,172 @@
+import { addDays, BADGES_PATH, type BadgesResponse, type DayString } from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AWARD_DELAY_MS } from "../../../../src/badges/badge-awards.js";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
+import { atMoment, useTestClock } from "../../../support/clock.js";
+import { stepsClient, walkedOn } from "../../../support/steps.js";
+
+// Walkers sign in at a fixed moment (21 November 2026), whatever day the tests run on.
+useTestClock();
+
+const BASE_NAMES = [
+  "First 10,000-step day",
+  "3-day streak",
+  "7-day streak",
+  "30-day streak",
+  "100,000 steps in a month",
+  "1,000,000 steps",
+  "First prize entry",
+  "Joined a group",
+];
+
+describe.each(dialects)("badges (%s)", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+  });
+  afterAll(async () => testApp?.close());
+
+  const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
+  const badges = async (cookie: string) => {
+    const response = await testApp.app.inject({ method: "GET", url: BADGES_PATH, headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    return response.json<BadgesResponse>().items;
+  };
+  /** Each earned badge's name, with the minute it was earned (the clock runs on from where a test puts it). */
+  const earned = (items: BadgesResponse["items"]) =>
+    Object.fromEntries(
+      items
+        .filter((badge) => badge.earnedAt !== null)
+        .map((badge) => [badge.name, badge.earnedAt?.slice(0, 16)]),
+    );
+
+  it("lists every badge unearned for a new walker, and the charity's once they choose one", async () => {
+    const walker = await createSignedInWalker(testApp.app, "New");
+    const before = await badges(walker.cookie);
+    expect(before.map((badge) => badge.name)).toEqual(BASE_NAMES);
+    expect(before.every((badge) => badge.earnedAt === null && badge.description.length > 0)).toBe(true);
+
+    const chose = await stepsClient(testApp.app, walker.cookie).post("/api/charity/select", {
+      charityName: "British Heart Foundation",
+    });
+    expect(chose.statusCode).toBe(200);
+    const after = await badges(walker.cookie);
+    expect(after.map((badge) => badge.name)).toEqual([...BASE_NAMES, "Walked for British Heart Foundation"]);
+    expect(after.at(-1)).toMatchObject({
+      id: "walked-for-british-heart-foundation",
+      description: "Walk 100,000 steps in a month while supporting British Heart Foundation.",
+      earnedAt: null,
+    });
+  });
+
+  it("awards a badge once, on the day it is reached, and keeps it when the steps are gone", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Once");
+    // Three days on the default goal of 10,000, the third synced a day late.
+    for (const day of ["2026-11-10", "2026-11-11"]) await walked(walker.user.id, day, 10_000);
+    const first = await atMoment("2026-11-12T09:00:00Z", () => badges(walker.cookie));
+    // Two days of 10,000 are two prize entries too.
+    expect(earned(first)).toEqual({
+      "First 10,000-step day": "2026-11-12T09:00",
+      "First prize entry": "2026-11-12T09:00",
+    });
+
+    await walked(walker.user.id, "2026-11-12", 10_500);
+    const second = await atMoment("2026-11-13T08:00:00Z", () => badges(walker.cookie));
+    expect(earned(second)).toEqual({
+      "First 10,000-step day": "2026-11-12T09:00",
+      "First prize entry": "2026-11-12T09:00",
+      "3-day streak": "2026-11-13T08:00",
+    });
+
+    // The days are taken out of the record: what was earned stays, with the time it was earned.
+    await testApp.app.database.db.deleteFrom("step_days").where("user_id", "=", walker.user.id).execute();
+    const third = await atMoment("2026-11-14T08:00:00Z", () => badges(walker.cookie));
+    expect(earned(third)).toEqual(earned(second));
+    const rows = await testApp.app.database.db
+      .selectFrom("user_badges")
+      .select(["badge_id"])
+      .where("user_id", "=", walker.user.id)
+      .orderBy("badge_id")
+      .execute();
+    expect(rows.map((row) => row.badge_id)).toEqual([
+      "3-day-streak",
+      "first-10000-step-day",
+      "first-prize-entry",
+    ]);
+  });
+
+  it("awards a month of 100,000 steps, the charity it was walked for, a prize entry and a million steps", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Month");
+    await stepsClient(testApp.app, walker.cookie).post("/api/charity/select", {
+      charityName: "Cancer Research UK",
+    });
+    // Twenty days of 25,000 in October (a month of 500,000) and twenty of 25,000 this month.
+    for (let offset = 0; offset < 20; offset++) {
+      await walked(walker.user.id, addDays("2026-10-01", offset), 25_000);
+      await walked(walker.user.id, addDays("2026-11-01", offset), 25_000);
+    }
+    const items = await badges(walker.cookie);
+    const names = Object.keys(earned(items));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "First 10,000-step day",
+        "3-day streak",
+        "7-day streak",
+        "100,000 steps in a month",
+        "1,000,000 steps",
+        "First prize entry",
+        "Walked for Cancer Research UK",
+      ]),
+    );
+    expect(names).not.toContain("30-day streak");
+    expect(names).not.toContain("Joined a group");
+
+    // A new charity: the old one's badge stays on the list, earned.
+    await stepsClient(testApp.app, walker.cookie).post("/api/charity/select", {
+      charityName: "Crohn's & Colitis UK",
+    });
+    const after = await badges(walker.cookie);
+    expect(after.find((badge) => badge.name === "Walked for Cancer Research UK")?.earnedAt).toBe(
+      items.find((badge) => badge.name === "Walked for Cancer Research UK")?.earnedAt,
+    );
+  });
+
+  it("awards the group badge on joining, kept after leaving", async () => {
+    const admin = await createSignedInWalker(testApp.app, "Admin");
+    const member = await createSignedInWalker(testApp.app, "Member");
+    const created = await stepsClient(testApp.app, admin.cookie).post("/api/groups", {
+      name: "Lunch walkers",
+    });
+    expect(created.statusCode).toBe(201);
+    const { id, joinCode } = created.json<{ id: number; joinCode: string }>();
+    const member_ = stepsClient(testApp.app, member.cookie);
+    expect((await member_.post("/api/groups/join", { joinCode })).statusCode).toBe(201);
+    expect((await member_.post(`/api/groups/${id}/leave`)).statusCode).toBeLessThan(300);
+    expect(Object.keys(earned(await badges(member.cookie)))).toEqual(["Joined a group"]);
+    expect(Object.keys(earned(await badges(admin.cookie)))).toEqual(["Joined a group"]);
+  });
+
+  it("looks at a walker's badges a few seconds after their steps arrive, with no read", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Synced");
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const synced = await stepsClient(testApp.app, walker.cookie).sync({
+        steps: 10_200,
+        date: "2026-11-21",
+        source: "device_motion",
+      });
+      expect(synced.statusCode).toBe(200);
+      vi.advanceTimersByTime(AWARD_DELAY_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(async () => {
+      const rows = await testApp.app.database.db
+        .selectFrom("user_badges")
+        .select("badge_id")
+        .where("user_id", "=", walker.user.id)
+        .execute();
+      expect(rows.map((row) => row.badge_id).sort()).toEqual(["first-10000-step-day", "first-prize-entry"]);
+    });
+  });
+});
