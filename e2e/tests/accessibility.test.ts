@@ -108,7 +108,8 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
         .getByRole("progressbar", { name: "Today's steps towards your daily goal" })
         .getAttribute("aria-valuetext"),
     ).toBe("12% of your daily goal");
-    await page.getByRole("img", { name: /Steps per day for the last 30 days/ }).waitFor();
+    const chart = page.getByRole("slider", { name: /Steps per day for the last 30 days/ });
+    await chart.waitFor();
     // A photo with no capture date waits for a check: the dashboard says so in words.
     const pending = await page.evaluate(
       async () =>
@@ -123,6 +124,10 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
     const table = page.getByRole("table", { name: "Steps per day for the last 30 days" });
     expect(await table.getByRole("row").count()).toBe(31);
     expect(await table.getByRole("row").last().textContent()).toContain("1,200");
+    // The chart reads today's bar, and where its steps came from, in words.
+    expect(await chart.getAttribute("aria-valuetext")).toMatch(
+      /: 1,200 steps\. By hand 1,200 · Waiting for a check 1,200\.$/,
+    );
     await expectAccessible(page, "dashboard, 30-day table open");
   });
 

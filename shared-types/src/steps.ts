@@ -119,12 +119,39 @@ export type TodayStepsResponse = Static<typeof TodayStepsResponse>;
 export const MonthlyStepsResponse = Type.Object({ month: Type.String(), steps: Type.Integer() });
 export type MonthlyStepsResponse = Static<typeof MonthlyStepsResponse>;
 
+export const STEP_HISTORY_PATH = "/api/steps/history";
+/** The most days `GET /api/steps/history` answers: a year, a leap year's included. */
+export const STEP_HISTORY_DAYS_MAX = 366;
+export const STEP_HISTORY_DAYS_RULE = `must be a whole number of days from 1 to ${STEP_HISTORY_DAYS_MAX}`;
+
+export const StepHistoryQuery = Type.Object(
+  {
+    days: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: STEP_HISTORY_DAYS_MAX,
+        errorMessage: STEP_HISTORY_DAYS_RULE,
+        description: `The days to answer, today the last (${STEP_HISTORY_DAYS} when absent)`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StepHistoryQuery = Static<typeof StepHistoryQuery>;
+
 export const StepHistoryResponse = Type.Object({
-  /** Oldest first, one row per day for the last 30 days, today included; days without steps are 0. */
+  /** Oldest first, one row per day, today the last; days without steps are 0. */
   days: Type.Array(
     Type.Object({
       date: StepDate,
+      /** The day's counted steps: the larger of the phones' and the health app's counts, plus those added by hand. */
       steps: Type.Integer(),
+      /** Counted by a phone's motion sensors (walk mode), on any of the walker's devices. */
+      motionSteps: Type.Integer(),
+      /** Imported from a health app (Apple Health). */
+      healthSteps: Type.Integer(),
+      /** Added by hand with a photo. */
+      manualSteps: Type.Integer(),
       /** Of the day's steps, those waiting for a check before they count for prizes; absent when none. */
       pendingSteps: Type.Optional(Type.Integer()),
       /** Why those steps wait, in fair play's words; absent when none wait. */

@@ -24,6 +24,14 @@ export interface CounterReading {
   steps: number;
 }
 
+/** A day's counted steps, and each source's part (the total is the larger of motion and health, plus manual). */
+export interface DayParts {
+  steps: number;
+  motionSteps: number;
+  healthSteps: number;
+  manualSteps: number;
+}
+
 export interface WalkerTotals {
   daySteps: number;
   todaySteps: number;
@@ -222,16 +230,26 @@ export class StepLedger {
     return Number(row?.total_steps ?? 0);
   }
 
-  /** Counted steps for each day from `from` to `to` (inclusive) that has any. */
-  async dayTotals(userId: string, from: DayString, to: DayString): Promise<Map<DayString, number>> {
+  /** Each day from `from` to `to` (inclusive) that has steps: its counted total and where they came from. */
+  async dayParts(userId: string, from: DayString, to: DayString): Promise<Map<DayString, DayParts>> {
     const rows = await this.db
       .selectFrom("step_days")
-      .select(["day", "total_steps"])
+      .select(["day", "total_steps", "motion_steps", "health_steps", "manual_steps"])
       .where("user_id", "=", userId)
       .where("day", ">=", from)
       .where("day", "<=", to)
       .execute();
-    return new Map(rows.map((row) => [row.day, row.total_steps]));
+    return new Map(
+      rows.map((row) => [
+        row.day,
+        {
+          steps: row.total_steps,
+          motionSteps: row.motion_steps,
+          healthSteps: row.health_steps,
+          manualSteps: row.manual_steps,
+        },
+      ]),
+    );
   }
 }
 

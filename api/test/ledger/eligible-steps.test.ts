@@ -203,11 +203,20 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
     expect(history.at(-1)).toEqual({
       date: TODAY,
       steps: 17_000,
+      motionSteps: 3_000,
+      healthSteps: 0,
+      manualSteps: 14_000,
       pendingSteps: 5_000,
       // Why, in fair play's words: the held entry's reasons.
       pendingReasons: held.reasons,
     });
-    expect(history.at(-2)).toEqual({ date: "2026-11-20", steps: 0 });
+    expect(history.at(-2)).toEqual({
+      date: "2026-11-20",
+      steps: 0,
+      motionSteps: 0,
+      healthSteps: 0,
+      manualSteps: 0,
+    });
 
     const list = await walker.api.get(MANUAL_ENTRIES_PATH);
     expect(list.statusCode).toBe(200);

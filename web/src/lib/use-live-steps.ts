@@ -16,10 +16,10 @@ export function useLiveSteps(server: { todaySteps: number; monthlySteps: number 
 }
 
 /** The 30-day history with the days this device counted but has not synced yet added in. */
-export function mergeHistory(
-  days: { date: string; steps: number }[],
+export function mergeHistory<Day extends { date: string; steps: number }>(
+  days: Day[],
   device: DeviceSteps | undefined,
-): { date: string; steps: number }[] {
+): Day[] {
   if (!device) return days;
   return days.map((day) => {
     const local = device.days.get(day.date);

@@ -12,6 +12,7 @@ import { Link } from "react-router-dom";
 import { CharityImpactLine } from "../../components/charity-impact-line";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { BadgeAnnouncer } from "../../features/badges/badge-announcer";
 import { ProgressRing } from "../../features/dashboard/progress-ring";
 import { StepHistoryChart } from "../../features/dashboard/step-history-chart";
 import {
@@ -21,12 +22,14 @@ import {
 } from "../../features/dashboard/step-numbers";
 import { TodayGoal } from "../../features/dashboard/today-goal";
 import { WeekCard } from "../../features/dashboard/week-card";
+import { InstallOffer } from "../../features/install/install-offer";
 import { TrackingCard } from "../../features/tracking/tracking-card";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../../lib/step-queries";
 import { useAuth } from "../../lib/use-auth";
+import { useHashTarget } from "../../lib/use-hash-target";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { useLondonDay } from "../../lib/use-london-day";
 
@@ -63,6 +66,7 @@ export function DashboardPage() {
   const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
   const { user } = useAuth();
   const today = useLondonDay();
+  useHashTarget();
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
   // Stats from another day (loaded before midnight) say nothing of today's goal.
@@ -83,6 +87,8 @@ export function DashboardPage() {
             : "You're offline. Steps counted on this phone are kept and sent when the signal is back."}
         </p>
       )}
+      {user && <BadgeAnnouncer userId={user.id} />}
+      {data && <InstallOffer hasSteps={data.monthlySteps > 0 || todaySteps > 0} />}
       <WeekCard userId={user?.id ?? ""} charityName={data?.charityName ?? null} now={Date.now()} />
       <TodayGoal
         userId={user?.id ?? ""}
@@ -157,7 +163,10 @@ export function DashboardPage() {
           appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
         />
         {history.data && (
-          <StepHistoryChart days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)} />
+          <StepHistoryChart
+            days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)}
+            dailyGoal={dailyGoal}
+          />
         )}
         <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
           <ManualStepsForm />

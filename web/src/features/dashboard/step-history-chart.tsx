@@ -1,105 +1,327 @@
-import { DAILY_STEP_GOAL, DAILY_STEP_MAX } from "@charity-steps/shared-types";
-import { formatSteps } from "../../lib/format";
+import {
+  addMonths,
+  DAILY_STEP_MAX,
+  daysBetween,
+  monthOfDay,
+  STEP_HISTORY_PATH,
+  type StepHistoryResponse,
+} from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
+import { type KeyboardEvent, type PointerEvent, useState } from "react";
+import { apiRequest } from "../../lib/api-client";
+import { formatMonth, formatShortDay, formatSteps } from "../../lib/format";
+import { STEP_HISTORY_KEY } from "../../lib/step-queries";
 
-const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+export type HistoryDay = StepHistoryResponse["days"][number];
+export type ChartView = "week" | "month" | "year";
+
+const VIEWS: Record<ChartView, { button: string; title: string; picture: string }> = {
+  week: { button: "Week", title: "Last 7 days", picture: "Steps per day for the last 7 days" },
+  month: { button: "Month", title: "Last 30 days", picture: "Steps per day for the last 30 days" },
+  year: {
+    button: "Year",
+    title: "Last 12 months",
+    picture: "Average steps per day, month by month, for the last 12 months",
+  },
+};
+
+/** One bar: a day, or (in the year's view) a month, with where its steps came from. */
+export interface ChartBar {
+  key: string;
+  /** "Sat 21 Nov", or "November 2026". */
+  label: string;
+  /** The bar's height: the day's steps, or the month's average a day. */
+  value: number;
+  steps: number;
+  motionSteps: number;
+  healthSteps: number;
+  manualSteps: number;
+  pendingSteps: number;
+  /** Counted on this phone and not yet sent. */
+  unsentSteps: number;
+  /** Days the month's average is over (the year's view only). */
+  days?: number;
+}
+
+/** What a bar's steps were, in words: "Sat 21 Nov: 8,200 steps. This phone 6,000 · Apple Health 7,500". */
+export function barText(bar: ChartBar): string {
+  const head =
+    bar.days === undefined
+      ? `${bar.label}: ${formatSteps(bar.steps)} steps`
+      : `${bar.label}: ${formatSteps(bar.steps)} steps, ${formatSteps(bar.value)} a day on average`;
+  const parts = [
+    ["This phone", bar.motionSteps],
+    ["Apple Health", bar.healthSteps],
+    ["By hand", bar.manualSteps],
+    ["Waiting for a check", bar.pendingSteps],
+    ["Not yet sent", bar.unsentSteps],
+  ] as const;
+  const sources = parts
+    .filter(([, steps]) => steps > 0)
+    .map(([name, steps]) => `${name} ${formatSteps(steps)}`);
+  return sources.length === 0 ? `${head}.` : `${head}. ${sources.join(" · ")}.`;
+}
+
+function dayBar(day: HistoryDay): ChartBar {
+  const counted = Math.min(DAILY_STEP_MAX, Math.max(day.motionSteps, day.healthSteps) + day.manualSteps);
+  return {
+    key: day.date,
+    label: formatShortDay(day.date),
+    value: day.steps,
+    steps: day.steps,
+    motionSteps: day.motionSteps,
+    healthSteps: day.healthSteps,
+    manualSteps: day.manualSteps,
+    pendingSteps: day.pendingSteps ?? 0,
+    unsentSteps: Math.max(0, day.steps - counted),
+  };
+}
+
+/** The year's days as months, each with its average a day over the days it has had so far. */
+export function monthBars(days: readonly HistoryDay[]): ChartBar[] {
+  const months = new Map<string, ChartBar>();
+  for (const day of days) {
+    const month = monthOfDay(day.date);
+    const bar = months.get(month) ?? {
+      ...dayBar({ date: day.date, steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0 }),
+      key: month,
+      label: formatMonth(month),
+      days: 0,
+    };
+    const one = dayBar(day);
+    bar.steps += one.steps;
+    bar.motionSteps += one.motionSteps;
+    bar.healthSteps += one.healthSteps;
+    bar.manualSteps += one.manualSteps;
+    bar.pendingSteps += one.pendingSteps;
+    bar.unsentSteps += one.unsentSteps;
+    bar.days = (bar.days ?? 0) + 1;
+    bar.value = Math.round(bar.steps / bar.days);
+    months.set(month, bar);
+  }
+  return [...months.values()];
+}
+
+/** The days the year's view asks for: from the first of the month eleven months back to today. */
+export function yearDaysFor(today: string): number {
+  return daysBetween(`${addMonths(monthOfDay(today), -11)}-01`, today) + 1;
+}
+
+/** The y-axis' top: above the goal and the tallest bar, at a round number of steps. */
+export function axisTop(goal: number, values: readonly number[]): number {
+  const highest = Math.max(goal * 1.2, ...values);
+  const step = highest > 20_000 ? 10_000 : 5_000;
+  return Math.ceil(highest / step) * step;
+}
+
+const compact = (steps: number) => (steps === 0 ? "0" : `${formatSteps(steps / 1000)}k`);
 
 /**
- * The last 30 days, a bar a day, with the 10,000-step daily goal marked. The bars are a picture;
- * the same numbers are in a table under it, for screen readers and for anyone who wants the figures.
+ * The walker's days as bars, a week, 30 days or a year (months) at a time, against their daily goal,
+ * with a y-axis and the goal labelled on its line. The chart is one control: a tap on a bar, or the
+ * arrow keys once it has focus, show that bar's steps and where they came from. The same numbers
+ * are in a table under it.
  */
-export function StepHistoryChart({ days }: { days: { date: string; steps: number }[] }) {
-  const width = 320;
-  const height = 140;
-  const top = Math.max(DAILY_STEP_GOAL * 1.25, ...days.map((day) => day.steps));
-  const scale = (steps: number) => (Math.min(steps, DAILY_STEP_MAX) / top) * height;
-  const slot = width / Math.max(1, days.length);
-  const goalY = height - scale(DAILY_STEP_GOAL);
-  const first = days[0];
-  const last = days.at(-1);
-  const total = days.reduce((sum, day) => sum + day.steps, 0);
-  const goalDays = days.filter((day) => day.steps >= DAILY_STEP_GOAL).length;
+export function StepHistoryChart({
+  days,
+  dailyGoal,
+}: {
+  /** The last 30 days, today the last, with this phone's unsent steps in. */
+  days: readonly HistoryDay[];
+  dailyGoal: number;
+}) {
+  const [view, setView] = useState<ChartView>("month");
+  const today = days.at(-1)?.date ?? "";
+  const yearDays = yearDaysFor(today || "2000-01-01");
+  const year = useQuery<StepHistoryResponse>({
+    queryKey: [...STEP_HISTORY_KEY, "year", yearDays],
+    queryFn: async () =>
+      (await (
+        await apiRequest("GET", `${STEP_HISTORY_PATH}?days=${yearDays}`)
+      ).json()) as StepHistoryResponse,
+    enabled: view === "year" && today !== "",
+  });
+
+  const recent = new Map(days.map((day) => [day.date, day]));
+  const bars =
+    view === "week"
+      ? days.slice(-7).map(dayBar)
+      : view === "month"
+        ? days.map(dayBar)
+        : monthBars((year.data?.days ?? []).map((day) => recent.get(day.date) ?? day));
+  const loading = view === "year" && !year.data;
 
   return (
     <section className="card p-4" aria-labelledby="history-title">
-      <h2 id="history-title" className="text-lg font-semibold">
-        Last 30 days
-      </h2>
-      <p className="text-sm text-muted">
-        {formatSteps(total)} steps · daily goal reached on {goalDays} {goalDays === 1 ? "day" : "days"}
-      </p>
-      <svg
-        viewBox={`0 0 ${width} ${height + 4}`}
-        className="mt-3 w-full"
-        role="img"
-        aria-label={`Steps per day for the last 30 days; the dashed line is the ${formatSteps(DAILY_STEP_GOAL)}-step daily goal`}
-      >
-        {days.map((day, index) => {
-          const barHeight = Math.max(day.steps > 0 ? 2 : 0, scale(day.steps));
-          return (
-            <rect
-              key={day.date}
-              x={index * slot + slot * 0.15}
-              y={height - barHeight}
-              width={slot * 0.7}
-              height={barHeight}
-              rx={1.5}
-              fill={day.steps >= DAILY_STEP_GOAL ? "var(--color-brand-strong)" : "var(--color-brand)"}
-              opacity={day.steps >= DAILY_STEP_GOAL ? 1 : 0.55}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="history-title" className="text-lg font-semibold">
+          {VIEWS[view].title}
+        </h2>
+        <fieldset className="flex min-w-0 flex-wrap gap-1 rounded-lg border border-line p-1">
+          <legend className="sr-only">Show the steps of</legend>
+          {(Object.keys(VIEWS) as ChartView[]).map((option) => (
+            <button
+              key={option}
+              type="button"
+              className={`min-h-9 rounded-md px-3 text-sm font-semibold ${
+                view === option ? "bg-brand-strong text-on-brand" : "text-ink"
+              }`}
+              aria-pressed={view === option}
+              onClick={() => setView(option)}
             >
-              <title>{`${dayLabel.format(new Date(`${day.date}T00:00:00Z`))}: ${formatSteps(day.steps)} steps`}</title>
-            </rect>
-          );
-        })}
-        <line
-          x1={0}
-          x2={width}
-          y1={goalY}
-          y2={goalY}
-          stroke="var(--color-ink)"
-          strokeDasharray="4 3"
-          strokeWidth={1}
-        />
-        <line x1={0} x2={width} y1={height} y2={height} stroke="var(--color-line)" strokeWidth={1} />
-      </svg>
+              {VIEWS[option].button}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      {loading ? (
+        <p className="mt-3 text-sm text-muted" role="status">
+          {year.isError
+            ? "The year could not be loaded. It will show when you are online."
+            : "Loading the year…"}
+        </p>
+      ) : (
+        <Bars key={view} bars={bars} goal={dailyGoal} view={view} today={today} />
+      )}
+    </section>
+  );
+}
+
+function Bars({
+  bars,
+  goal,
+  view,
+  today,
+}: {
+  bars: ChartBar[];
+  goal: number;
+  view: ChartView;
+  today: string;
+}) {
+  const [selected, setSelected] = useState(bars.length - 1);
+  const index = Math.min(Math.max(0, selected), bars.length - 1);
+  const chosen = bars[index];
+  const top = axisTop(
+    goal,
+    bars.map((bar) => bar.value),
+  );
+  const percent = (steps: number) => `${(Math.min(steps, top) / top) * 100}%`;
+  const total = bars.reduce((sum, bar) => sum + bar.steps, 0);
+  const goalDays = view === "year" ? null : bars.filter((bar) => bar.steps >= goal).length;
+  const first = bars[0];
+  const last = bars.at(-1);
+
+  const move = (to: number) => setSelected(Math.min(Math.max(0, to), bars.length - 1));
+  const onKeyDown = (event: KeyboardEvent) => {
+    const to = {
+      ArrowLeft: index - 1,
+      ArrowDown: index - 1,
+      ArrowRight: index + 1,
+      ArrowUp: index + 1,
+      Home: 0,
+      End: bars.length - 1,
+    }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    move(to);
+  };
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    if (box.width > 0) move(Math.floor(((event.clientX - box.left) / box.width) * bars.length));
+  };
+
+  return (
+    <>
+      <p className="text-sm text-muted">
+        {formatSteps(total)} steps
+        {goalDays !== null && ` · daily goal reached on ${goalDays} ${goalDays === 1 ? "day" : "days"}`}
+      </p>
+      <div className="mt-6 flex h-44 gap-1">
+        <div aria-hidden="true" className="relative w-8 shrink-0 text-right text-xs tabular-nums text-muted">
+          {[top, top / 2, 0].map((tick) => (
+            <span key={tick} className="absolute right-0 -translate-y-1/2" style={{ bottom: percent(tick) }}>
+              {compact(tick)}
+            </span>
+          ))}
+        </div>
+        <div
+          className="relative min-w-0 flex-1 cursor-pointer touch-manipulation border-b border-l border-line outline-offset-4"
+          role="slider"
+          tabIndex={0}
+          aria-label={`${VIEWS[view].picture}; the dashed line is your daily goal of ${formatSteps(goal)} steps. Use the arrow keys to read each bar.`}
+          aria-valuemin={0}
+          aria-valuemax={Math.max(0, bars.length - 1)}
+          aria-valuenow={index}
+          aria-valuetext={chosen ? barText(chosen) : "No steps yet"}
+          onKeyDown={onKeyDown}
+          onPointerDown={onPointerDown}
+          data-testid="history-chart"
+        >
+          <div aria-hidden="true" className="absolute inset-0 flex items-end gap-px px-px">
+            {bars.map((bar, barIndex) => (
+              <div
+                key={bar.key}
+                className={`min-w-0 flex-1 rounded-t-sm ${bar.value >= goal ? "bg-brand-strong" : "bg-brand/60"} ${
+                  barIndex === index ? "outline-2 outline-ink outline-solid" : ""
+                }`}
+                style={{ height: bar.value > 0 ? `max(2px, ${percent(bar.value)})` : 0 }}
+              />
+            ))}
+          </div>
+          <div
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-x-0 border-t border-dashed border-ink"
+            style={{ bottom: percent(goal) }}
+          >
+            <span className="absolute right-0 bottom-0.5 rounded bg-surface/90 px-1 text-xs font-semibold">
+              Goal {formatSteps(goal)}
+            </span>
+          </div>
+        </div>
+      </div>
       {first && last && (
-        <div className="mt-1 flex justify-between text-xs text-muted">
-          <span>{dayLabel.format(new Date(`${first.date}T00:00:00Z`))}</span>
-          <span>Goal {formatSteps(DAILY_STEP_GOAL)}</span>
-          <span>{dayLabel.format(new Date(`${last.date}T00:00:00Z`))}</span>
+        <div aria-hidden="true" className="mt-1 flex justify-between pl-9 text-xs text-muted">
+          <span>{first.label}</span>
+          <span>{last.key === today ? "Today" : last.label}</span>
         </div>
       )}
-      <details className="mt-3">
+      <p className="mt-3 min-h-10 text-sm" data-testid="chart-detail">
+        {chosen ? barText(chosen) : "No steps yet."}
+      </p>
+      <details className="mt-2">
         <summary className="cursor-pointer py-1.5 text-sm font-semibold text-brand-strong">
-          Show the 30 days as a table
+          Show the {view === "year" ? "12 months" : `${bars.length} days`} as a table
         </summary>
         <table className="mt-2 w-full text-sm">
-          <caption className="sr-only">Steps per day for the last 30 days</caption>
+          <caption className="sr-only">{VIEWS[view].picture}</caption>
           <thead>
             <tr className="border-b border-line text-left">
               <th scope="col" className="py-1 font-semibold">
-                Day
+                {view === "year" ? "Month" : "Day"}
               </th>
               <th scope="col" className="py-1 text-right font-semibold">
                 Steps
               </th>
               <th scope="col" className="py-1 text-right font-semibold">
-                Daily goal
+                {view === "year" ? "A day" : "Daily goal"}
               </th>
             </tr>
           </thead>
           <tbody>
-            {days.map((day) => (
-              <tr key={day.date} className="border-b border-line last:border-0">
+            {bars.map((bar) => (
+              <tr key={bar.key} className="border-b border-line last:border-0">
                 <th scope="row" className="py-1 text-left font-normal">
-                  {dayLabel.format(new Date(`${day.date}T00:00:00Z`))}
+                  {bar.label}
                 </th>
-                <td className="py-1 text-right tabular-nums">{formatSteps(day.steps)}</td>
-                <td className="py-1 text-right">{day.steps >= DAILY_STEP_GOAL ? "Reached" : "Not yet"}</td>
+                <td className="py-1 text-right tabular-nums">{formatSteps(bar.steps)}</td>
+                <td className="py-1 text-right tabular-nums">
+                  {view === "year" ? formatSteps(bar.value) : bar.steps >= goal ? "Reached" : "Not yet"}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </details>
-    </section>
+    </>
   );
 }

@@ -29,7 +29,13 @@ const stats: DashboardStatsResponse = {
 };
 
 const history = {
-  days: Array.from({ length: 30 }, (_, i) => ({ date: addDays("2026-11-21", i - 29), steps: i * 400 })),
+  days: Array.from({ length: 30 }, (_, i) => ({
+    date: addDays("2026-11-21", i - 29),
+    steps: i * 400,
+    motionSteps: i * 400,
+    healthSteps: 0,
+    manualSteps: 0,
+  })),
 };
 
 interface Upload {
@@ -99,7 +105,7 @@ describe("the dashboard", () => {
     ).toBe("/charity");
     expect(screen.getByRole("link", { name: /Prize Pool £17\.97/ }).getAttribute("href")).toBe("/prize-draw");
     expect(screen.getByRole("link", { name: /Groups Join & compete/ }).getAttribute("href")).toBe("/groups");
-    expect(await screen.findByRole("img", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
+    expect(await screen.findByRole("slider", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
     expect(screen.getByRole("table", { name: "Steps per day for the last 30 days" })).toBeTruthy();
   });
 

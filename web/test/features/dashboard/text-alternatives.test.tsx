@@ -1,7 +1,6 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ProgressRing } from "../../../src/features/dashboard/progress-ring";
-import { StepHistoryChart } from "../../../src/features/dashboard/step-history-chart";
 import { monthlyRingText } from "../../../src/features/dashboard/step-numbers";
 import { todayGoalText } from "../../../src/features/dashboard/today-goal";
 
@@ -38,30 +37,5 @@ describe("what a screen reader says for the dashboard's pictures", () => {
     expect(todayGoalText(5_500, 8_000)).toBe("5,500 of 8,000 steps today");
     expect(todayGoalText(0, 10_000)).toBe("0 of 10,000 steps today");
     expect(todayGoalText(45_000, 30_000)).toBe("45,000 of 30,000 steps today");
-  });
-
-  it("gives the 30-day chart a summary name and a table of every day's steps", () => {
-    const days = Array.from({ length: 30 }, (_, i) => ({
-      date: `2026-11-${String(i + 1).padStart(2, "0")}`,
-      steps: i === 29 ? 12_000 : i * 100,
-    }));
-    render(<StepHistoryChart days={days} />);
-    expect(screen.getByRole("img", { name: /Steps per day for the last 30 days/ })).toBeTruthy();
-
-    const table = screen.getByRole("table", { name: "Steps per day for the last 30 days" });
-    const rows = within(table).getAllByRole("row");
-    // A header row, then one row a day in order.
-    expect(rows).toHaveLength(31);
-    expect(within(rows[1] as HTMLElement).getByRole("rowheader").textContent).toBe("1 Nov");
-    expect(
-      within(rows[30] as HTMLElement)
-        .getAllByRole("cell")
-        .map((cell) => cell.textContent),
-    ).toEqual(["12,000", "Reached"]);
-    expect(
-      within(rows[2] as HTMLElement)
-        .getAllByRole("cell")
-        .map((cell) => cell.textContent),
-    ).toEqual(["100", "Not yet"]);
   });
 });

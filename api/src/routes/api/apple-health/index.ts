@@ -14,6 +14,7 @@ import {
   type ImportedStepCount,
   londonDay,
   MAX_STEP_IMPORT_KEYS,
+  STEP_IMPORT_KEY_NOT_VALID_MESSAGE,
   STEP_IMPORT_KEY_SCHEME,
   StepImportKeyList,
   StepImportKeyParams,
@@ -40,6 +41,7 @@ import { acceptedStepDate, counterReading } from "../steps/counter-reading.js";
 
 export const APPLE_HEALTH_MESSAGES = {
   keyRequired: "This address needs a step-import key: create one on the Account page.",
+  keyNotValid: STEP_IMPORT_KEY_NOT_VALID_MESSAGE,
   tooManyKeys: `You already have ${MAX_STEP_IMPORT_KEYS} step-import keys: remove one you no longer use first.`,
   keyNotFound: "This step-import key does not exist: it may have been removed already.",
   tooManyCalls: (seconds: number) =>
@@ -189,8 +191,9 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const wait = await badKeyThrottle.attempt([{ key: address, limit: BAD_KEY_CALLS_PER_MINUTE }]);
     if (wait > 0) throw tooManyRequests(reply, wait, APPLE_HEALTH_MESSAGES.tooManyBadKeys);
     const key = bearerKey(request.headers.authorization);
-    const holder = key === undefined ? undefined : await stepImportKeys.findHolder(key);
-    if (!holder) throw new UnauthorizedError(APPLE_HEALTH_MESSAGES.keyRequired);
+    if (key === undefined) throw new UnauthorizedError(APPLE_HEALTH_MESSAGES.keyRequired);
+    const holder = await stepImportKeys.findHolder(key);
+    if (!holder) throw new UnauthorizedError(APPLE_HEALTH_MESSAGES.keyNotValid);
     await badKeyThrottle.succeeded([], [address]);
     const keyWait = await stepImportKeys.countCall(holder.keyId, IMPORT_CALLS_PER_MINUTE);
     if (keyWait > 0) throw tooManyRequests(reply, keyWait, APPLE_HEALTH_MESSAGES.tooManyCalls);
@@ -240,6 +243,7 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         days.map((day) => day.date),
       );
       await stepImportKeys.markUsed(holder.keyId, now);
+      app.services.badges.soon(userId, londonDay);
       return {
         days: days.map((day, index) => ({
           date: day.date,

@@ -16,6 +16,8 @@ import {
   RealtimeStepsRequest,
   RealtimeStepsResponse,
   STEP_HISTORY_DAYS,
+  STEP_HISTORY_PATH,
+  StepHistoryQuery,
   StepHistoryResponse,
   type StepSyncRequest,
   StepSyncRequest as StepSyncRequestSchema,
@@ -45,16 +47,19 @@ const syncResponses = {
   422: ErrorResponse,
 };
 const readResponses = { 401: ErrorResponse };
+const NO_STEPS = { steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0 };
 
 /** The step calls, on the step ledger. Every one needs a signed-in walker. */
 export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Before the body is read (an upload is not received for nobody), and before validation.
   app.addHook("onRequest", app.requireUser);
   const { ledger, eligibleSteps, manualEntries, reviews } = app.repositories;
+  const { badges } = app.services;
 
   const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
     const date = acceptedStepDate(body.date);
     const totals = await ledger.recordCount(counterReading(userId, deviceId, { ...body, date }));
+    badges.soon(userId, londonDay);
     return { ok: true, date, ...totals } satisfies StepSyncResponse;
   };
 
@@ -92,12 +97,11 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const userId = signedInUser(request).id;
       const totals = await ledger.recordCount(
-        counterReading(signedInUser(request).id, request.headers[DEVICE_ID_HEADER], {
-          ...request.body,
-          date: londonDay(),
-        }),
+        counterReading(userId, request.headers[DEVICE_ID_HEADER], { ...request.body, date: londonDay() }),
       );
+      badges.soon(userId, londonDay);
       return { todaySteps: totals.todaySteps, monthlyTotal: totals.monthlySteps };
     },
   );
@@ -121,17 +125,23 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    "/api/steps/history",
-    { schema: { response: { 200: StepHistoryResponse, ...readResponses } } },
+    STEP_HISTORY_PATH,
+    {
+      schema: {
+        querystring: StepHistoryQuery,
+        response: { 200: StepHistoryResponse, 400: ErrorResponse, ...readResponses },
+      },
+    },
     async (request) => {
+      const count = request.query.days ?? STEP_HISTORY_DAYS;
       const today = londonDay();
-      const from = addDays(today, -(STEP_HISTORY_DAYS - 1));
+      const from = addDays(today, -(count - 1));
       const userId = signedInUser(request).id;
-      const totals = await ledger.dayTotals(userId, from, today);
+      const parts = await ledger.dayParts(userId, from, today);
       const held = new Map(
         (await eligibleSteps.heldDays({ from, to: today, userId })).map((day) => [day.day, day]),
       );
-      const days = Array.from({ length: STEP_HISTORY_DAYS }, (_, index) => {
+      const days = Array.from({ length: count }, (_, index) => {
         const date = addDays(from, index);
         const day = held.get(date);
         const waiting =
@@ -141,7 +151,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 pendingReasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
               }
             : {};
-        return { date, steps: totals.get(date) ?? 0, ...waiting };
+        return { date, ...(parts.get(date) ?? NO_STEPS), ...waiting };
       });
       return { days };
     },
