@@ -43,6 +43,30 @@ export const JoinGroupRequest = Type.Object(
 );
 export type JoinGroupRequest = Static<typeof JoinGroupRequest>;
 
+/** A group's join link, `/groups/join/{CODE}`: its page offers "Join {name}" (through sign-in). */
+export const GROUP_JOIN_LINK_PREFIX = "/groups/join/";
+export function groupJoinLink(origin: string, joinCode: string): string {
+  return `${origin}${GROUP_JOIN_LINK_PREFIX}${joinCode}`;
+}
+
+/** `GET /api/groups/join/{code}`: what a join link's page shows before the walker joins. */
+export const GROUP_INVITATION_PATH = "/api/groups/join/:code";
+export function groupInvitationPath(joinCode: string): string {
+  return `/api/groups/join/${encodeURIComponent(joinCode)}`;
+}
+/** A code as a link carries it: spaces and lower case are forgiven, as when typed. */
+export const GroupInvitationParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) });
+export type GroupInvitationParams = Static<typeof GroupInvitationParams>;
+export const GroupInvitation = Type.Object({
+  id: GroupId,
+  name: Type.String(),
+  description: Type.String(),
+  memberCount: Type.Integer(),
+  /** The signed-in walker already belongs to it. */
+  member: Type.Boolean(),
+});
+export type GroupInvitation = Static<typeof GroupInvitation>;
+
 /** A group, with how many walkers belong to it. `description` is "" when there is none. */
 export const Group = Type.Object({
   id: GroupId,

@@ -89,6 +89,16 @@ export class GroupsRepository {
     return row && toGroup(row);
   }
 
+  /** The group whose join code this is (already normalised), if any. */
+  async findByJoinCode(joinCode: string): Promise<Group | undefined> {
+    const found = await this.db
+      .selectFrom("groups")
+      .select("id")
+      .where("join_code", "=", joinCode)
+      .executeTakeFirst();
+    return found && this.findById(found.id);
+  }
+
   /** When the walker joined the group, or undefined when they are not a member. */
   async joinedAt(groupId: number, userId: string): Promise<number | undefined> {
     const row = await this.db

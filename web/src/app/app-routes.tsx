@@ -4,6 +4,7 @@ import { Navigate, Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
 import { paths } from "../lib/paths";
+import { returnTo } from "../lib/return-to";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
 import { authUserQuery, useAuth, wasSignedInHere } from "../lib/use-auth";
 import { Layout, preloadStepTracking } from "./layout";
@@ -58,6 +59,10 @@ const DrawResultsPage = lazy(() =>
 const PrizeClaimPage = lazy(() =>
   import("../features/prizes/prize-claim-page").then((m) => ({ default: m.PrizeClaimPage })),
 );
+// A group's join link: signed in or not (signed out, it takes the visitor through sign-in and back).
+const JoinLinkPage = lazy(() =>
+  import("../features/groups/join-link-page").then((m) => ({ default: m.JoinLinkPage })),
+);
 // Operators' console: the 404 page for everyone else.
 const OperatorRoute = lazy(() =>
   import("../features/operator/operator-page").then((m) => ({ default: m.OperatorRoute })),
@@ -96,6 +101,7 @@ export function AppRoutes() {
         <Route path={paths.prizeClaim} element={protect(<PrizeClaimPage />)} />
         <Route path={paths.groups} element={protect(<GroupsPage />)} />
         <Route path={paths.groupDetail} element={<SignedInOnly page={<GroupDetailPage />} />} />
+        <Route path={paths.groupJoin} element={<JoinLinkPage />} />
         <Route path={paths.account} element={protect(<AccountPage />)} />
         <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
@@ -118,9 +124,14 @@ function HomeRoute() {
   return isAuthenticated ? <Welcomed page={<DashboardPage />} /> : <LandingPage />;
 }
 
-/** The home screen, once the walker has been welcomed: until then the welcome opens instead. */
+/**
+ * The home screen, once the walker has been welcomed: until then the welcome opens instead. A join
+ * link opened before signing in comes first: sign-in lands here, and the link's page opens.
+ */
 function Welcomed({ page }: { page: ReactNode }) {
   const { user } = useAuth();
+  const back = returnTo();
+  if (user && back) return <Navigate to={back} replace />;
   if (user && user.onboardedAt === null) return <Navigate to={paths.welcome} replace />;
   return page;
 }

@@ -8,6 +8,7 @@ export const paths = {
   prizeClaim: "/prizes/:id/claim",
   groups: "/groups",
   groupDetail: "/groups/:id",
+  groupJoin: "/groups/join/:code",
   account: "/account",
   appleHealth: "/apple-health",
   terms: "/terms",

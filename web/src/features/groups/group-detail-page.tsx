@@ -20,6 +20,7 @@ import { parseGroupId } from "./group-id";
 import { createdFormat } from "./groups-page";
 import { JoinCodeButton } from "./join-code-button";
 import { LeaveOrDeleteButton } from "./leave-or-delete-button";
+import { ShareGroupButton } from "./share-group-button";
 
 const TABS = ["leaderboard", "members"] as const;
 type Tab = (typeof TABS)[number];
@@ -112,6 +113,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
         {data.description && <p className="text-muted">{data.description}</p>}
         <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
           <JoinCodeButton code={data.joinCode} />
+          <ShareGroupButton name={data.name} joinCode={data.joinCode} />
           <span>Created {createdFormat.format(new Date(data.createdAt))}</span>
           <span>
             {data.memberCount} {data.memberCount === 1 ? "member" : "members"}
@@ -166,29 +168,48 @@ function GroupDetail({ groupId }: { groupId: number }) {
           </h3>
           {leaderboard.data?.some((entry) => entry.monthlySteps > 0) ? (
             <ol className="space-y-2">
-              {leaderboard.data.map((entry) => (
-                <li
-                  key={entry.user.id}
-                  className={`flex flex-wrap items-center gap-3 rounded-lg p-2 ${entry.rank <= 3 ? "bg-brand-soft" : ""}`}
-                  data-testid="leaderboard-row"
-                >
-                  <span className="w-6 text-center font-bold">{entry.rank}</span>
-                  {/* The top three's tint is not their only mark: a medal shows it, and is read out. */}
-                  {entry.rank <= 3 && (
-                    <Medal role="img" aria-label="Top three" className="size-5 shrink-0 text-brand-strong" />
-                  )}
-                  <Avatar user={entry.user} />
-                  {/* Name and steps share the row while they have room; at large text they move
-                      under the rank and avatar, so a name wraps between its words. */}
-                  <span className="flex min-w-0 flex-[1_1_9rem] flex-wrap items-center justify-between gap-x-3">
-                    <span className="min-w-0 font-medium">{displayName(entry.user)}</span>
-                    <span className="ml-auto text-right text-sm">
-                      <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
-                      <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+              {leaderboard.data.map((entry) => {
+                // Medals and the top three's tint go only to members who walked this month.
+                const podium = entry.rank <= 3 && entry.monthlySteps > 0;
+                const isYou = entry.user.id === user?.id;
+                return (
+                  <li
+                    key={entry.user.id}
+                    className={`flex flex-wrap items-center gap-3 rounded-lg p-2 ${podium ? "bg-brand-soft" : ""} ${
+                      isYou ? "ring-2 ring-brand-strong" : ""
+                    }`}
+                    data-testid="leaderboard-row"
+                    aria-current={isYou ? "true" : undefined}
+                  >
+                    <span className="w-6 text-center font-bold">{entry.rank}</span>
+                    {/* The top three's tint is not their only mark: a medal shows it, and is read out. */}
+                    {podium && (
+                      <Medal
+                        role="img"
+                        aria-label="Top three"
+                        className="size-5 shrink-0 text-brand-strong"
+                      />
+                    )}
+                    <Avatar user={entry.user} onTint={podium} />
+                    {/* Name and steps share the row while they have room; at large text they move
+                        under the rank and avatar, so a name wraps between its words. */}
+                    <span className="flex min-w-0 flex-[1_1_9rem] flex-wrap items-center justify-between gap-x-3">
+                      <span className="min-w-0 font-medium">
+                        {displayName(entry.user)}
+                        {isYou && (
+                          <span className="ml-2 rounded-full bg-brand-strong px-2 py-0.5 text-xs font-semibold text-on-brand">
+                            You
+                          </span>
+                        )}
+                      </span>
+                      <span className="ml-auto text-right text-sm">
+                        <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
+                        <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+                      </span>
                     </span>
-                  </span>
-                </li>
-              ))}
+                  </li>
+                );
+              })}
             </ol>
           ) : (
             <p className="text-center text-muted">No Activity Yet</p>
@@ -207,7 +228,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
                 <li key={member.userId} className="flex items-center gap-3">
                   <Avatar user={member.user} />
                   <span className="min-w-0 flex-1">
-                    <span className="block [overflow-wrap:anywhere] font-medium">
+                    <span className="block [overflow-wrap:break-word] font-medium">
                       {displayName(member.user)}
                       {member.userId === data.adminUserId && (
                         <span className="ml-2 rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
@@ -247,7 +268,8 @@ function displayName(user: PublicUser): string {
   return [user.firstName, user.lastName].filter(Boolean).join(" ") || "Walker";
 }
 
-function Avatar({ user }: { user: PublicUser }) {
+/** A member's picture or initials; on the top three's tint the initials take a surface of their own. */
+function Avatar({ user, onTint = false }: { user: PublicUser; onTint?: boolean }) {
   if (user.profileImageUrl) {
     return <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />;
   }
@@ -255,7 +277,9 @@ function Avatar({ user }: { user: PublicUser }) {
   return (
     <span
       aria-hidden="true"
-      className="flex size-9 items-center justify-center rounded-full bg-brand-soft text-sm font-bold text-brand-strong"
+      className={`flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-bold text-brand-strong ${
+        onTint ? "border border-brand-strong bg-surface" : "bg-brand-soft"
+      }`}
     >
       {initials.toUpperCase()}
     </span>

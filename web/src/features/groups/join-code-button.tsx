@@ -8,7 +8,7 @@ export function JoinCodeButton({ code }: { code: string }) {
   return (
     <button
       type="button"
-      className="inline-flex items-center gap-1 rounded-md border border-line bg-white px-2 py-1 font-mono text-sm"
+      className="inline-flex items-center gap-1 rounded-md border border-line bg-surface px-2 py-1 font-mono text-sm"
       aria-label={`Copy join code ${code}`}
       onClick={() =>
         copy(code, {

@@ -42,19 +42,19 @@ describe("a group's page the walker cannot see", () => {
   });
 });
 
-/** Group 12 with four walkers on its leaderboard, the signed-in walker its admin. */
-function stubGroupOfFour() {
+/** Group 12 with four walkers on its leaderboard (the fourth the signed-in walker), steps as given. */
+function stubGroupOfFour(monthlySteps = [40_000, 35_000, 30_000, 25_000]) {
   const walker = (id: string, firstName: string) => ({
     id,
     firstName,
     lastName: null,
     profileImageUrl: null,
   });
-  const leaderboard = ["Ann", "Bea", "Cy", "Di"].map((name, index) => ({
-    user: walker(`user-${index + 2}`, name),
+  const leaderboard = ["Ann", "Bea", "Cy", "Ada"].map((name, index) => ({
+    user: index === 3 ? walker(testWalker.id, "Ada") : walker(`user-${index + 2}`, name),
     rank: index + 1,
     todaySteps: 1_000,
-    monthlySteps: 40_000 - index * 5_000,
+    monthlySteps: monthlySteps[index] ?? 0,
   }));
   server.use(
     signedInAs(testWalker),
@@ -74,6 +74,17 @@ describe("a group's leaderboard", () => {
     expect(rows).toHaveLength(4);
     const medals = rows.map((row) => within(row).queryByRole("img", { name: "Top three" }) !== null);
     expect(medals).toEqual([true, true, true, false]);
+  });
+
+  it('marks the walker\'s own row "You", and gives no medal to a member with no steps this month', async () => {
+    stubGroupOfFour([12_000, 0, 0, 0]);
+    renderApp("/groups/12");
+    const rows = await screen.findAllByTestId("leaderboard-row");
+    const medals = rows.map((row) => within(row).queryByRole("img", { name: "Top three" }) !== null);
+    expect(medals).toEqual([true, false, false, false]);
+    expect(rows.map((row) => row.getAttribute("aria-current"))).toEqual([null, null, null, "true"]);
+    expect(within(rows[3] as HTMLElement).getByText("You")).toBeTruthy();
+    expect(rows.filter((row) => within(row).queryByText("You"))).toHaveLength(1);
   });
 });
 

@@ -1,8 +1,11 @@
 import {
   CreateGroupRequest,
   ErrorResponse,
+  GROUP_INVITATION_PATH,
   Group,
   GroupIdParams,
+  GroupInvitation,
+  GroupInvitationParams,
   GroupLeaderboardResponse,
   GroupMembersResponse,
   isJoinCode,
@@ -76,7 +79,9 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, description = "" } = request.body;
-      const group = await groups.create({ adminUserId: signedInUser(request).id, name, description });
+      const adminUserId = signedInUser(request).id;
+      const group = await groups.create({ adminUserId, name, description });
+      await app.services.badges.joinedGroup(adminUserId);
       return reply.status(201).send(group);
     },
   );
@@ -93,9 +98,24 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { joinCode } = request.body;
       if (!isJoinCode(joinCode)) throw new NotFoundError(GROUP_MESSAGES.unknownCode);
-      const outcome = await groups.join(joinCode, signedInUser(request).id);
+      const userId = signedInUser(request).id;
+      const outcome = await groups.join(joinCode, userId);
       if (outcome.kind === "unknown-code") throw new NotFoundError(GROUP_MESSAGES.unknownCode);
+      await app.services.badges.joinedGroup(userId);
       return reply.status(outcome.kind === "joined" ? 201 : 200).send(outcome.group);
+    },
+  );
+
+  app.get(
+    GROUP_INVITATION_PATH,
+    { schema: { params: GroupInvitationParams, response: { 200: GroupInvitation, ...refusals } } },
+    async (request) => {
+      const code = normaliseJoinCode(request.params.code);
+      const group = isJoinCode(code) ? await groups.findByJoinCode(code) : undefined;
+      if (!group) throw new NotFoundError(GROUP_MESSAGES.unknownCode);
+      const member = (await groups.joinedAt(group.id, signedInUser(request).id)) !== undefined;
+      const { id, name, description, memberCount } = group;
+      return { id, name, description, memberCount, member };
     },
   );
 
