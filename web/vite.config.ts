@@ -55,9 +55,45 @@ export default defineConfig({
           { src: "/pwa-512x512.png", sizes: "512x512", type: "image/png", purpose: "any" },
           { src: "/maskable-icon-512x512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
         ],
+        // What the install dialog shows of the app (a phone's screen, at twice its CSS pixels).
+        screenshots: [
+          {
+            src: "/screenshots/dashboard-narrow.png",
+            sizes: "780x1688",
+            type: "image/png",
+            form_factor: "narrow",
+            label: "Today's steps against your goal, with your streak",
+          },
+          {
+            src: "/screenshots/landing-narrow.png",
+            sizes: "780x1688",
+            type: "image/png",
+            form_factor: "narrow",
+            label: "Walk for Cancer Research UK, Crohn's & Colitis UK or British Heart Foundation",
+          },
+        ],
+        // A long press on the installed app's icon: straight to walk mode, or to adding steps by hand.
+        shortcuts: [
+          {
+            name: "Start a walk",
+            short_name: "Walk",
+            description: "Open walk mode to count steps with this phone",
+            url: "/dashboard#walk",
+            icons: [{ src: "/pwa-192x192.png", sizes: "192x192", type: "image/png" }],
+          },
+          {
+            name: "Add steps",
+            short_name: "Add steps",
+            description: "Add steps by hand, with a photo",
+            url: "/dashboard#add-steps",
+            icons: [{ src: "/pwa-192x192.png", sizes: "192x192", type: "image/png" }],
+          },
+        ],
       },
       injectManifest: {
         globPatterns: ["**/*.{js,css,html,svg,png,ico}"],
+        // Only the install dialog shows these: not worth every walker's download and storage.
+        globIgnores: ["screenshots/**"],
       },
       devOptions: { enabled: false },
     }),

@@ -38,6 +38,20 @@ describe("the installable app", () => {
       const response = await fetch(new URL(icon.src, server.origin));
       expect(response.headers.get("content-type")).toBe("image/png");
     }
+    // The install dialog's pictures of the app, and the icon's long-press shortcuts.
+    expect(manifest.screenshots.length).toBeGreaterThanOrEqual(1);
+    for (const screenshot of manifest.screenshots as { src: string; sizes: string }[]) {
+      const response = await fetch(new URL(screenshot.src, server.origin));
+      expect(response.headers.get("content-type")).toBe("image/png");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(`${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`).toBe(screenshot.sizes);
+    }
+    expect(
+      manifest.shortcuts.map((shortcut: { name: string; url: string }) => [shortcut.name, shortcut.url]),
+    ).toEqual([
+      ["Start a walk", "/dashboard#walk"],
+      ["Add steps", "/dashboard#add-steps"],
+    ]);
   });
 
   it("installs a service worker that serves the app offline, but never the API", async () => {

@@ -4,8 +4,14 @@ import { BrowserRouter } from "react-router-dom";
 import { AppRoutes, preloadRoute } from "./app/app-routes";
 import { AppProviders } from "./app/providers";
 import { UpdatePrompt } from "./app/update-prompt";
+import { listenForInstallOffer } from "./lib/install-prompt";
 import { createQueryClient } from "./lib/query-client";
+import { applyTheme, storedTheme } from "./lib/theme";
 import "./styles.css";
+
+// Before the first paint: the theme this device last showed, until the walker is known.
+applyTheme(storedTheme());
+listenForInstallOffer();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

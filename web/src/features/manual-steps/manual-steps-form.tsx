@@ -130,7 +130,14 @@ export function ManualStepsForm() {
   });
 
   return (
-    <form onSubmit={submit} noValidate className="card space-y-4 p-4" aria-labelledby={`${ids.steps}-title`}>
+    <form
+      id="add-steps"
+      tabIndex={-1}
+      onSubmit={submit}
+      noValidate
+      className="card space-y-4 p-4"
+      aria-labelledby={`${ids.steps}-title`}
+    >
       <div>
         <h2 id={`${ids.steps}-title`} className="text-lg font-semibold">
           Add steps by hand

@@ -89,7 +89,7 @@ export function TrackingCard({
   const hint = CHOICES.find((option) => option.value === choice)?.hint;
 
   return (
-    <section className="card space-y-3 p-4" aria-labelledby={`${selectId}-title`}>
+    <section id="walk" tabIndex={-1} className="card space-y-3 p-4" aria-labelledby={`${selectId}-title`}>
       <div className="flex items-center justify-between gap-2">
         <h2 id={`${selectId}-title`} className="flex items-center gap-2 text-lg font-semibold">
           <Activity aria-hidden="true" className="size-5 text-brand-strong" />
