@@ -9,6 +9,10 @@ import { server } from "./support/server";
 // render of a lazy chunk can take longer than Testing Library's default second to appear.
 configure({ asyncUtilTimeout: 5_000 });
 
+// jsdom has no layout to scroll: each page's opening at its top is recorded instead (tests read it).
+// (Files that run in Node, without a DOM, have no window.)
+if (typeof window !== "undefined") window.scrollTo = (() => {}) as typeof window.scrollTo;
+
 // A request no handler answers fails where it was sent (as with no network) and fails the test
 // after it, even when the app copes with the failure: every request a test causes is one it meant.
 const unanswered: string[] = [];
@@ -25,6 +29,8 @@ beforeAll(() =>
 afterEach(() => {
   cleanup();
   globalThis.localStorage?.clear();
+  globalThis.sessionStorage?.clear();
+  if (typeof document !== "undefined") delete document.documentElement.dataset.theme;
   useToastStore.setState({ current: null });
   server.resetHandlers();
   server.events.removeAllListeners();

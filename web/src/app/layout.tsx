@@ -1,8 +1,9 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { ErrorBoundary } from "../features/errors/error-boundary";
 import { paths } from "../lib/paths";
+import { applyTheme, storedTheme } from "../lib/theme";
 import { useAuth } from "../lib/use-auth";
 import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
@@ -16,12 +17,20 @@ export function Layout() {
   const { isLoading, isAuthenticated, user } = useAuth();
   // Hidden while we don't yet know who is here, and for signed-out visitors on the landing page.
   const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
+  // The walker's theme once known; a visitor keeps what this device last showed.
+  const theme = user?.theme;
+  useEffect(() => applyTheme(theme ?? storedTheme()), [theme]);
+  // A new page opens at its top, not at the scroll position the last one was left at.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs for each new page's path
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
 
   return (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only z-50 rounded-md bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-50 rounded-md bg-surface px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
       >
         Skip to content
       </a>

@@ -20,7 +20,7 @@ export function TabBar() {
     // (see .tab-bar in styles.css) nothing of the page is hidden behind it.
     <nav
       aria-label="Main"
-      className="tab-bar sticky bottom-0 z-30 border-t border-line bg-white pb-[env(safe-area-inset-bottom)]"
+      className="tab-bar sticky bottom-0 z-30 border-t border-line bg-surface pb-[env(safe-area-inset-bottom)]"
     >
       <ul className="tab-bar-list mx-auto grid h-[var(--tab-bar-height)] max-w-3xl grid-cols-5">
         {TABS.map(({ id, label, to, icon: Icon }) => {

@@ -12,7 +12,7 @@ export function TopBar() {
   const { isLoading, isAuthenticated } = useAuth();
 
   return (
-    <header className="top-bar sticky top-0 z-30 border-b border-line bg-white pt-[env(safe-area-inset-top)]">
+    <header className="top-bar sticky top-0 z-30 border-b border-line bg-surface pt-[env(safe-area-inset-top)]">
       <div className="mx-auto flex min-h-[var(--header-height)] max-w-3xl flex-wrap items-center justify-between gap-x-2 px-4">
         <Link to={paths.home} className="flex items-center gap-2 rounded-md font-bold text-ink">
           <LogoMark />

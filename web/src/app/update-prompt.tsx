@@ -9,7 +9,7 @@ export function UpdatePrompt() {
   return (
     <div
       role="status"
-      className="fixed inset-x-0 bottom-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom)+0.75rem)] z-40 mx-auto flex w-[calc(100%-2rem)] max-w-md flex-wrap items-center gap-3 rounded-xl border border-line bg-white p-3 shadow-lg"
+      className="fixed inset-x-0 bottom-[calc(var(--tab-bar-height)+env(safe-area-inset-bottom)+0.75rem)] z-40 mx-auto flex w-[calc(100%-2rem)] max-w-md flex-wrap items-center gap-3 rounded-xl border border-line bg-surface p-3 shadow-lg"
     >
       <RefreshCw aria-hidden="true" className="size-5 shrink-0 text-brand" />
       {/* The sentence keeps a readable width; at large text the buttons move under it. */}

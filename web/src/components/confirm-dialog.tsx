@@ -41,7 +41,7 @@ export function ConfirmDialog({
       ref={dialog}
       aria-labelledby={ids.title}
       aria-describedby={ids.description}
-      className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-xl border border-line bg-white p-5 text-ink shadow-xl backdrop:bg-ink/40"
+      className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-xl border border-line bg-surface p-5 text-ink shadow-xl backdrop:bg-ink/40"
       // Escape closes the dialog itself; the parent hears it as a cancel.
       onCancel={onCancel}
     >

@@ -44,3 +44,20 @@ export function toast(options: ToastOptions): { id: number; dismiss: () => void 
   const id = useToastStore.getState().show(options);
   return { id, dismiss: () => useToastStore.getState().dismiss(id) };
 }
+
+/**
+ * Runs `show` once no toast is open: news that can wait (a celebration, a badge) waits for the toast
+ * on screen (the steps just added, say) to close rather than hide what it says. Answers a cancel.
+ */
+export function whenNoToastIsOpen(show: () => void): () => void {
+  if (!useToastStore.getState().current?.open) {
+    show();
+    return () => {};
+  }
+  const unsubscribe = useToastStore.subscribe((state) => {
+    if (state.current?.open) return;
+    unsubscribe();
+    show();
+  });
+  return unsubscribe;
+}

@@ -29,8 +29,8 @@ export function Toaster() {
           type={current.variant === "destructive" ? "foreground" : "background"}
           className={`toast relative flex w-full items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg ${
             current.variant === "destructive"
-              ? "border-destructive bg-destructive text-white"
-              : "border-line bg-white text-ink"
+              ? "border-destructive bg-destructive text-on-destructive"
+              : "border-line bg-surface text-ink"
           }`}
         >
           <div className="grid gap-1">

@@ -1,6 +1,6 @@
 /**
  * The built-in identity provider's pages, rendered on the server and styled like the app (the
- * palette mirrors web/src/styles.css). They run no inline script, so the app's CSP holds here too.
+ * palette mirrors web/src/styles.css, light and dark; before sign-in the device's setting decides). They run no inline script, so the app's CSP holds here too.
  */
 
 export const ASSETS_PREFIX = "/auth/assets";
@@ -24,6 +24,7 @@ export function layout(title: string, body: string, extraHead = ""): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="#0d9488">
+<meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)} · Charity Steps</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS_PREFIX}/pages.css">
@@ -125,25 +126,27 @@ ${withLogout}
 }
 
 export const PAGES_CSS = `*{box-sizing:border-box}
-body{margin:0;min-height:100vh;background:#f8fafc;color:#0f172a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
-.brand{background:#fff;border-bottom:1px solid #e2e8f0;padding:10px 16px}
-.brand a{display:inline-flex;align-items:center;gap:8px;color:#0f172a;font-weight:700;font-size:1.05rem;text-decoration:none}
+:root{color-scheme:light dark;--page:#f8fafc;--surface:#fff;--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--field-line:#94a3b8;--brand:#0d9488;--brand-strong:#0f766e;--brand-stronger:#115e59;--on-brand:#fff;--notice-bg:#f0fdfa;--notice-line:#99f6e4;--notice-ink:#115e59;--error-bg:#fef2f2;--error-line:#fecaca;--error-ink:#b91c1c}
+@media (prefers-color-scheme:dark){:root{--page:#0b1120;--surface:#111827;--ink:#e2e8f0;--muted:#94a3b8;--line:#334155;--field-line:#64748b;--brand:#14b8a6;--brand-strong:#2dd4bf;--brand-stronger:#5eead4;--on-brand:#042f2e;--notice-bg:#0d2b29;--notice-line:#0f766e;--notice-ink:#99f6e4;--error-bg:#2a0d0d;--error-line:#7f1d1d;--error-ink:#fca5a5}}
+body{margin:0;min-height:100vh;background:var(--page);color:var(--ink);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
+.brand{background:var(--surface);border-bottom:1px solid var(--line);padding:10px 16px}
+.brand a{display:inline-flex;align-items:center;gap:8px;color:var(--ink);font-weight:700;font-size:1.05rem;text-decoration:none}
 .brand img{border-radius:8px}
-.card{max-width:420px;margin:32px auto;padding:28px 24px;background:#fff;border:1px solid #e2e8f0;border-radius:12px;box-shadow:0 1px 2px rgba(15,23,42,.06)}
+.card{max-width:420px;margin:32px auto;padding:28px 24px;background:var(--surface);border:1px solid var(--line);border-radius:12px;box-shadow:0 1px 2px rgba(15,23,42,.06)}
 @media (max-width:480px){.card{margin:16px;padding:22px 18px}}
 h1{margin:0 0 6px;font-size:1.5rem}
-.lead{margin:0 0 20px;color:#64748b}
+.lead{margin:0 0 20px;color:var(--muted)}
 form{display:flex;flex-direction:column;gap:6px}
 label{font-weight:600;font-size:.9rem;margin-top:10px}
-input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px;background:#fff;color:inherit}
-input:focus{outline:2px solid #0d9488;outline-offset:1px;border-color:#0d9488}
-button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:#0f766e;color:#fff;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
-button:hover,.button:hover{background:#115e59}
-.notice{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#f0fdfa;border:1px solid #99f6e4;color:#115e59}
-.error{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:#fef2f2;border:1px solid #fecaca;color:#b91c1c}
-.hint{margin:2px 0 0;font-size:.8rem;color:#64748b}
-.switch{margin:16px 0 0;text-align:center;color:#64748b}
-.switch a{color:#0f766e;font-weight:600}
+input{font:inherit;padding:10px 12px;border:1px solid var(--field-line);border-radius:8px;background:var(--surface);color:inherit}
+input:focus{outline:2px solid var(--brand);outline-offset:1px;border-color:var(--brand)}
+button,.button{display:block;width:100%;margin-top:18px;padding:11px 16px;border:0;border-radius:8px;background:var(--brand-strong);color:var(--on-brand);font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+button:hover,.button:hover{background:var(--brand-stronger)}
+.notice{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:var(--notice-bg);border:1px solid var(--notice-line);color:var(--notice-ink)}
+.error{margin:0 0 12px;padding:10px 12px;border-radius:8px;background:var(--error-bg);border:1px solid var(--error-line);color:var(--error-ink)}
+.hint{margin:2px 0 0;font-size:.8rem;color:var(--muted)}
+.switch{margin:16px 0 0;text-align:center;color:var(--muted)}
+.switch a{color:var(--brand-strong);font-weight:600}
 `;
 
 export const SIGN_OUT_JS = `document.getElementById("op.logoutForm")?.submit();\n`;

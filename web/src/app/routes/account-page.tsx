@@ -11,7 +11,9 @@ import { AccountSecurity } from "../../features/account/account-security";
 import { SignedInDevices } from "../../features/account/signed-in-devices";
 import { YourData } from "../../features/account/your-data";
 import { StepImportKeys } from "../../features/apple-health/step-import-keys";
+import { BadgeList } from "../../features/badges/badge-list";
 import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
+import { ThemeSettings } from "../../features/preferences/theme-settings";
 import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../../lib/use-auth";
@@ -52,14 +54,16 @@ export function AccountPage() {
           </div>
         )}
         <div className="min-w-0">
-          <p className="[overflow-wrap:anywhere] text-lg font-semibold">{name}</p>
-          {user.email && <p className="[overflow-wrap:anywhere] text-muted">{user.email}</p>}
+          <p className="[overflow-wrap:break-word] text-lg font-semibold">{name}</p>
+          {user.email && <p className="[overflow-wrap:break-word] text-muted">{user.email}</p>}
           {!Number.isNaN(createdAt.getTime()) && (
             <p className="text-sm text-muted">Beta member since {memberSinceFormat.format(createdAt)}</p>
           )}
         </div>
       </section>
       <DailyGoalSettings />
+      <BadgeList />
+      <ThemeSettings />
       <AccountSecurity />
       <div className="mt-4">
         <SignedInDevices />

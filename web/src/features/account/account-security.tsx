@@ -77,17 +77,17 @@ function EmailStatus({ email, confirmed }: { email: string | null; confirmed: bo
           <MailCheck aria-hidden="true" className="size-5 text-brand-strong" />
           Email confirmed
         </p>
-        {email && <p className="[overflow-wrap:anywhere] pl-7 text-muted">{email}</p>}
+        {email && <p className="[overflow-wrap:break-word] pl-7 text-muted">{email}</p>}
       </div>
     );
   }
   return (
-    <div className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3">
-      <p className="flex items-center gap-2 text-sm font-semibold text-amber-900">
+    <div className="space-y-2 rounded-lg border border-notice-line bg-notice-soft p-3">
+      <p className="flex items-center gap-2 text-sm font-semibold text-notice-ink">
         <MailWarning aria-hidden="true" className="size-5" />
         Email not confirmed
       </p>
-      <p className="text-sm text-amber-900">
+      <p className="text-sm text-notice-ink">
         We sent a link to {email ?? "your email"}. Follow it so that you can always get back into your
         account.
       </p>

@@ -89,7 +89,7 @@ export function SignedInDevices() {
             <li key={session.id} className="flex items-center justify-between gap-3 p-3">
               <div className="min-w-0">
                 <p className="flex flex-wrap items-center gap-2 font-medium">
-                  <span className="[overflow-wrap:anywhere]">{session.browser}</span>
+                  <span className="[overflow-wrap:break-word]">{session.browser}</span>
                   {session.current && (
                     <span className="rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand-strong">
                       This device

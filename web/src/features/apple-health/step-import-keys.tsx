@@ -173,7 +173,7 @@ export function StepImportKeys({
             {list.map((key) => (
               <li key={key.id} className="flex items-center justify-between gap-3 p-3">
                 <div className="min-w-0">
-                  <p className="[overflow-wrap:anywhere] font-medium">{key.name}</p>
+                  <p className="[overflow-wrap:break-word] font-medium">{key.name}</p>
                   <p className="text-sm text-muted">
                     {formatLastUsed(key.lastUsedAt)} · added {formatKeyDay(key.createdAt)}
                   </p>

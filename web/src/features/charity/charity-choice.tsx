@@ -50,7 +50,7 @@ export function CharityCards({ choice }: { choice: ReturnType<typeof useCharityC
         return (
           <li
             key={charity.name}
-            className={`rounded-lg border-2 p-4 text-ink ${isChosen ? "border-brand-strong bg-brand-soft" : "border-line bg-white"}`}
+            className={`rounded-lg border-2 p-4 text-ink ${isChosen ? "border-brand-strong bg-brand-soft" : "border-line bg-surface"}`}
           >
             <h3 className="text-lg font-semibold">{charity.name}</h3>
             <p className="mt-1 text-sm text-muted">{charity.description}</p>

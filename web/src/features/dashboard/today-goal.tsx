@@ -2,7 +2,7 @@ import { Flame, PartyPopper } from "lucide-react";
 import { useEffect, useState } from "react";
 import { formatSteps } from "../../lib/format";
 import { dailyGoalPercent } from "../../lib/step-progress";
-import { toast, useToastStore } from "../../lib/toast-store";
+import { toast, whenNoToastIsOpen } from "../../lib/toast-store";
 
 /** The day a walker's goal was last celebrated on this device, by walker. */
 const CELEBRATED_KEY = "charity-steps:goal-celebrated";
@@ -100,19 +100,12 @@ function useCelebration(userId: string, date: string, reached: boolean, goal: nu
   const [celebrating, setCelebrating] = useState(false);
   useEffect(() => {
     if (!reached || celebratedOn(userId) === date) return;
-    const celebrate = () => {
+    // One toast shows at a time, and a new one replaces it.
+    return whenNoToastIsOpen(() => {
+      if (celebratedOn(userId) === date) return;
       rememberCelebration(userId, date);
       setCelebrating(true);
       toast({ title: "Daily goal reached!", description: `${formatSteps(goal)} steps today. Well walked!` });
-    };
-    // One toast shows at a time, and a new one replaces it: the celebration waits for the one on
-    // screen (the steps just added, say) to close rather than hide what it says.
-    if (!useToastStore.getState().current?.open) {
-      celebrate();
-      return;
-    }
-    return useToastStore.subscribe((state) => {
-      if (!state.current?.open && celebratedOn(userId) !== date) celebrate();
     });
   }, [reached, userId, date, goal]);
   useEffect(() => {

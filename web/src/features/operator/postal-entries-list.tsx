@@ -43,7 +43,7 @@ export function PostalEntriesList({ month, onMonth }: { month: string; onMonth: 
                 {entry.fullName}
                 <span className="text-muted">received {entry.receivedOn}</span>
                 {entry.possibleDuplicate && (
-                  <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+                  <span className="inline-flex items-center gap-1 rounded-full bg-notice-soft px-2 py-0.5 text-xs font-semibold text-notice-ink">
                     <AlertTriangle aria-hidden="true" className="size-3" />
                     Possible duplicate
                     {entry.duplicateOf && numbers.has(entry.duplicateOf)
