@@ -107,3 +107,7 @@ export const AppleHealthImportResponse = Type.Object({
   monthlySteps: Type.Integer(),
 });
 export type AppleHealthImportResponse = Static<typeof AppleHealthImportResponse>;
+
+/** What an import with a key that is wrong (removed, or not pasted whole) is told; the guide quotes it. */
+export const STEP_IMPORT_KEY_NOT_VALID_MESSAGE =
+  "This step-import key is not valid: it was removed, or not pasted whole. Copy the Authorization value again from the Account page.";

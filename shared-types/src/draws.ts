@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { addMonths, londonMonth, type MonthString } from "./dates.js";
 import { ErrorResponse } from "./errors.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
@@ -189,6 +190,15 @@ export function drawClosesAt(month: string): Date {
 export function drawPostalClosesAt(month: string): Date {
   const [year, monthIndex] = monthParts(month);
   return londonWallTime(year, monthIndex, 25, 23, 59, 59);
+}
+
+/**
+ * The draw a postal entry arriving at `at` can still enter: this month's until its postal entries
+ * close on the 25th, then next month's.
+ */
+export function postalEntryMonth(at: Date | number = Date.now()): MonthString {
+  const month = londonMonth(at);
+  return new Date(at).getTime() > drawPostalClosesAt(month).getTime() ? addMonths(month, 1) : month;
 }
 
 // ---------------------------------------------------------------------------------------------

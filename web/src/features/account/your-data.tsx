@@ -11,6 +11,7 @@ import { Download, ShieldCheck, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { FormProblem } from "../../components/form-problem";
+import { rememberAccountDeleted } from "../../lib/account-deleted";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
 import { toast } from "../../lib/toast-store";
@@ -62,6 +63,7 @@ function DeleteAccount() {
     },
     onSuccess: () => {
       toast({ title: "Account deleted", description: "Your personal data has been erased." });
+      rememberAccountDeleted();
       // Through the sign-out route, so the offline copies of your screens are emptied on this device too.
       navigateTo(LOGOUT_PATH);
     },

@@ -1,4 +1,4 @@
-import { STEP_IMPORT_KEY_SCHEME } from "@charity-steps/shared-types";
+import { STEP_IMPORT_KEY_NOT_VALID_MESSAGE, STEP_IMPORT_KEY_SCHEME } from "@charity-steps/shared-types";
 import { Smartphone } from "lucide-react";
 import type { ReactNode } from "react";
 import { CopyableValue } from "../../components/copy-button";
@@ -37,7 +37,7 @@ function Step({
       <h4 className="flex items-start gap-3 font-semibold">
         <span
           aria-hidden="true"
-          className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-strong text-sm text-white"
+          className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-strong text-sm text-on-brand"
         >
           {number}
         </span>
@@ -180,7 +180,8 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
           </p>
           <p>
             A short answer with your day's totals means it worked: your steps now show in Charity Steps. An
-            answer saying the key is not valid means the Authorization value was not pasted whole.
+            answer that begins "{STEP_IMPORT_KEY_NOT_VALID_MESSAGE.split(":")[0]}" means the key was removed,
+            or the Authorization value was not pasted whole: copy it again from your Account page.
           </p>
         </Step>
       </ol>

@@ -8,8 +8,9 @@ import {
   STEPS_PER_PRIZE_ENTRY,
 } from "@charity-steps/shared-types";
 import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { CharityImpactLine } from "../../components/charity-impact-line";
+import { takeAccountDeleted } from "../../lib/account-deleted";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 
 const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
@@ -39,11 +40,19 @@ const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
 
 /** The signed-out home page. Every sign-in button is a full navigation to the server. */
 export function LandingPage() {
+  // Read once, on the first render: the word stays for this visit, and is not said again.
+  const [deleted] = useState(takeAccountDeleted);
   return (
     <>
       <section className="bg-gradient-to-b from-brand-soft to-page">
         <div className="mx-auto max-w-3xl px-4 pt-10 pb-8 text-center">
-          <p className="inline-block rounded-full bg-white px-3 py-1 text-sm font-semibold text-brand-strong shadow-sm">
+          {deleted && (
+            <p className="card mb-6 p-4 text-left" role="status" data-testid="account-deleted">
+              <strong>Your account was deleted.</strong> Your personal data has been erased. Thank you for
+              walking with us: you are welcome back any time.
+            </p>
+          )}
+          <p className="inline-block rounded-full bg-surface px-3 py-1 text-sm font-semibold text-brand-strong shadow-sm">
             Free beta now open
           </p>
           <h1 className="mt-4 text-4xl leading-tight font-bold tracking-tight text-balance sm:text-5xl">

@@ -1,12 +1,12 @@
 import {
   londonDay,
-  londonMonth,
   OPERATOR_POSTAL_ENTRIES_PATH,
   POSTAL_ENTRY_ADDRESS_MAX_CHARS,
   POSTAL_ENTRY_NAME_MAX_CHARS,
   type PostalEntry,
   type PostalEntryRequest,
   postalClosingDay,
+  postalEntryMonth,
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Mail } from "lucide-react";
@@ -50,7 +50,14 @@ export function PostalEntryForm({
   };
   const [problem, setProblem] = useState<string | null>(null);
   const { register, handleSubmit, reset, watch } = useForm<FormValues>({
-    defaultValues: { month: londonMonth(), fullName: "", address: "", email: "", receivedOn: londonDay() },
+    // The month an entry received today can still enter: after the 25th, next month's.
+    defaultValues: {
+      month: postalEntryMonth(),
+      fullName: "",
+      address: "",
+      email: "",
+      receivedOn: londonDay(),
+    },
   });
   const month = watch("month");
   useEffect(() => {

@@ -1,9 +1,11 @@
 import {
   addMonths,
   type DashboardStatsResponse,
+  drawPostalClosesAt,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatPounds,
   londonMonth,
+  postalEntryMonth,
   prizeEntries,
   type RevenueResponse,
   splitRevenue,
@@ -16,7 +18,7 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
 import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
-import { formatSteps } from "../../lib/format";
+import { formatMonth, formatSteps } from "../../lib/format";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
@@ -31,6 +33,18 @@ const TIERS = [
 ] as const;
 
 const prizeShare = formatPounds(splitRevenue(FUTURE_MONTHLY_PRICE_PENCE).prizes);
+
+/**
+ * When postal entries must arrive: this month's date until it has passed, then the next month's, for
+ * which an entry sent now counts.
+ */
+export function postalClosingText(postalClosesAt: string, now: number): string {
+  if (now <= Date.parse(postalClosesAt)) {
+    return `Free postal entries for this month's draw must arrive by ${londonLongDate(postalClosesAt)}.`;
+  }
+  const next = postalEntryMonth(now);
+  return `Postal entries for this month's draw closed on ${londonLongDate(postalClosesAt)}. One sent now enters ${formatMonth(next)}'s draw, and must arrive by ${londonLongDate(drawPostalClosesAt(next).toISOString())}.`;
+}
 
 export function PrizeDrawPage() {
   const stats = useQuery<DashboardStatsResponse | null>({ queryKey: DASHBOARD_STATS_KEY });
@@ -74,10 +88,10 @@ export function PrizeDrawPage() {
         </h2>
         {draw.data ? (
           <>
+            <p data-testid="postal-closing">{postalClosingText(draw.data.postalClosesAt, Date.now())}</p>
             <p>
-              Free postal entries must arrive by {londonLongDate(draw.data.postalClosesAt)}. Steps are counted
-              as they stand at 12:00 (UK time) on {londonLongDate(draw.data.closesAt)}: steps synced after
-              that do not change this month's draw.
+              Steps are counted as they stand at 12:00 (UK time) on {londonLongDate(draw.data.closesAt)}:
+              steps synced after that do not change this month's draw.
             </p>
             <p>
               This month's draw commitment:{" "}

@@ -171,14 +171,15 @@ export const useTracking = create<TrackingState>()((set, get) => {
 
     testMovement: async () => {
       const permission = await requestMotionPermission().catch(() => "denied" as const);
-      let events = 0;
-      const count = () => {
-        events += 1;
+      const readings: number[] = [];
+      const note = (event: DeviceMotionEvent) => {
+        const { x, y, z } = event.accelerationIncludingGravity ?? {};
+        readings.push(Math.hypot(x ?? 0, y ?? 0, z ?? 0));
       };
-      window.addEventListener("devicemotion", count);
+      window.addEventListener("devicemotion", note);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      window.removeEventListener("devicemotion", count);
-      toastMovementTest(events, permission);
+      window.removeEventListener("devicemotion", note);
+      toastMovementTest(readings, permission);
     },
 
     noteHidden: async (now = Date.now()) => {

@@ -37,18 +37,36 @@ export function toastDisconnected(): void {
   toast({ title: "Device Motion Disconnected", description: "Step counting is paused." });
 }
 
-/** The Test Movement result: whether any motion reading arrived in the 3 s. */
-export function toastMovementTest(events: number, permission: MotionPermission): void {
+/**
+ * How much the strength of the phone's acceleration (gravity included) must swing for the readings
+ * to show movement: a phone lying still varies by a few hundredths of 9.81 m/s², a step by metres a
+ * second squared.
+ */
+export const MOVEMENT_SWING = 1.5;
+
+/**
+ * The Test Movement result, in two parts: whether motion readings arrived in the 3 s, and whether
+ * they showed the phone moving (a still phone's sensors work too, and say so).
+ */
+export function toastMovementTest(readings: readonly number[], permission: MotionPermission): void {
+  if (readings.length === 0) {
+    toast({
+      title: "No Readings Arrived",
+      description:
+        permission === "granted"
+          ? "The motion sensors sent nothing. Move your phone and try again."
+          : "Motion sensors are not available here, or permission was not granted.",
+      variant: "destructive",
+    });
+    return;
+  }
+  const swing = Math.max(...readings) - Math.min(...readings);
   toast(
-    events > 0
-      ? { title: "Movement Detected", description: "Your phone's motion sensors are working." }
+    swing >= MOVEMENT_SWING
+      ? { title: "Movement Detected", description: "Readings are arriving, and they show your phone moving." }
       : {
-          title: "No Movement Detected",
-          description:
-            permission === "granted"
-              ? "No motion readings arrived. Move your phone and try again."
-              : "Motion sensors are not available here, or permission was not granted.",
-          variant: "destructive",
+          title: "Readings Arriving, No Movement",
+          description: "The sensors work, but your phone was still. Move it during the test to see movement.",
         },
   );
 }

@@ -78,6 +78,8 @@ describe("Your data", () => {
       { method: "DELETE", url: ACCOUNT_PATH, body: { confirmEmail: "ADA@example.com" } },
     ]);
     expect(useToastStore.getState().current?.title).toBe("Account deleted");
+    // The sign-out route ends on the landing page, a new page load: it says the account went.
+    expect(sessionStorage.getItem("charity-steps:account-deleted")).toBe("1");
   });
 
   it("asks an account without an email to type DELETE", async () => {

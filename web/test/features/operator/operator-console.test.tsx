@@ -115,7 +115,10 @@ describe("the operator console", () => {
     ]);
     renderApp("/operator");
     const form = await screen.findByRole("form", { name: "Record a postal entry" });
-    expect((within(form).getByLabelText("Draw month") as HTMLInputElement).value).toBe(month);
+    // On the 28th this month's postal entries have closed: the form opens on next month's draw.
+    const drawMonth = within(form).getByLabelText("Draw month") as HTMLInputElement;
+    expect(drawMonth.value).toBe("2026-12");
+    fireEvent.change(drawMonth, { target: { value: month } });
 
     await user.type(within(form).getByLabelText("Full name"), "Mary O'Brien");
     await user.type(within(form).getByLabelText("Address"), "1 High Street{Enter}Little Walking");
@@ -148,7 +151,7 @@ describe("the operator console", () => {
     const { calls } = stubOperatorServer(operator);
     renderApp("/operator");
     const form = await screen.findByRole("form", { name: "Record a postal entry" });
-    await screen.findByText(`No postal entries recorded for ${month}.`);
+    await screen.findByText("No postal entries recorded for 2026-12.");
     fireEvent.change(within(form).getByLabelText("Draw month"), { target: { value: "2026-01" } });
     await screen.findByText("No postal entries recorded for 2026-01.");
     expect(calls.some((call) => call.url === `${OPERATOR_POSTAL_ENTRIES_PATH}?month=2026-01`)).toBe(true);

@@ -52,7 +52,9 @@ describe("the prize draw's commitment and free postal route", () => {
     renderApp("/prize-draw");
     expect((await screen.findByTestId("draw-commitment")).textContent).toBe(commitment);
     expect(screen.getByText(/This month's draw commitment:/)).toBeTruthy();
-    expect(screen.getByText(/Free postal entries must arrive by 25 November 2026/)).toBeTruthy();
+    expect(screen.getByTestId("postal-closing").textContent).toBe(
+      "Free postal entries for this month's draw must arrive by 25 November 2026.",
+    );
     expect(screen.getByText(/at 12:00 \(UK time\) on 3 December 2026/)).toBeTruthy();
     expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
     expect(screen.getByText(/One entry per envelope/)).toBeTruthy();

@@ -40,22 +40,28 @@ describe.each(dialects)("the import route's credentials (%s)", (dialect) => {
   it("refuses a call without a working key, with a message that says where to get one", async () => {
     const walker = await healthWalker(testApp.app);
     const { key } = await walker.newKey();
-    const cases: Record<string, Record<string, string>> = {
-      "no Authorization": {},
-      "an empty Bearer": { authorization: "Bearer " },
-      "a key in another scheme": { authorization: `Basic ${key}` },
-      "the key alone": { authorization: key },
-      "a malformed key": { authorization: "Bearer not-a-key" },
-      "a key one character off": {
-        authorization: `Bearer ${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`,
-      },
-      "a key nobody holds": { authorization: `Bearer csk_${randomBytes(32).toString("base64url")}` },
-      "the walker's session cookie": { cookie: walker.cookie },
+    const { keyRequired, keyNotValid } = APPLE_HEALTH_MESSAGES;
+    // No key at all says where to get one; a key that is wrong says so, and how to paste it again.
+    const cases: Record<string, [Record<string, string>, string]> = {
+      "no Authorization": [{}, keyRequired],
+      "an empty Bearer": [{ authorization: "Bearer " }, keyRequired],
+      "a key in another scheme": [{ authorization: `Basic ${key}` }, keyRequired],
+      "the key alone": [{ authorization: key }, keyRequired],
+      "the walker's session cookie": [{ cookie: walker.cookie }, keyRequired],
+      "a malformed key": [{ authorization: "Bearer not-a-key" }, keyNotValid],
+      "a key one character off": [
+        { authorization: `Bearer ${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}` },
+        keyNotValid,
+      ],
+      "a key nobody holds": [
+        { authorization: `Bearer csk_${randomBytes(32).toString("base64url")}` },
+        keyNotValid,
+      ],
     };
-    for (const [label, headers] of Object.entries(cases)) {
+    for (const [label, [headers, message]] of Object.entries(cases)) {
       const response = await importCall(testApp.app, { steps: 500 }, { headers });
       expect(response.statusCode, label).toBe(401);
-      expect(response.json(), label).toEqual({ message: APPLE_HEALTH_MESSAGES.keyRequired });
+      expect(response.json(), label).toEqual({ message });
     }
     expect(await storedSteps(walker.user.id)).toEqual([]);
     // The scheme is read case-insensitively, as HTTP says.

@@ -126,7 +126,7 @@ describe.each(dialects)("step-import keys (%s)", (dialect) => {
 
     const after = await importCall(testApp.app, { steps: 200 }, { key });
     expect(after.statusCode).toBe(401);
-    expect(after.json().message).toBe(APPLE_HEALTH_MESSAGES.keyRequired);
+    expect(after.json().message).toBe(APPLE_HEALTH_MESSAGES.keyNotValid);
     // A second removal finds nothing.
     expect((await walker.account.revokeKey(id)).statusCode).toBe(404);
   });
