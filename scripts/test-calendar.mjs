@@ -23,6 +23,7 @@ const FILES = [
   "test/auth/sessions.test.ts",
   "test/routes/api/dashboard/streaks.test.ts",
   "test/routes/api/summary/week.test.ts",
+  "test/mail/weekly-summary.test.ts",
 ];
 /** The matrix's routes that take or answer a day or a month: syncs, entries, resets, draws, postal entries. */
 const MATRIX_ROUTES =

@@ -36,6 +36,7 @@ import { charityImpactRoutes } from "./routes/api/charity/impact.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
 import { drawsRoutes } from "./routes/api/draws/index.js";
+import { emailUnsubscribeRoutes } from "./routes/api/email/unsubscribe.js";
 import { groupsRoutes } from "./routes/api/groups/index.js";
 import { healthRoutes } from "./routes/api/health/index.js";
 import { openApiPlugin, openApiRoutes } from "./routes/api/openapi/index.js";
@@ -82,6 +83,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(dashboardRoutes);
   await app.register(summaryRoutes);
   await app.register(badgesRoutes);
+  await app.register(emailUnsubscribeRoutes);
   await app.register(resetRoutes);
   await app.register(charityRoutes);
   await app.register(charityImpactRoutes);

@@ -74,3 +74,14 @@ export function londonDayStart(day: DayString): number {
   // In summer time London's midnight is 23:00 UTC the evening before.
   return londonDay(utcMidnight - 3_600_000) === day ? utcMidnight - 3_600_000 : utcMidnight;
 }
+
+const hourFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  hour: "numeric",
+  hourCycle: "h23",
+});
+
+/** The hour (0-23) on London's clocks at `at`. */
+export function londonHour(at: Date | number = Date.now()): number {
+  return Number(hourFormat.format(new Date(at)));
+}

@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_GOAL } from "./constants.js";
-import { addDays, type DayString } from "./dates.js";
+import { addDays, type DayString, londonDay, londonHour } from "./dates.js";
 
 /** The walker's own settings: their daily goal, the app's theme, and whether they were welcomed. */
 export const ACCOUNT_PREFERENCES_PATH = "/api/account/preferences";
@@ -39,6 +39,9 @@ export const PreferencesResponse = Type.Object({
   onboardedAt: Type.Union([Type.String({ description: "ISO 8601 timestamp" }), Type.Null()], {
     description: "When the walker finished or skipped the welcome; null until then",
   }),
+  weeklyEmail: Type.Boolean({
+    description: "Monday's look back on the week comes by email too (once the email is confirmed)",
+  }),
 });
 export type PreferencesResponse = Static<typeof PreferencesResponse>;
 
@@ -54,6 +57,7 @@ export const PreferencesUpdate = Type.Object(
       }),
     ),
     theme: Type.Optional(ThemeSchema),
+    weeklyEmail: Type.Optional(Type.Boolean()),
     onboarded: Type.Optional(
       Type.Literal(true, { description: "The welcome was finished or skipped; it stays so once set" }),
     ),
@@ -148,6 +152,16 @@ export const WeekSummaryResponse = Type.Object({
 });
 export type WeekSummaryResponse = Static<typeof WeekSummaryResponse>;
 
+/**
+ * The Monday of the week to look back on at `now`: last week's, from 07:00 London on Monday until
+ * the next Monday's 07:00; null in the hours before that, when the week just ended is not ready.
+ */
+export function weekToLookBackOn(now: number): DayString | null {
+  const today = londonDay(now);
+  if (isMonday(today) && londonHour(now) < WEEK_SUMMARY_FROM_HOUR) return null;
+  return addDays(mondayOf(today), -7);
+}
+
 /** Monday is day 1 of the week, as in ISO 8601 (the calendar day's own weekday, whatever the zone). */
 export function isMonday(day: DayString): boolean {
   return new Date(`${day}T12:00:00Z`).getUTCDay() === 1;
@@ -178,4 +192,35 @@ export function weekSummary(
     previousWeekSteps += days.get(addDays(start, offset - 7)) ?? 0;
   }
   return { start, steps, daysOnGoal, bestDay, previousWeekSteps };
+}
+
+/** A mail a walker can stop in one click, without signing in (RFC 8058). */
+export const EMAIL_UNSUBSCRIBE_PATH = "/api/email/unsubscribe";
+export const WEEKLY_SUMMARY_MAIL_KIND = "weekly_summary";
+export const EmailUnsubscribeQuery = Type.Object(
+  {
+    u: Type.String({ minLength: 1, maxLength: 64, description: "The walker's id" }),
+    kind: Type.Literal(WEEKLY_SUMMARY_MAIL_KIND),
+    t: Type.String({ minLength: 1, maxLength: 128, description: "The link's signature" }),
+  },
+  { additionalProperties: false },
+);
+export type EmailUnsubscribeQuery = Static<typeof EmailUnsubscribeQuery>;
+export const UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE =
+  "This unsubscribe link is not valid: it may have been cut short. Turn the weekly summary off from your Account page instead.";
+
+/** The week against the one before, in words: the card's line and the mail's. */
+export function weekChangeText(steps: number, previous: number): string {
+  if (previous === 0)
+    return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
+  const change = Math.round(((steps - previous) / previous) * 100);
+  if (change === 0) return "As many steps as the week before";
+  return change > 0
+    ? `${change}% more steps than the week before`
+    : `${-change}% fewer steps than the week before`;
+}
+
+/** "Your 52,310 steps last week walked for British Heart Foundation". */
+export function weekImpactText(steps: number, charityName: string): string {
+  return `Your ${steps.toLocaleString("en-GB")} steps last week walked for ${charityName}`;
 }

@@ -8,6 +8,8 @@ export interface MailMessage {
   html?: string;
   /** A link worth logging in development, where mail is kept as files instead of being sent. */
   link?: string;
+  /** Where its one-click unsubscribe posts (RFC 8058): for mail a walker can stop, such as the week's summary. */
+  unsubscribeUrl?: string;
   /** The walker it concerns, so that their mail is erased with their account. */
   userId?: string | null;
 }

@@ -65,6 +65,7 @@ export class MailQueue implements Mailer {
         text: message.text,
         html: message.html ?? null,
         userId: message.userId ?? null,
+        unsubscribeUrl: message.unsubscribeUrl ?? null,
       },
       this.options.clock(),
     );

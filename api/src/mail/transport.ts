@@ -79,6 +79,15 @@ function envelope(message: MailOutboxRow, from: string) {
     subject: message.subject,
     text: message.text,
     ...(message.html === null ? {} : { html: message.html }),
+    // RFC 8058: the mail client's one-click unsubscribe POSTs "List-Unsubscribe=One-Click" there.
+    ...(message.unsubscribe_url === null
+      ? {}
+      : {
+          headers: {
+            "List-Unsubscribe": `<${message.unsubscribe_url}>`,
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+          },
+        }),
     messageId: `<${message.id}@${senderDomain(from)}>`,
   };
 }

@@ -13,6 +13,7 @@ import { EligibleSteps } from "../ledger/eligible-steps.js";
 import { StepLedger } from "../ledger/ledger.js";
 import { MailQueue } from "../mail/queue.js";
 import { createMailTransport } from "../mail/transport.js";
+import { WeeklySummaryMail } from "../mail/weekly-summary.js";
 import { AccountDataRepository } from "../repositories/account-data.js";
 import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
@@ -78,6 +79,8 @@ export interface Services {
   accountLinks: AccountLinks | null;
   /** Walkers' badges: awarded when read, and shortly after steps arrive. */
   badges: BadgeAwards;
+  /** Monday's look back on the week, by email, and its one-click unsubscribe. */
+  weeklySummary: WeeklySummaryMail;
 }
 
 export interface DataLayer {
@@ -109,6 +112,7 @@ export async function buildDataLayer(
   const stepPhotos = new StepPhotosRepository(db);
   const habits = new HabitsRepository(database);
   const badges = new BadgesRepository(database);
+  const appSecrets = new AppSecretsRepository(db);
 
   const repositories: Repositories = {
     health: new HealthRepository(database),
@@ -119,7 +123,7 @@ export async function buildDataLayer(
     localAccounts,
     accountTokens,
     oidcPayloads: new OidcPayloadsRepository(db),
-    appSecrets: new AppSecretsRepository(db),
+    appSecrets,
     signInThrottle: new SignInThrottleRepository(db, SIGN_IN_THROTTLE.windowMs),
     signUpThrottle: new SignUpThrottleRepository(db),
     badImportKeyThrottle: new SignInThrottleRepository(db, BAD_KEY_WINDOW_MS),
@@ -168,6 +172,7 @@ export async function buildDataLayer(
         })
       : null,
     badges: new BadgeAwards({ badges, habits, eligibleSteps, log }),
+    weeklySummary: new WeeklySummaryMail({ habits, secrets: appSecrets, mail, config, log }),
   };
   return { repositories, services };
 }

@@ -2,6 +2,8 @@ import fp from "fastify-plugin";
 
 /** How often each process looks for a month to close, a draw to run and a winner to tell. */
 export const DRAW_TICK_MS = 60_000;
+/** How often each process looks for walkers due Monday's mail of the week. */
+export const WEEKLY_MAIL_TICK_MS = 5 * 60_000;
 /** How often expired records are deleted. */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 /** How long a sent message's envelope is kept before housekeeping forgets it. */
@@ -10,18 +12,18 @@ const SENT_MAIL_KEPT_MS = 30 * 24 * 3_600_000;
 export interface ScheduledWorkOptions {
   /**
    * How often the draws' scheduled job runs (closing months, running draws, telling winners); null
-   * runs it never, for tests that call it themselves and must see nothing else change, and for the
-   * identity server alone, which has no draws.
+   * runs it never, nor the weekly mail's, for tests that call them themselves and must see nothing
+   * else change, and for the identity server alone, which has no draws.
    */
   drawTickMs?: number | null;
 }
 
 /**
  * Everything a process does on its own clock, started once the app is ready and stopped when it
- * closes: the mail queue's worker, the draws' scheduled job, the hourly housekeeping, and the badge
- * looks waiting after steps arrived. Every process runs them all; the database makes each thing they
+ * closes: the mail queue's worker, the draws' scheduled job, the weekly summary's mail, the hourly
+ * housekeeping, and the badge looks waiting after steps arrived. Every process runs them all; the database makes each thing they
  * do happen once (a message is claimed under a lease, a draw's every step is a guarded update, a
- * deletion of expired rows is idempotent, a badge is a walker's once).
+ * deletion of expired rows is idempotent, a badge is a walker's once, a week's mail is claimed once).
  */
 export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
   async (app, options) => {
@@ -45,6 +47,19 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
       await drawTick;
     };
 
+    let weeklyTick: Promise<void> | undefined;
+    const runWeeklyTick = async () => {
+      if (weeklyTick) return;
+      weeklyTick = services.weeklySummary
+        .tick()
+        .then(() => undefined)
+        .catch((error: unknown) => app.log.warn({ err: error }, "weekly summary: the scheduled look failed"))
+        .finally(() => {
+          weeklyTick = undefined;
+        });
+      await weeklyTick;
+    };
+
     const housekeeping = async () => {
       const now = Date.now();
       await Promise.all([
@@ -62,11 +77,15 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
     app.addHook("onReady", async () => {
       services.mail.start();
       every(HOUSEKEEPING_INTERVAL_MS, housekeeping);
-      if (options.drawTickMs !== null) every(options.drawTickMs ?? DRAW_TICK_MS, runDrawTick);
+      if (options.drawTickMs !== null) {
+        every(options.drawTickMs ?? DRAW_TICK_MS, runDrawTick);
+        every(WEEKLY_MAIL_TICK_MS, runWeeklyTick);
+      }
     });
     app.addHook("onClose", async () => {
       for (const timer of timers) clearInterval(timer);
       await drawTick;
+      await weeklyTick;
       await services.badges.stop();
       await services.mail.stop();
     });

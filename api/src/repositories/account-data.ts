@@ -23,6 +23,7 @@ export interface ExportProfile {
   /** Each daily goal the walker set, from the day it began. */
   dailyGoals: { from: string; goal: number; setAt: number }[];
   badges: { id: string; earnedAt: number }[];
+  weeklyEmail: boolean;
 }
 
 export interface ExportCounter {
@@ -125,6 +126,7 @@ export class AccountDataRepository {
         "email_verified_at",
         "theme",
         "onboarded_at",
+        "weekly_email_off_at",
       ])
       .where("id", "=", userId)
       .executeTakeFirst();
@@ -157,6 +159,7 @@ export class AccountDataRepository {
           setAt: Number(goal.set_at),
         })),
         badges: badges.map((badge) => ({ id: badge.badge_id, earnedAt: Number(badge.earned_at) })),
+        weeklyEmail: row.weekly_email_off_at === null,
       }
     );
   }
@@ -424,6 +427,7 @@ export class AccountDataRepository {
       // What they set themselves and what they earned says what they did, day by day.
       await trx.deleteFrom("daily_goals").where("user_id", "=", userId).execute();
       await trx.deleteFrom("user_badges").where("user_id", "=", userId).execute();
+      await trx.deleteFrom("weekly_summary_mails").where("user_id", "=", userId).execute();
       // Their calls are counted under each key, and go with it (also by cascade).
       const keys = trx.selectFrom("step_import_keys").select("id").where("user_id", "=", userId);
       await trx.deleteFrom("step_import_calls").where("key_id", "in", keys).execute();

@@ -16,7 +16,16 @@ import type { Database } from "../db/database.js";
 export interface PreferencesChange {
   dailyGoal?: number | undefined;
   theme?: Theme | undefined;
+  weeklyEmail?: boolean | undefined;
   onboarded?: true | undefined;
+}
+
+/** A walker the week's summary is mailed to. */
+export interface WeeklyMailRecipient {
+  id: string;
+  email: string;
+  firstName: string | null;
+  charityName: string | null;
 }
 
 /** Where a walker stands against their own goal today, and their runs of days on goal. */
@@ -51,13 +60,14 @@ export class HabitsRepository {
   async preferences(userId: string, today: DayString): Promise<PreferencesResponse> {
     const user = await this.db
       .selectFrom("users")
-      .select(["theme", "onboarded_at"])
+      .select(["theme", "onboarded_at", "weekly_email_off_at"])
       .where("id", "=", userId)
       .executeTakeFirstOrThrow();
     return {
       dailyGoal: goalOn(await this.goals(userId), today),
       theme: user.theme as Theme,
       onboardedAt: user.onboarded_at === null ? null : new Date(user.onboarded_at).toISOString(),
+      weeklyEmail: user.weekly_email_off_at === null,
     };
   }
 
@@ -76,12 +86,19 @@ export class HabitsRepository {
           )
           .execute();
       }
-      if (change.theme !== undefined || change.onboarded) {
+      if (change.theme !== undefined || change.onboarded || change.weeklyEmail !== undefined) {
         await trx
           .updateTable("users")
           .set((eb) => ({
             updated_at: now,
             ...(change.theme === undefined ? {} : { theme: change.theme }),
+            ...(change.weeklyEmail === undefined
+              ? {}
+              : {
+                  weekly_email_off_at: change.weeklyEmail
+                    ? null
+                    : eb.fn.coalesce("weekly_email_off_at", eb.val(now)),
+                }),
             ...(change.onboarded ? { onboarded_at: eb.fn.coalesce("onboarded_at", eb.val(now)) } : {}),
           }))
           .where("id", "=", userId)
@@ -123,5 +140,59 @@ export class HabitsRepository {
         .execute(),
     ]);
     return weekSummary(start, new Map(rows.map((row) => [row.day, row.total_steps])), goals);
+  }
+
+  /**
+   * Up to `limit` walkers still to be mailed the week from Monday `start`: a confirmed email, the
+   * mail not stopped, and steps in that week or the one before (a card of noughts is not sent).
+   */
+  async weeklyMailRecipients(start: DayString, limit: number): Promise<WeeklyMailRecipient[]> {
+    const rows = await this.db
+      .selectFrom("users")
+      .select(["users.id", "users.email", "users.first_name", "users.charity_name"])
+      .where("users.email", "is not", null)
+      .where("users.email_verified_at", "is not", null)
+      .where("users.weekly_email_off_at", "is", null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("step_days")
+            .select("step_days.day")
+            .whereRef("step_days.user_id", "=", "users.id")
+            .where("step_days.day", ">=", addDays(start, -7))
+            .where("step_days.day", "<=", addDays(start, 6))
+            .where("step_days.total_steps", ">", 0),
+        ),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("weekly_summary_mails")
+              .select("weekly_summary_mails.user_id")
+              .whereRef("weekly_summary_mails.user_id", "=", "users.id")
+              .where("weekly_summary_mails.week_start", "=", start),
+          ),
+        ),
+      )
+      .orderBy("users.id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      email: row.email as string,
+      firstName: row.first_name,
+      charityName: row.charity_name,
+    }));
+  }
+
+  /** Claims the week's mail to the walker; true for the one process whose claim stored it. */
+  async claimWeeklyMail(userId: string, start: DayString, now: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto("weekly_summary_mails")
+      .values({ user_id: userId, week_start: start, queued_at: now })
+      .onConflict((conflict) => conflict.columns(["user_id", "week_start"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 }

@@ -13,6 +13,8 @@ export interface QueuedMail {
   text: string;
   html: string | null;
   userId: string | null;
+  /** Where the one-click unsubscribe posts (RFC 8058), for mail the walker can stop. */
+  unsubscribeUrl?: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export class MailOutboxRepository {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        unsubscribe_url: mail.unsubscribeUrl ?? null,
         user_id: mail.userId,
         status: "pending",
         attempts: 0,

@@ -35,6 +35,7 @@ const TABLES = [
   "subscription_payments",
   "user_badges",
   "users",
+  "weekly_summary_mails",
 ];
 
 describe.each(dialects)("migrations (%s)", (dialect) => {
@@ -122,6 +123,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "day_reviews",
       "daily_goals",
       "user_badges",
+      "weekly_summary_mails",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -12,6 +12,7 @@ import {
   drawMinePath,
   drawResultsPath,
   drawTicketsPath,
+  EMAIL_UNSUBSCRIBE_PATH,
   END_OTHER_SESSIONS_PATH,
   groupInvitationPath,
   HEALTH_KEYS_PATH,
@@ -78,6 +79,8 @@ interface World {
   keyId: string;
   /** The public id of a second session of the group admin's (another of their devices). */
   sessionId: string;
+  /** The group admin's one-click link to stop the week's summary by email (signed, public). */
+  unsubscribePath: string;
   /** The group admin's manual entry, waiting for a check (its photo says nothing of its day). */
   entryId: string;
 }
@@ -120,6 +123,9 @@ const sync = { steps: 1234, date: today, source: "device_motion" };
 const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/health", expected: everyone(200) },
   { method: "GET", url: () => "/api/openapi.json", expected: everyone(200) },
+  // A mailed link: anyone holding it may stop that mail (RFC 8058), signed in or not.
+  { method: "GET", url: (world) => world.unsubscribePath, expected: everyone(200) },
+  { method: "POST", url: (world) => world.unsubscribePath, expected: everyone(200) },
   { method: "GET", url: () => drawResultsPath(TEST_MONTH), expected: everyone(200) },
   { method: "GET", url: () => DRAW_RULES_PATH, expected: everyone(200) },
   { method: "GET", url: () => DRAWS_PATH, expected: everyone(200) },
@@ -344,7 +350,7 @@ const MATRIX: Call[] = [
 ];
 
 const labelOf = (call: Call) =>
-  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id" })}`;
+  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id", unsubscribePath: EMAIL_UNSUBSCRIBE_PATH })}`;
 
 /**
  * MATRIX_ROUTES, a regular expression, keeps only the routes whose "METHOD path" it matches:
@@ -432,6 +438,9 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       keyId: importKey.row.id,
       sessionId,
       entryId: entry.json().entry.id,
+      unsubscribePath: ((url) => `${url.pathname}${url.search}`)(
+        new URL(await app.services.weeklySummary.unsubscribeUrl(admin.user.id)),
+      ),
     };
     return { facts, cookies, authorizations };
   };

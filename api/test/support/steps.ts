@@ -18,6 +18,13 @@ export function stepsClient(app: FastifyInstance, cookie: string) {
         ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
       }),
     get: (url: string) => app.inject({ method: "GET", url, headers: { cookie } }),
+    put: (url: string, payload: unknown) =>
+      app.inject({
+        method: "PUT",
+        url,
+        headers: { cookie, "content-type": "application/json" },
+        payload: JSON.stringify(payload),
+      }),
     sync: (body: { steps: number; date: string; source: string }, deviceId?: string) =>
       app.inject({
         method: "POST",

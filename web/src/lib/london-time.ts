@@ -51,17 +51,6 @@ export function londonDayAndTime(at: Date | string): string {
   return dayAndTimeFormat.format(new Date(at));
 }
 
-const hourFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STEP_TIME_ZONE,
-  hour: "numeric",
-  hourCycle: "h23",
-});
-
-/** The hour (0-23) on London's clocks at `at`. */
-export function londonHour(at: Date | number = Date.now()): number {
-  return Number(hourFormat.format(new Date(at)));
-}
-
 const weekdayFormat = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
   weekday: "short",

@@ -144,6 +144,7 @@ export const defaultHandlers = [
       dailyGoal: 10_000,
       theme: "system",
       onboardedAt: "2025-03-14T09:31:00.000Z",
+      weeklyEmail: true,
     } satisfies PreferencesResponse),
   ),
   http.get(BADGES_PATH, () => HttpResponse.json(badgesOf({}))),

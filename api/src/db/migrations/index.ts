@@ -21,6 +21,7 @@ import * as emailChanges from "./0019-email-changes.js";
 import * as fairPlayDays from "./0020-fair-play-days.js";
 import * as dailyHabit from "./0021-daily-habit.js";
 import * as badges from "./0022-badges.js";
+import * as weeklyEmail from "./0023-weekly-email.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0020-fair-play-days": fairPlayDays,
   "0021-daily-habit": dailyHabit,
   "0022-badges": badges,
+  "0023-weekly-email": weeklyEmail,
 };
 
 export const migrationProvider: MigrationProvider = {

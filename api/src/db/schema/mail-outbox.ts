@@ -10,6 +10,8 @@ export interface MailOutboxTable {
   /** The plain-text body; emptied once the message is sent (it may hold a single-use link). */
   text: string;
   html: string | null;
+  /** Where the mail's one-click unsubscribe posts (RFC 8058); null for mail a walker cannot stop. */
+  unsubscribe_url: string | null;
   /** The walker the message concerns, so that their mail goes with their account; null for none. */
   user_id: string | null;
   status: MailStatus;

@@ -13,6 +13,8 @@ export interface UsersTable {
   charity_name: string | null;
   /** When the walker's email was confirmed (by a mailed link, or by the provider's `email_verified`); null until then. */
   email_verified_at: number | null;
+  /** When the walker stopped the week's summary by email; null while it comes. */
+  weekly_email_off_at: number | null;
   /**
    * When a built-in account last moved to a new email by a mailed link (null if never): an email
    * reached that way never makes an operator.
@@ -40,4 +42,11 @@ export interface UserBadgesTable {
   user_id: string;
   badge_id: string;
   earned_at: number;
+}
+
+/** The week's summary mailed to a walker: one row per walker and week, so one mail goes. */
+export interface WeeklySummaryMailsTable {
+  user_id: string;
+  week_start: string;
+  queued_at: number;
 }

@@ -14,6 +14,7 @@ import { StepImportKeys } from "../../features/apple-health/step-import-keys";
 import { BadgeList } from "../../features/badges/badge-list";
 import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
 import { ThemeSettings } from "../../features/preferences/theme-settings";
+import { WeeklyEmailSetting } from "../../features/preferences/weekly-email-setting";
 import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../../lib/use-auth";
@@ -64,6 +65,7 @@ export function AccountPage() {
       <DailyGoalSettings />
       <BadgeList />
       <ThemeSettings />
+      <WeeklyEmailSetting />
       <AccountSecurity />
       <div className="mt-4">
         <SignedInDevices />

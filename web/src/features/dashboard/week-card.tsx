@@ -1,41 +1,18 @@
 import {
-  addDays,
-  isMonday,
-  londonDay,
-  mondayOf,
-  WEEK_SUMMARY_FROM_HOUR,
   WEEK_SUMMARY_PATH,
   type WeekSummaryResponse,
+  weekChangeText,
+  weekImpactText,
+  weekToLookBackOn,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { CalendarCheck, X } from "lucide-react";
 import { useState } from "react";
 import { formatSteps } from "../../lib/format";
-import { londonHour, weekdayAndDay } from "../../lib/london-time";
+import { weekdayAndDay } from "../../lib/london-time";
 
 /** The weeks whose card the walker dismissed on this device, by walker. */
 const DISMISSED_KEY = "charity-steps:week-card-dismissed";
-
-/**
- * The Monday of the week to look back on at `now`: last week's, from 07:00 London on Monday until
- * the next Monday's 07:00; null in the hours before that, when the week just ended is not ready.
- */
-export function weekToLookBackOn(now: number): string | null {
-  const today = londonDay(now);
-  if (isMonday(today) && londonHour(now) < WEEK_SUMMARY_FROM_HOUR) return null;
-  return addDays(mondayOf(today), -7);
-}
-
-/** "+74% on the week before", "12% fewer steps than the week before", or nothing to compare. */
-export function weekChangeText(steps: number, previous: number): string {
-  if (previous === 0)
-    return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
-  const change = Math.round(((steps - previous) / previous) * 100);
-  if (change === 0) return "As many steps as the week before";
-  return change > 0
-    ? `${change}% more steps than the week before`
-    : `${-change}% fewer steps than the week before`;
-}
 
 /** Last week, looked back on: shown on the dashboard from Monday morning until dismissed. */
 export function WeekCard({
@@ -99,7 +76,7 @@ export function WeekCard({
       <p className="mt-3 text-sm">{weekChangeText(week.steps, week.previousWeekSteps)}</p>
       {charityName && week.steps > 0 && (
         <p className="mt-1 text-sm font-medium text-brand-strong" data-testid="week-impact">
-          Your {formatSteps(week.steps)} steps last week walked for {charityName}
+          {weekImpactText(week.steps, charityName)}
         </p>
       )}
     </section>

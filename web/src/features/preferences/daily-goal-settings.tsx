@@ -5,14 +5,13 @@ import { Link } from "react-router-dom";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { DailyGoalField } from "./daily-goal-field";
-import { usePreferences, useSavePreferences } from "./use-preferences";
+import { useChangePreferences, usePreferences } from "./use-preferences";
 
 /** The Account page's daily goal, and the way back to the welcome. */
 export function DailyGoalSettings() {
   const preferences = usePreferences();
-  const save = useSavePreferences();
+  const { change, isPending } = useChangePreferences();
   const [goal, setGoal] = useState<number | null>(null);
   const saved = preferences.data?.dailyGoal ?? DEFAULT_DAILY_GOAL;
   const shown = goal ?? saved;
@@ -29,7 +28,7 @@ export function DailyGoalSettings() {
         className="space-y-3"
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate(
+          change(
             { dailyGoal: shown },
             {
               onSuccess: (answer) => {
@@ -37,14 +36,6 @@ export function DailyGoalSettings() {
                 toast({
                   title: "Daily goal saved",
                   description: `${formatSteps(answer.dailyGoal)} steps a day from today.`,
-                });
-              },
-              onError: (error) => {
-                if (handleUnauthorizedError(error)) return;
-                toast({
-                  title: "Not saved",
-                  description: error instanceof Error ? error.message : "Please try again.",
-                  variant: "destructive",
                 });
               },
             },
@@ -55,7 +46,7 @@ export function DailyGoalSettings() {
         <button
           type="submit"
           className="btn-primary"
-          disabled={save.isPending || !isDailyGoal(shown) || shown === saved}
+          disabled={isPending || !isDailyGoal(shown) || shown === saved}
         >
           Save goal
         </button>

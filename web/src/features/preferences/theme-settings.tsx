@@ -2,10 +2,8 @@ import { THEMES, type Theme } from "@charity-steps/shared-types";
 import { Moon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { applyTheme } from "../../lib/theme";
-import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useAuth } from "../../lib/use-auth";
-import { useSavePreferences } from "./use-preferences";
+import { useChangePreferences } from "./use-preferences";
 
 const LABELS: Record<Theme, { name: string; hint: string }> = {
   system: { name: "As this device", hint: "Light or dark, as the device is set" },
@@ -16,7 +14,7 @@ const LABELS: Record<Theme, { name: string; hint: string }> = {
 /** The Account page's choice of light, dark, or the device's theme: saved, and shown, at once. */
 export function ThemeSettings() {
   const { user } = useAuth();
-  const save = useSavePreferences();
+  const { change } = useChangePreferences();
   // Shown at once, before the server has answered; the saved choice takes over when it does.
   const [picked, setPicked] = useState<Theme | null>(null);
   const chosen = picked ?? user?.theme ?? "system";
@@ -46,20 +44,7 @@ export function ThemeSettings() {
                 checked={chosen === theme}
                 onChange={() => {
                   setPicked(theme);
-                  save.mutate(
-                    { theme },
-                    {
-                      onSettled: () => setPicked(null),
-                      onError: (error) => {
-                        if (handleUnauthorizedError(error)) return;
-                        toast({
-                          title: "Not saved",
-                          description: error instanceof Error ? error.message : "Please try again.",
-                          variant: "destructive",
-                        });
-                      },
-                    },
-                  );
+                  change({ theme }, { onSettled: () => setPicked(null) });
                 }}
               />
               <span>

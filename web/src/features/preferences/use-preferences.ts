@@ -7,6 +7,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../lib/api-client";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
+import { toast } from "../../lib/toast-store";
+import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { AUTH_USER_QUERY_KEY } from "../../lib/use-auth";
 
 export const PREFERENCES_KEY = [ACCOUNT_PREFERENCES_PATH] as const;
@@ -32,4 +34,31 @@ export function useSavePreferences() {
       await queryClient.invalidateQueries({ queryKey: DASHBOARD_STATS_KEY });
     },
   });
+}
+
+/** What a settings control does once the change is saved, or however it ended. */
+interface SaveOutcome {
+  onSuccess?: (saved: PreferencesResponse) => void;
+  onSettled?: () => void;
+}
+
+/**
+ * `useSavePreferences` for a settings control: `change` saves, and a failure says so in a toast (a
+ * session that has ended goes to sign in instead).
+ */
+export function useChangePreferences() {
+  const save = useSavePreferences();
+  const change = (update: PreferencesUpdate, outcome: SaveOutcome = {}) =>
+    save.mutate(update, {
+      ...outcome,
+      onError: (error) => {
+        if (handleUnauthorizedError(error)) return;
+        toast({
+          title: "Not saved",
+          description: error instanceof Error ? error.message : "Please try again.",
+          variant: "destructive",
+        });
+      },
+    });
+  return { change, isPending: save.isPending };
 }

@@ -18,7 +18,12 @@ const WELCOMED_AT = "2026-11-21T12:00:00.000Z";
 /** A walker not yet welcomed; returns the settings each PUT sent. */
 function stubNewWalker(): PreferencesUpdate[] {
   const saved: PreferencesUpdate[] = [];
-  let preferences: PreferencesResponse = { dailyGoal: 10_000, theme: "system", onboardedAt: null };
+  let preferences: PreferencesResponse = {
+    dailyGoal: 10_000,
+    theme: "system",
+    onboardedAt: null,
+    weeklyEmail: true,
+  };
   server.use(
     signedInAs(newWalker),
     http.get(ACCOUNT_PREFERENCES_PATH, () => HttpResponse.json(preferences)),

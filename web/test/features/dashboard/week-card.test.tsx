@@ -1,9 +1,8 @@
-import { WEEK_SUMMARY_PATH } from "@charity-steps/shared-types";
+import { WEEK_SUMMARY_PATH, weekChangeText, weekToLookBackOn } from "@charity-steps/shared-types";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { weekChangeText, weekToLookBackOn } from "../../../src/features/dashboard/week-card";
 import { dashboardStats, signedInAs } from "../../support/handlers";
 import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";

@@ -205,6 +205,7 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 emailConfirmedAt: isoOrNull(profile?.emailVerifiedAt ?? null),
                 theme: profile?.theme ?? null,
                 welcomedAt: isoOrNull(profile?.onboardedAt ?? null),
+                weeklyEmail: profile?.weeklyEmail ?? null,
                 dailyGoals: (profile?.dailyGoals ?? []).map((goal) => ({
                   from: goal.from,
                   steps: goal.goal,

@@ -102,6 +102,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       emailConfirmedAt: null,
       theme: "dark",
       welcomedAt: onboardedAt,
+      weeklyEmail: true,
       dailyGoals: [{ from: TEST_TODAY, steps: 8_000, setAt: onboardedAt }],
       badges: earned,
     });

@@ -32,7 +32,12 @@ describe.each(dialects)("a walker's preferences (%s)", (dialect) => {
 
   it("start at a 10,000-step goal, the system's theme, and not yet welcomed", async () => {
     const walker = await createSignedInWalker(testApp.app, "New");
-    expect(await get(walker.cookie)).toEqual({ dailyGoal: 10_000, theme: "system", onboardedAt: null });
+    expect(await get(walker.cookie)).toEqual({
+      dailyGoal: 10_000,
+      theme: "system",
+      onboardedAt: null,
+      weeklyEmail: true,
+    });
     const me = await testApp.app.inject({
       method: "GET",
       url: "/api/auth/user",
@@ -54,7 +59,12 @@ describe.each(dialects)("a walker's preferences (%s)", (dialect) => {
     const again = (
       await put(walker.cookie, { dailyGoal: 12_500, onboarded: true })
     ).json<PreferencesResponse>();
-    expect(again).toEqual({ dailyGoal: 12_500, theme: "dark", onboardedAt: first.onboardedAt });
+    expect(again).toEqual({
+      dailyGoal: 12_500,
+      theme: "dark",
+      onboardedAt: first.onboardedAt,
+      weeklyEmail: true,
+    });
     expect(await goalRows(walker.user.id)).toEqual([{ from_day: TEST_TODAY, goal: 12_500 }]);
     const me = await testApp.app.inject({
       method: "GET",
@@ -93,12 +103,18 @@ describe.each(dialects)("a walker's preferences (%s)", (dialect) => {
     [{}, "The request body must have at least 1 field."],
     [{ colour: "teal" }, "colour is not a field this request takes."],
     [{ onboarded: false }, "onboarded must be true."],
+    [{ weeklyEmail: "yes" }, "weeklyEmail must be"],
   ])("refuse %j with a 400 naming what is wrong", async (payload, message) => {
     const walker = await createSignedInWalker(testApp.app, "Wrong");
     const refused = await put(walker.cookie, payload);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toContain(message);
-    expect(await get(walker.cookie)).toEqual({ dailyGoal: 10_000, theme: "system", onboardedAt: null });
+    expect(await get(walker.cookie)).toEqual({
+      dailyGoal: 10_000,
+      theme: "system",
+      onboardedAt: null,
+      weeklyEmail: true,
+    });
   });
 
   it("are nobody's but the walker's", async () => {

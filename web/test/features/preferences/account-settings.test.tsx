@@ -16,7 +16,12 @@ describe("Appearance on the Account page", () => {
       http.put(ACCOUNT_PREFERENCES_PATH, async ({ request }) => {
         const change = (await request.json()) as PreferencesUpdate;
         sent.push(change);
-        return HttpResponse.json({ dailyGoal: 10_000, theme: change.theme ?? "system", onboardedAt: null });
+        return HttpResponse.json({
+          dailyGoal: 10_000,
+          theme: change.theme ?? "system",
+          onboardedAt: null,
+          weeklyEmail: true,
+        });
       }),
     );
     const user = userEvent.setup();
@@ -45,5 +50,40 @@ describe("Appearance on the Account page", () => {
     await waitFor(() => expect(scrolled.mock.calls.length).toBeGreaterThan(before));
     expect(scrolled).toHaveBeenLastCalledWith(0, 0);
     scrolled.mockRestore();
+  });
+});
+
+describe("Weekly email on the Account page", () => {
+  it("turns Monday's email off and on, and says it waits for a confirmed email", async () => {
+    const sent: PreferencesUpdate[] = [];
+    let weeklyEmail = true;
+    server.use(
+      signedInAs({ ...testWalker, emailVerified: false }),
+      http.get(ACCOUNT_PREFERENCES_PATH, () =>
+        HttpResponse.json({ dailyGoal: 10_000, theme: "system", onboardedAt: null, weeklyEmail }),
+      ),
+      http.put(ACCOUNT_PREFERENCES_PATH, async ({ request }) => {
+        const change = (await request.json()) as PreferencesUpdate;
+        sent.push(change);
+        weeklyEmail = change.weeklyEmail ?? weeklyEmail;
+        return HttpResponse.json({ dailyGoal: 10_000, theme: "system", onboardedAt: null, weeklyEmail });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp("/account");
+    const box = (await screen.findByRole("checkbox", {
+      name: /Email me a look back on my week every Monday/,
+    })) as HTMLInputElement;
+    await waitFor(() => expect(box.disabled).toBe(false));
+    expect(box.checked).toBe(true);
+    expect(screen.getByTestId("weekly-email-unconfirmed").textContent).toBe(
+      "It is sent once your email is confirmed.",
+    );
+    await user.click(box);
+    await waitFor(() => expect(sent).toEqual([{ weeklyEmail: false }]));
+    await waitFor(() => expect(box.checked).toBe(false));
+    await user.click(box);
+    await waitFor(() => expect(sent).toEqual([{ weeklyEmail: false }, { weeklyEmail: true }]));
+    await waitFor(() => expect(box.checked).toBe(true));
   });
 });

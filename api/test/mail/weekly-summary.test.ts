@@ -1,0 +1,154 @@
+import {
+  ACCOUNT_PREFERENCES_PATH,
+  type DayString,
+  EMAIL_UNSUBSCRIBE_PATH,
+  type PreferencesResponse,
+  UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
+} from "@charity-steps/shared-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { atMoment, useTestClock } from "../support/clock.js";
+import { startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
+import { stepsClient, walkedOn } from "../support/steps.js";
+
+// Walkers sign in at a fixed moment (21 November 2026), whatever day the tests run on.
+useTestClock();
+
+describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
+  let smtp: TestSmtpServer;
+  let testApp: TestApp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    testApp = await buildTestApp(dialect, {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Charity Steps <steps@example.org>",
+    });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await smtp?.close();
+  });
+
+  /** A walker whose email is confirmed (as its mailed link would). */
+  async function walker(name: string, { confirmed = true } = {}) {
+    const created = await createSignedInWalker(testApp.app, name);
+    if (confirmed) {
+      await testApp.app.database.db
+        .updateTable("users")
+        .set({ email_verified_at: Date.UTC(2026, 10, 1) })
+        .where("id", "=", created.user.id)
+        .execute();
+    }
+    return { ...created, api: stepsClient(testApp.app, created.cookie) };
+  }
+  const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
+  const tick = (iso: string) => atMoment(iso, () => testApp.app.services.weeklySummary.tick());
+  const preferences = async (cookie: string) =>
+    (
+      await testApp.app.inject({ method: "GET", url: ACCOUNT_PREFERENCES_PATH, headers: { cookie } })
+    ).json<PreferencesResponse>();
+
+  it("mails Monday's card once to confirmed walkers who walked, with a one-click unsubscribe that works", async () => {
+    const ada = await walker("Ada");
+    await ada.api.post("/api/charity/select", { charityName: "British Heart Foundation" });
+    await walked(ada.user.id, "2026-11-17", 10_000);
+    await walked(ada.user.id, "2026-11-18", 8_000);
+    // Not mailed: an email not confirmed, no steps in the two weeks, and a walker who stopped it.
+    const bo = await walker("Bo", { confirmed: false });
+    await walked(bo.user.id, "2026-11-17", 12_000);
+    await walker("Cy");
+    const dee = await walker("Dee");
+    await walked(dee.user.id, "2026-11-17", 12_000);
+    const off = await dee.api.put(ACCOUNT_PREFERENCES_PATH, { weeklyEmail: false });
+    expect(off.json<PreferencesResponse>().weeklyEmail).toBe(false);
+
+    // Monday 23 November: nothing before 07:00 London, then Ada's, once, however often it looks.
+    expect(await tick("2026-11-23T06:59:00Z")).toBe(0);
+    expect(await tick("2026-11-23T07:00:00Z")).toBe(1);
+    expect(await tick("2026-11-23T07:05:00Z")).toBe(0);
+    expect(await tick("2026-11-25T12:00:00Z")).toBe(0);
+
+    await waitFor(() => smtp.received.length === 1);
+    const [mail] = smtp.received;
+    expect(mail?.to).toMatchObject({ text: ada.user.email });
+    expect(mail?.subject).toBe("Your week: 18,000 steps");
+    expect(mail?.text).toContain("Your week from Mon 16 Nov:");
+    expect(mail?.text).toContain("- Days on goal: 1 of 7");
+    expect(mail?.text).toContain("- Best day: Tue 17 Nov: 10,000 steps");
+    expect(mail?.text).toContain("- Your first week of steps with us");
+    expect(mail?.text).toContain("- Your 18,000 steps last week walked for British Heart Foundation");
+    // The headers as the mail client reads them (RFC 8058).
+    const header = (name: string) =>
+      mail?.headerLines
+        .find((line) => line.key === name)
+        ?.line.replace(/\r\n\s*/g, " ")
+        .slice(name.length + 1)
+        .trim();
+    expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const link = new URL(/^<([^>]+)>$/.exec(header("list-unsubscribe") ?? "")?.[1] ?? "");
+    expect(link.pathname).toBe(EMAIL_UNSUBSCRIBE_PATH);
+    expect(mail?.text).toContain(link.href);
+
+    // The mail client's one click: a POST with the RFC 8058 body, no session, from another server.
+    const clicked = await testApp.app.inject({
+      method: "POST",
+      url: `${link.pathname}${link.search}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "List-Unsubscribe=One-Click",
+    });
+    expect(clicked.statusCode).toBe(200);
+    expect(clicked.body).toContain("Weekly summary stopped");
+    expect((await preferences(ada.cookie)).weeklyEmail).toBe(false);
+
+    // The next Monday: Ada walked, but asked for no more.
+    await walked(ada.user.id, "2026-11-24", 11_000);
+    expect(await tick("2026-11-30T08:00:00Z")).toBe(0);
+    // Turned back on from the Account page, the Monday after brings it again.
+    expect((await ada.api.put(ACCOUNT_PREFERENCES_PATH, { weeklyEmail: true })).json().weeklyEmail).toBe(
+      true,
+    );
+    expect(await tick("2026-12-07T08:00:00Z")).toBe(1);
+  });
+
+  it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {
+    const eve = await walker("Eve");
+    const link = new URL(await testApp.app.services.weeklySummary.unsubscribeUrl(eve.user.id));
+    const opened = await testApp.app.inject({ method: "GET", url: `${link.pathname}${link.search}` });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(opened.body).toContain("Stop the weekly summary?");
+    expect(opened.body).toContain('<button type="submit">Stop these emails</button>');
+    // Opening it (as a link scanner would) stops nothing.
+    expect((await preferences(eve.cookie)).weeklyEmail).toBe(true);
+
+    const other = await walker("Fay");
+    const forged = new URL(link);
+    forged.searchParams.set("u", other.user.id);
+    const tampered = new URL(link);
+    tampered.searchParams.set("t", `${link.searchParams.get("t")?.slice(0, -1)}A`);
+    for (const url of [forged, tampered]) {
+      for (const method of ["GET", "POST"] as const) {
+        const refused = await testApp.app.inject({
+          method,
+          url: `${url.pathname}${url.search}`,
+          ...(method === "POST"
+            ? {
+                headers: { "content-type": "application/x-www-form-urlencoded" },
+                payload: "List-Unsubscribe=One-Click",
+              }
+            : {}),
+        });
+        expect(refused.statusCode, `${method} ${url.search}`).toBe(400);
+        expect(refused.json().message).toBe(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+      }
+    }
+    expect((await preferences(eve.cookie)).weeklyEmail).toBe(true);
+    expect((await preferences(other.cookie)).weeklyEmail).toBe(true);
+    // Another kind, or no signature at all, is a 400 from the address's own checks.
+    const noKind = await testApp.app.inject({
+      method: "GET",
+      url: `${EMAIL_UNSUBSCRIBE_PATH}?u=${eve.user.id}`,
+    });
+    expect(noKind.statusCode).toBe(400);
+  });
+});
