@@ -11,17 +11,26 @@ import { fileURLToPath } from "node:url";
 
 const api = join(dirname(fileURLToPath(import.meta.url)), "..", "api");
 
-/** Chosen by what they touch; the README's test section says why each. */
+/** Chosen by what they touch: each takes or answers a day, a month or a moment. */
 const FILES = [
+  // The routes that take a day or a month (syncs, entries, resets, draws, postal entries).
   "test/hostile/authorisation-matrix.test.ts",
+  // A postal entry's month and its closing day, the 25th.
   "test/routes/api/operator/postal-entries-and-audit-log.test.ts",
+  // A month's close at 12:00 on the 3rd, claims' 14 days, redraws.
   "test/draws/draws.test.ts",
   "test/draws/draw-run.test.ts",
+  // The 30-day window of a sync's day, and resets.
   "test/routes/api/steps/sync.test.ts",
+  // Which London day a sync around midnight and the clock changes lands on.
   "test/routes/api/steps/london-days.test.ts",
+  // Steps above the pace since the day's first reading.
   "test/ledger/pace-rule.test.ts",
+  // Sessions' expiry.
   "test/auth/sessions.test.ts",
+  // Runs of days on goal across clock changes and month ends.
   "test/routes/api/dashboard/streaks.test.ts",
+  // A week's days, and Monday's mail of it from 07:00.
   "test/routes/api/summary/week.test.ts",
   "test/mail/weekly-summary.test.ts",
 ];

@@ -43,12 +43,6 @@ export const JoinGroupRequest = Type.Object(
 );
 export type JoinGroupRequest = Static<typeof JoinGroupRequest>;
 
-/** A group's join link, `/groups/join/{CODE}`: its page offers "Join {name}" (through sign-in). */
-export const GROUP_JOIN_LINK_PREFIX = "/groups/join/";
-export function groupJoinLink(origin: string, joinCode: string): string {
-  return `${origin}${GROUP_JOIN_LINK_PREFIX}${joinCode}`;
-}
-
 /** `GET /api/groups/join/{code}`: what a join link's page shows before the walker joins. */
 export const GROUP_INVITATION_PATH = "/api/groups/join/:code";
 export function groupInvitationPath(joinCode: string): string {

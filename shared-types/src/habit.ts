@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_GOAL } from "./constants.js";
 import { addDays, type DayString, londonDay, londonHour } from "./dates.js";
+import { THEMES } from "./theme.js";
 
 /** The walker's own settings: their daily goal, the app's theme, and whether they were welcomed. */
 export const ACCOUNT_PREFERENCES_PATH = "/api/account/preferences";
@@ -12,9 +13,6 @@ export const DAILY_GOAL_STEP = 500;
 /** The goal of every day before the walker first set one of their own. */
 export const DEFAULT_DAILY_GOAL = DAILY_STEP_GOAL;
 
-export const THEMES = ["system", "light", "dark"] as const;
-export type Theme = (typeof THEMES)[number];
-export const DEFAULT_THEME: Theme = "system";
 
 /** What a goal outside its bounds is told, after the field's name. */
 export const DAILY_GOAL_RULE = `must be a whole number of steps from ${DAILY_GOAL_MIN.toLocaleString("en-GB")} to ${DAILY_GOAL_MAX.toLocaleString("en-GB")}, in steps of ${DAILY_GOAL_STEP}`;

@@ -18,3 +18,4 @@ export * from "./prizes.js";
 export * from "./server-paths.js";
 export * from "./steps.js";
 export * from "./text.js";
+export * from "./theme.js";

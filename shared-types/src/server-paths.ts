@@ -13,3 +13,9 @@ export const SERVER_PATH_PATTERNS: readonly RegExp[] = SERVER_PATH_PREFIXES.map(
 export function isServerPath(pathname: string): boolean {
   return SERVER_PATH_PATTERNS.some((pattern) => pattern.test(pathname));
 }
+
+/** A group's join link, `/groups/join/{CODE}` (an app route): its page offers "Join {name}". */
+export const GROUP_JOIN_LINK_PREFIX = "/groups/join/";
+export function groupJoinLink(origin: string, joinCode: string): string {
+  return `${origin}${GROUP_JOIN_LINK_PREFIX}${joinCode}`;
+}

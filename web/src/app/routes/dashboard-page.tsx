@@ -10,6 +10,7 @@ import { Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { CharityImpactLine } from "../../components/charity-impact-line";
+import { LoadLater } from "../../components/load-later";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { BadgeAnnouncer } from "../../features/badges/badge-announcer";
@@ -168,18 +169,21 @@ export function DashboardPage() {
             dailyGoal={dailyGoal}
           />
         )}
-        <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
-          <ManualStepsForm />
-        </Suspense>
-        <Suspense fallback={null}>
-          <ManualEntriesList />
-        </Suspense>
-        <Suspense fallback={null}>
-          <PaceHoldsList />
-        </Suspense>
-        <Suspense fallback={null}>
-          <DayHoldsList />
-        </Suspense>
+        {/* Below the first screen: their code (and the form library's) loads as the walker nears them. */}
+        <LoadLater id="add-steps" placeholder={<div className="card h-[34rem]" aria-hidden="true" />}>
+          <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
+            <ManualStepsForm />
+          </Suspense>
+          <Suspense fallback={null}>
+            <ManualEntriesList />
+          </Suspense>
+          <Suspense fallback={null}>
+            <PaceHoldsList />
+          </Suspense>
+          <Suspense fallback={null}>
+            <DayHoldsList />
+          </Suspense>
+        </LoadLater>
       </div>
     </Page>
   );
