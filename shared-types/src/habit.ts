@@ -13,7 +13,6 @@ export const DAILY_GOAL_STEP = 500;
 /** The goal of every day before the walker first set one of their own. */
 export const DEFAULT_DAILY_GOAL = DAILY_STEP_GOAL;
 
-
 /** What a goal outside its bounds is told, after the field's name. */
 export const DAILY_GOAL_RULE = `must be a whole number of steps from ${DAILY_GOAL_MIN.toLocaleString("en-GB")} to ${DAILY_GOAL_MAX.toLocaleString("en-GB")}, in steps of ${DAILY_GOAL_STEP}`;
 
