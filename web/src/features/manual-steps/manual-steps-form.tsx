@@ -9,7 +9,7 @@ import {
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
@@ -41,10 +41,21 @@ export function ManualStepsForm() {
   const [photo, setPhoto] = useState<File | null>(null);
   // What is wrong, and with which field: said by the toast, and kept beside the form (the toast goes).
   const [problem, setProblem] = useState<(FormProblem & { field: Field }) | null>(null);
+  // The problem's toast, put away as soon as the walker changes the form: it no longer holds.
+  const problemToast = useRef<{ dismiss: () => void } | null>(null);
   const showProblem = (found: FormProblem, field: Field) => {
-    toast({ title: found.title, description: found.description, variant: "destructive" });
+    problemToast.current = toast({
+      title: found.title,
+      description: found.description,
+      variant: "destructive",
+    });
     setProblem({ ...found, field });
   };
+  const clearProblem = useCallback(() => {
+    problemToast.current?.dismiss();
+    problemToast.current = null;
+    setProblem(null);
+  }, []);
   const problemFor = (field: Field) =>
     problem?.field === field
       ? { "aria-invalid": true, "aria-describedby": ids.problem }
@@ -57,17 +68,17 @@ export function ManualStepsForm() {
   useEffect(() => {
     const subscription = watch(() => {
       idempotencyKey.current = null;
-      setProblem(null);
+      clearProblem();
     });
     return () => subscription.unsubscribe();
-  }, [watch]);
+  }, [watch, clearProblem]);
 
   // Checked as soon as it is picked or dropped, so a wrong file is refused with the spec's toast.
   const pickPhoto = (file: File | null) => {
     const refused = file && photoProblem(file);
     if (refused) return showProblem(refused, "photo");
     idempotencyKey.current = null;
-    setProblem(null);
+    clearProblem();
     setPhoto(file);
   };
 

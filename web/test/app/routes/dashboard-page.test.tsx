@@ -136,6 +136,10 @@ describe("the dashboard", () => {
     expect(document.getElementById(problemId)?.textContent).toBe(
       "Invalid Steps: Please enter a valid number of steps",
     );
+    // Fixing the field puts the problem's toast away: it no longer holds.
+    await user.type(steps, "5");
+    expect(useToastStore.getState().current).toMatchObject({ title: "Invalid Steps", open: false });
+    await user.clear(steps);
     await user.type(steps, "50001");
     await user.click(send);
     expect(currentToast()).toMatchObject({ title: "Too Many Steps" });
