@@ -113,6 +113,18 @@ describe("the step history's views", () => {
   });
 });
 
+/** Every signed-in screen: its path, a text that shows it is drawn, and its name. */
+const SIGNED_IN_SCREENS = [
+  ["/", "Monthly Progress", "dashboard"],
+  ["/charity", "Choose your charity", "charity"],
+  ["/groups", "Groups", "groups"],
+  ["/prize-draw", "Prize Draw", "prize-draw"],
+  ["/apple-health", "Apple Health", "apple-health"],
+  ["/account", "Appearance", "account"],
+  ["/subscribe", "Coming Soon", "subscribe"],
+  ["/welcome", "Welcome to Charity Steps", "welcome"],
+] as const;
+
 describe("badges and the dark theme", () => {
   it("lists the badges earned on Account, and turns the app dark from there", async () => {
     const { page } = ava;
@@ -140,15 +152,7 @@ describe("badges and the dark theme", () => {
     timeout: 180_000,
   }, async () => {
     const { page, errors } = ava;
-    for (const [path, ready, name] of [
-      ["/", "Monthly Progress", "dashboard"],
-      ["/charity", "Choose your charity", "charity"],
-      ["/groups", "Groups", "groups"],
-      ["/prize-draw", "Prize Draw", "prize-draw"],
-      ["/apple-health", "Apple Health", "apple-health"],
-      ["/subscribe", "Coming Soon", "subscribe"],
-      ["/welcome", "Welcome to Charity Steps", "welcome"],
-    ] as const) {
+    for (const [path, ready, name] of SIGNED_IN_SCREENS) {
       await page.goto(`${server.origin}${path}`);
       await page.getByText(ready).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
@@ -180,6 +184,22 @@ describe("badges and the dark theme", () => {
     await page.goto(`${server.origin}/account`);
     await page.getByRole("radio", { name: /^Light/ }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    expect(errors).toEqual([]);
+  });
+
+  it("meets WCAG 2.2 AA in the light theme at the bottom of every long screen too", {
+    timeout: 120_000,
+  }, async () => {
+    // The tops are checked in the light theme by accessibility.test.ts; what sits at the bottom,
+    // where the tab bar is, is checked here.
+    const { page, errors } = ava;
+    for (const [path, ready, name] of SIGNED_IN_SCREENS) {
+      await page.goto(`${server.origin}${path}`);
+      await page.getByText(ready).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await expectAccessible(page, `${name}, light, bottom`);
+    }
     expect(errors).toEqual([]);
   });
 
