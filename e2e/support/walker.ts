@@ -125,3 +125,23 @@ export async function signedInOperator(page: Page, server: AppServer): Promise<v
   await followConfirmation(page, linkIn(mail, `${server.origin}/auth/confirm-email/`));
   await page.getByRole("heading", { name: "Email confirmed" }).waitFor();
 }
+
+/** Steps this phone counted on London's `day`, sent as the app sends them (the page's session). */
+export async function syncedSteps(
+  page: Page,
+  day: string,
+  steps: number,
+  deviceId = "test-phone",
+): Promise<number> {
+  return page.evaluate(
+    async ({ day, steps, deviceId }) =>
+      (
+        await fetch("/api/steps/sync", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-device-id": deviceId },
+          body: JSON.stringify({ steps, date: day, source: "device_motion" }),
+        })
+      ).status,
+    { day, steps, deviceId },
+  );
+}

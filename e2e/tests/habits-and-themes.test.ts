@@ -11,7 +11,7 @@ import {
   watchForErrors,
 } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
-import { newSignedInWalker } from "../support/walker.js";
+import { newSignedInWalker, syncedSteps } from "../support/walker.js";
 
 /** Both clocks (the server's and the pages'): 10:00 in London on Wednesday 18 November 2026. */
 const clock = createFakeClock();
@@ -49,18 +49,7 @@ afterAll(async () => {
 
 /** Steps this phone counted on `day`, sent as the app sends them. */
 async function walked(page: Page, day: string, steps: number): Promise<void> {
-  const status = await page.evaluate(
-    async ({ day, steps }) =>
-      (
-        await fetch("/api/steps/sync", {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-device-id": "habit-phone" },
-          body: JSON.stringify({ steps, date: day, source: "device_motion" }),
-        })
-      ).status,
-    { day, steps },
-  );
-  expect(status).toBe(200);
+  expect(await syncedSteps(page, day, steps, "habit-phone")).toBe(200);
 }
 
 describe("the step history's views", () => {

@@ -11,6 +11,7 @@ import {
   watchForErrors,
 } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
+import { syncedSteps } from "../support/walker.js";
 
 /** Both clocks (the server's and the page's): 09:00 in London on 24 and then 25 November 2026. */
 const clock = createFakeClock();
@@ -42,18 +43,7 @@ afterAll(async () => {
 
 /** Steps counted on this phone for `day`, sent as the app sends them. */
 async function walked(day: string, steps: number): Promise<void> {
-  const status = await page.evaluate(
-    async ({ day, steps }) =>
-      (
-        await fetch("/api/steps/sync", {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-device-id": "welcome-phone" },
-          body: JSON.stringify({ steps, date: day, source: "device_motion" }),
-        })
-      ).status,
-    { day, steps },
-  );
-  expect(status).toBe(200);
+  expect(await syncedSteps(page, day, steps, "welcome-phone")).toBe(200);
 }
 
 describe("a new walker's first days", () => {
