@@ -77,3 +77,11 @@ export function createFakeClock(): FakeClock {
     },
   };
 }
+
+/**
+ * A server moment far ahead of the browser's real clock, for signing up: the sign-in pages' cookies
+ * are dated by the server's clock and must outlive the browser's, whatever day the tests run on.
+ */
+export function signUpMoment(): number {
+  return Date.now() + 400 * 86_400_000;
+}

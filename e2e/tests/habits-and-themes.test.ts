@@ -10,15 +10,13 @@ import {
   screenshot,
   watchForErrors,
 } from "../support/chromium.js";
-import { createFakeClock } from "../support/fake-clock.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker, syncedSteps } from "../support/walker.js";
 
 /** Both clocks (the server's and the pages'): 10:00 in London on Wednesday 18 November 2026. */
 const clock = createFakeClock();
 const TODAY = "2026-11-18";
 const NOW = Date.parse(`${TODAY}T10:00:00Z`);
-/** Far enough ahead that the sign-in pages' cookies outlive the browser's real clock. */
-const signUpTime = () => Date.now() + 400 * 86_400_000;
 
 let server: AppServer;
 let browser: Browser;
@@ -35,7 +33,7 @@ async function walker(firstName: string) {
 }
 
 beforeAll(async () => {
-  await clock.set(signUpTime());
+  await clock.set(signUpMoment());
   [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   ava = await walker("Ava");
   ben = await walker("Ben");
@@ -201,7 +199,7 @@ describe("badges and the dark theme", () => {
     await expectAccessible(page, "landing page, dark");
     await screenshot(page, "122-dark-landing");
     // The sign-in pages' cookies must outlive the browser's real clock.
-    await clock.set(signUpTime());
+    await clock.set(signUpMoment());
     await page.goto(`${server.origin}/api/login`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
@@ -255,7 +253,7 @@ describe("a group's join link", () => {
   });
 
   it("takes a visitor who is signed out through sign-up, and back to the link", async () => {
-    await clock.set(signUpTime());
+    await clock.set(signUpMoment());
     const context = await phoneContext(browser);
     const page = await context.newPage();
     await page.goto(`${server.origin}/groups/join/${joinCode.toLowerCase()}`);
@@ -275,8 +273,10 @@ describe("a group's join link", () => {
 describe("offering to install", () => {
   it("offers the browser's install on a later visit, once the walker has steps", async () => {
     const { page } = ava;
-    await page.evaluate(() =>
-      localStorage.setItem("charity-steps:first-visit", String(Date.now() - 86_400_000)),
+    // This device first opened the app the day before (the page's clock is fixed at NOW).
+    await page.evaluate(
+      (yesterday) => localStorage.setItem("charity-steps:first-visit", String(yesterday)),
+      NOW - 86_400_000,
     );
     await page.goto(`${server.origin}/`);
     await page.getByTestId("today-goal-text").waitFor();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock } from "../support/fake-clock.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
   // The server starts in the future, and the accounts are made there: the sign-in pages' cookies
   // outlive the browser's real clock, and the month's draw, too old there to exist, cannot be
   // closed meanwhile by the scheduled job. The test then sets the clock back to before the close.
-  await clock.set(Date.now() + 400 * DAY_MS);
+  await clock.set(signUpMoment());
   [server, browser] = await Promise.all([
     startAppServer({
       env: {

@@ -10,7 +10,7 @@ import {
   screenshot,
   watchForErrors,
 } from "../support/chromium.js";
-import { createFakeClock } from "../support/fake-clock.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { syncedSteps } from "../support/walker.js";
 
 /** Both clocks (the server's and the page's): 09:00 in London on 24 and then 25 November 2026. */
@@ -28,7 +28,7 @@ let errors: string[];
 beforeAll(async () => {
   // The account is made with the server's clock a year ahead, so that the sign-in pages' cookies
   // outlive the browser's real clock; the welcome itself runs on the first day.
-  await clock.set(Date.now() + 400 * 86_400_000);
+  await clock.set(signUpMoment());
   [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   context = await phoneContext(browser);
   await context.clock.setFixedTime(morningOf(FIRST_DAY));
