@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, type BrowserServer, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = fileURLToPath(new URL("../screenshots", import.meta.url));
@@ -19,26 +19,15 @@ export const CHROMIUM_ARGS = [
 /** A phone: 390×844 at 2×, touch, as walkers use the app. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/**
- * Set by the e2e run's global setup: the address of the one Chromium the run's test files share
- * (each in contexts of its own). Without it (the bench, a script) each caller launches its own.
- */
-export const SHARED_CHROMIUM_ENV = "E2E_CHROMIUM_WS_ENDPOINT";
-
 const launchOptions = { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
 
 /**
- * Debian's Chromium with the flags the tests need (no downloads, no background traffic). In the
- * e2e run, the run's shared Chromium: closing it then closes only the caller's contexts.
+ * Debian's Chromium with the flags the tests need (no downloads, no background traffic). Each test
+ * file starts its own: two files run at once, and while they shared one Chromium, one file's page
+ * would now and then stall for half a minute while the other's ran.
  */
 export function launchChromium(): Promise<Browser> {
-  const shared = process.env[SHARED_CHROMIUM_ENV];
-  return shared ? chromium.connect(shared) : chromium.launch(launchOptions);
-}
-
-/** The Chromium the e2e run shares, started by the run's global setup. */
-export function launchSharedChromium(): Promise<BrowserServer> {
-  return chromium.launchServer(launchOptions);
+  return chromium.launch(launchOptions);
 }
 
 /** A phone-sized context (390×844 at 2×, touch), as walkers use the app. */
