@@ -33,6 +33,8 @@ const FILES = [
   // A week's days, and Monday's mail of it from 07:00.
   "test/routes/api/summary/week.test.ts",
   "test/mail/weekly-summary.test.ts",
+  // Quiet hours, the daily cap of pushes and the streak reminder, all in London's time.
+  "test/routes/api/notifications/notifications.test.ts",
 ];
 /** The matrix's routes that take or answer a day or a month: syncs, entries, resets, draws, postal entries. */
 const MATRIX_ROUTES =

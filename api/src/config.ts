@@ -45,7 +45,26 @@ export interface AppConfig {
   drawBeacon: DrawBeaconConfig | null;
   /** The scheduled job runs each month's draw itself once it has closed; false leaves it to an operator. */
   drawAutoRun: boolean;
+  push: PushConfig;
 }
+
+/** Where pushes may go, and the server's VAPID identity. */
+export interface PushConfig {
+  /** Origins a subscription's endpoint may have; `https://*.host` matches any subdomain. */
+  endpointOrigins: string[];
+  /** Null: a key pair is made once and kept in the database. */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** Who runs this server, for push services: `mailto:` and an address, or an https URL. */
+  vapidSubject: string;
+}
+
+/** The push services of Chrome, Firefox, Safari and Edge. */
+export const DEFAULT_PUSH_ENDPOINT_ORIGINS = [
+  "https://fcm.googleapis.com",
+  "https://updates.push.services.mozilla.com",
+  "https://web.push.apple.com",
+  "https://*.notify.windows.com",
+];
 
 /** What development shows for the postal address when none is set: plainly not a real one. */
 export const PLACEHOLDER_POSTAL_ADDRESS =
@@ -84,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
+  const mailFrom = vars.MAIL_FROM ?? `Charity Steps <no-reply@${mailDomain(publicUrl)}>`;
   return {
     port: vars.PORT,
     host: vars.HOST,
@@ -97,12 +117,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir:
       vars.WEB_DIST_DIR === "none" ? null : vars.WEB_DIST_DIR ? resolve(vars.WEB_DIST_DIR) : defaultWebDist,
     smtpUrl: vars.SMTP_URL ?? null,
-    mailFrom: vars.MAIL_FROM ?? `Charity Steps <no-reply@${mailDomain(publicUrl)}>`,
+    mailFrom,
     operatorEmails: vars.OPERATOR_EMAILS ?? [],
     postalEntryAddress:
       vars.POSTAL_ENTRY_ADDRESS ?? (vars.NODE_ENV === "production" ? null : PLACEHOLDER_POSTAL_ADDRESS),
     drawBeacon: drawBeacon(vars),
     drawAutoRun: vars.DRAW_AUTO_RUN,
+    push: push(vars, mailFrom),
+  };
+}
+
+function push(vars: Environment, mailFrom: string): PushConfig {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey } = vars;
+  if ((publicKey === undefined) !== (privateKey === undefined)) {
+    const missing = publicKey === undefined ? "VAPID_PUBLIC_KEY" : "VAPID_PRIVATE_KEY";
+    throw new ConfigError(missing, "is required when the other VAPID key is set: set both, or neither");
+  }
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+  return {
+    endpointOrigins: vars.PUSH_ENDPOINT_ORIGINS ?? DEFAULT_PUSH_ENDPOINT_ORIGINS,
+    vapidKeys: publicKey !== undefined && privateKey !== undefined ? { publicKey, privateKey } : null,
+    vapidSubject: vars.VAPID_SUBJECT ?? `mailto:${address}`,
   };
 }
 

@@ -199,3 +199,48 @@ describe("the prize draw's drand beacon and auto-run", () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
   });
 });
+
+describe("Web Push's settings", () => {
+  it("allows the four browsers' push services and makes its own VAPID keys by default", () => {
+    const { push } = loadConfig({ MAIL_FROM: "Charity Steps <hello@steps.example.org>" });
+    expect(push).toEqual({
+      endpointOrigins: [
+        "https://fcm.googleapis.com",
+        "https://updates.push.services.mozilla.com",
+        "https://web.push.apple.com",
+        "https://*.notify.windows.com",
+      ],
+      vapidKeys: null,
+      vapidSubject: "mailto:hello@steps.example.org",
+    });
+  });
+
+  it("takes listed origins (lower-cased, a test's http://127.0.0.1 too) and a key pair given whole", () => {
+    const publicKey = Buffer.alloc(65, 4).toString("base64url");
+    const privateKey = Buffer.alloc(32, 7).toString("base64url");
+    const { push } = loadConfig({
+      PUSH_ENDPOINT_ORIGINS: " https://Push.Example.org/ , http://127.0.0.1:4567",
+      VAPID_PUBLIC_KEY: publicKey,
+      VAPID_PRIVATE_KEY: privateKey,
+      VAPID_SUBJECT: "https://steps.example.org/contact",
+    });
+    expect(push).toEqual({
+      endpointOrigins: ["https://push.example.org", "http://127.0.0.1:4567"],
+      vapidKeys: { publicKey, privateKey },
+      vapidSubject: "https://steps.example.org/contact",
+    });
+  });
+
+  it.each([
+    [{ PUSH_ENDPOINT_ORIGINS: "http://push.example.org" }, "PUSH_ENDPOINT_ORIGINS: must be origins"],
+    [{ PUSH_ENDPOINT_ORIGINS: "https://push.example.org/path" }, "PUSH_ENDPOINT_ORIGINS: must be origins"],
+    [{ VAPID_PUBLIC_KEY: "abc" }, "VAPID_PUBLIC_KEY: must be a VAPID public key (65 bytes, base64url)"],
+    [
+      { VAPID_PUBLIC_KEY: Buffer.alloc(65, 4).toString("base64url") },
+      "VAPID_PRIVATE_KEY: is required when the other VAPID key is set",
+    ],
+    [{ VAPID_SUBJECT: "ops@example.org" }, "VAPID_SUBJECT: must be a mailto: address or an https: URL"],
+  ])("says what is wrong: %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

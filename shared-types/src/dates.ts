@@ -85,3 +85,42 @@ const hourFormat = new Intl.DateTimeFormat("en-GB", {
 export function londonHour(at: Date | number = Date.now()): number {
   return Number(hourFormat.format(new Date(at)));
 }
+
+const clockFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: STEP_TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** London's clocks at `at`, `HH:MM`. */
+export function londonClock(at: Date | number = Date.now()): string {
+  return clockFormat.format(new Date(at));
+}
+
+/** Minutes past London midnight at `at` (0-1439), as London's clocks read. */
+export function londonMinuteOfDay(at: Date | number = Date.now()): number {
+  const [hours, minutes] = londonClock(at).split(":").map(Number) as [number, number];
+  return hours * 60 + minutes;
+}
+
+/**
+ * The instant London's clocks read `time` (`HH:MM`) on `day`. On the spring night the clocks skip
+ * an hour, a time inside it is taken an hour later; on the autumn night an hour comes twice, and
+ * the first is taken.
+ */
+export function londonTimeOn(day: DayString, time: string): number {
+  const asUtc = Date.parse(`${day}T${time}:00Z`);
+  // London is UTC or an hour ahead: the summer reading comes first when both match.
+  for (const instant of [asUtc - 3_600_000, asUtc]) {
+    if (londonDay(instant) === day && londonClock(instant) === time) return instant;
+  }
+  return asUtc;
+}
+
+/** The first instant after `after` at which London's clocks read `time`. */
+export function nextLondonTime(after: number, time: string): number {
+  const today = londonDay(after);
+  const todays = londonTimeOn(today, time);
+  return todays > after ? todays : londonTimeOn(addDays(today, 1), time);
+}

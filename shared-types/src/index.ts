@@ -12,6 +12,7 @@ export * from "./fair-play.js";
 export * from "./groups.js";
 export * from "./habit.js";
 export * from "./health.js";
+export * from "./notifications.js";
 export * from "./operators.js";
 export * from "./pricing.js";
 export * from "./prizes.js";

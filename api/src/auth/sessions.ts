@@ -1,4 +1,6 @@
-import { SESSION_TTL_DAYS } from "@charity-steps/shared-types";
+import { createHash, randomBytes } from "node:crypto";
+import { londonDateTime, SESSION_TTL_DAYS } from "@charity-steps/shared-types";
+import Bowser from "bowser";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { isHttps } from "../config.js";
@@ -6,6 +8,16 @@ import { UnauthorizedError } from "../errors.js";
 import type { UserRow } from "../repositories/users.js";
 
 export const SESSION_TTL_MS = SESSION_TTL_DAYS * 86_400_000;
+/** How long a browser is remembered as one a walker signed in from, after its last sign-in. */
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 86_400;
+
+/** "Chrome on Android", from a browser's User-Agent; "Unknown browser" when there is none to read. */
+export function describeBrowser(userAgent: string | null): string {
+  if (!userAgent?.trim()) return "Unknown browser";
+  const { browser, os } = Bowser.parse(userAgent);
+  if (browser.name && os.name) return `${browser.name} on ${os.name}`;
+  return browser.name || os.name || "Unknown browser";
+}
 /** A rolling session is pushed forward at most this often, so reads don't all become writes. */
 const RENEW_AFTER_MS = 60 * 60_000;
 /**
@@ -45,6 +57,10 @@ export const sessionsPlugin = fp(
     const secure = isHttps(app.config);
     // The __Host- prefix pins the cookie to this origin, but browsers accept it only over https.
     const name = secure ? "__Host-cs_session" : "cs_session";
+    // A random id per browser, kept across sign-outs: a sign-in from a browser without one a
+    // walker signed in with before is news to them. (The built-in provider's `cs_device` is another
+    // thing: it shields a browser from lockouts meant for strangers.)
+    const deviceName = secure ? "__Host-cs_browser" : "cs_browser";
     const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax", secure } as const;
     const { sessions } = app.repositories;
 
@@ -58,14 +74,40 @@ export const sessionsPlugin = fp(
         const previous = sessionCookie.read(request);
         if (previous) await sessions.close(previous);
         const userAgent = request.headers["user-agent"] ?? null;
-        const { token, expiresAt } = await sessions.open(userId, SESSION_TTL_MS, Date.now(), userAgent);
+        const now = Date.now();
+        const { token, expiresAt } = await sessions.open(userId, SESSION_TTL_MS, now, userAgent);
         setCookie(reply, token, expiresAt);
+        await noteDevice(request, reply, userId, userAgent, now);
       },
       async signOut(request, reply) {
         const token = sessionCookie.read(request);
         if (token) await sessions.close(token);
         reply.clearCookie(name, cookieOptions);
       },
+    };
+
+    /** Remembers the browser for the walker, and tells them when it is one they never signed in from. */
+    const noteDevice = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      userId: string,
+      userAgent: string | null,
+      now: number,
+    ) => {
+      const held = request.cookies[deviceName];
+      const device = held && /^[A-Za-z0-9_-]{43}$/.test(held) ? held : randomBytes(32).toString("base64url");
+      reply.setCookie(deviceName, device, { ...cookieOptions, maxAge: DEVICE_COOKIE_MAX_AGE_S });
+      const hash = createHash("sha256").update(device).digest("base64url");
+      const { newDevice, seenBefore } = await sessions.rememberDevice(userId, hash, now);
+      if (!newDevice || !seenBefore) return;
+      await app.services.notifier.tell({
+        userId,
+        kind: "new_sign_in",
+        eventKey: hash,
+        title: "New sign-in to your account",
+        body: `${describeBrowser(userAgent)} signed in to your account on ${londonDateTime(now)} (London time). If it was not you, change your password and sign out of your other devices on the Account page.`,
+        url: "/account",
+      });
     };
 
     app.decorate("sessionCookie", sessionCookie);

@@ -13,6 +13,7 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
+import type { Notifier } from "../notifications/notifier.js";
 import type { BadgesRepository } from "../repositories/badges.js";
 import type { HabitsRepository } from "../repositories/habits.js";
 
@@ -28,14 +29,17 @@ export const AWARDS_WAITING_MAX = 10_000;
  * kept: the rules are judged only for badges not yet earned.
  */
 export class BadgeAwards {
-  private readonly waiting = new Map<string, NodeJS.Timeout>();
+  private readonly waiting = new Map<string, { timer: NodeJS.Timeout; today: () => DayString }>();
   private readonly running = new Set<Promise<unknown>>();
+  /** The day each walker was last told their goal was reached. */
+  private readonly goalTold = new Map<string, DayString>();
 
   constructor(
     private readonly deps: {
       badges: BadgesRepository;
       habits: HabitsRepository;
       eligibleSteps: EligibleSteps;
+      notifier: Notifier;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -63,23 +67,66 @@ export class BadgeAwards {
     await this.deps.badges.award(userId, [JOINED_GROUP_BADGE], now);
   }
 
-  /** Looks at the walker's badges shortly: steps arrived. Bursts make one look; errors are logged. */
+  /**
+   * Looks at the walker's badges, and whether today's goal is reached, shortly: steps arrived.
+   * Bursts make one look; errors are logged.
+   */
   soon(userId: string, today: () => DayString): void {
     if (this.waiting.has(userId) || this.waiting.size >= AWARDS_WAITING_MAX) return;
-    const timer = setTimeout(() => {
-      this.waiting.delete(userId);
-      const run = this.award(userId, today())
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, "badges: an award failed"))
-        .finally(() => this.running.delete(run));
-      this.running.add(run);
-    }, AWARD_DELAY_MS);
+    const timer = setTimeout(() => this.lookNow(userId, today), AWARD_DELAY_MS);
     timer.unref();
-    this.waiting.set(userId, timer);
+    this.waiting.set(userId, { timer, today });
+  }
+
+  /**
+   * Makes every waiting look now, and resolves once all looks are done: for a test that must
+   * see what an accepted request changed before it judges the next one.
+   */
+  async flush(): Promise<void> {
+    for (const [userId, { timer, today }] of [...this.waiting]) {
+      clearTimeout(timer);
+      this.lookNow(userId, today);
+    }
+    await Promise.all(this.running);
+  }
+
+  private lookNow(userId: string, today: () => DayString): void {
+    this.waiting.delete(userId);
+    const day = today();
+    const run = Promise.all([
+      this.award(userId, day).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, "badges: an award failed"),
+      ),
+      this.tellGoalReached(userId, day).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, "goal reached: the look failed"),
+      ),
+    ]).finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Tells the walker once a day, when their counted steps reach the day's goal. */
+  private async tellGoalReached(userId: string, today: DayString): Promise<void> {
+    if (this.goalTold.get(userId) === today) return;
+    const standing = await this.deps.habits.standing(userId, today);
+    if (!standing.todayOnGoal) return;
+    const goal = standing.dailyGoal.toLocaleString("en-GB");
+    const streak = standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
+    await this.deps.notifier.notify({
+      userId,
+      kind: "goal_reached",
+      eventKey: today,
+      title: "Daily goal reached!",
+      body: `You walked your ${goal} steps today. Well walked!${streak}`,
+      url: "/dashboard",
+    });
+    // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
+    if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
+    this.goalTold.set(userId, today);
   }
 
   /** Drops the looks still waiting and lets those under way finish: the app is closing. */
   async stop(): Promise<void> {
-    for (const timer of this.waiting.values()) clearTimeout(timer);
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     await Promise.all(this.running);
   }

@@ -129,6 +129,40 @@ const OperatorEmails = Type.Decode(
   (value) => [...new Set(emailList(value).map((email) => email.toLowerCase()))],
 );
 
+/**
+ * The push services a walker's browser may name as its push endpoint, comma-separated origins:
+ * `https://host`, `https://*.host` for any subdomain, or, for tests, `http://127.0.0.1:port` or
+ * `http://localhost:port`.
+ */
+const PushEndpointOrigins = Type.Decode(
+  Type.Refine(
+    Type.String(),
+    (value) => badPushOrigin(value) === undefined,
+    (value) =>
+      `must be origins separated by commas, each https://host, https://*.host, or http://127.0.0.1:port for tests, got "${badPushOrigin(value)}"`,
+  ),
+  (value) => [...new Set(originList(value))],
+);
+const originList = (value: string) =>
+  value
+    .split(",")
+    .map((origin) => origin.trim().toLowerCase().replace(/\/$/, ""))
+    .filter((origin) => origin !== "");
+const PUSH_ORIGIN =
+  /^(https:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d{1,5})?|http:\/\/(127\.0\.0\.1|localhost):\d{1,5})$/;
+const badPushOrigin = (value: string) => {
+  const origins = originList(value);
+  return origins.length === 0 ? value : origins.find((origin) => !PUSH_ORIGIN.test(origin));
+};
+
+/** A VAPID key, base64url as `web-push generate-vapid-keys` prints it. */
+const VapidKey = (what: string, length: number) =>
+  Type.Refine(
+    Type.String(),
+    (value) => /^[A-Za-z0-9_-]+$/.test(value) && Buffer.from(value, "base64url").length === length,
+    () => `must be ${what} (${length} bytes, base64url), as \`npx web-push generate-vapid-keys\` prints it`,
+  );
+
 /** Where postal entries are sent; `\n` in the value starts a new line of the address. */
 const PostalEntryAddress = Type.Decode(Type.String({ maxLength: 500 }), (value) =>
   value
@@ -214,6 +248,18 @@ export const EnvironmentSchema = Type.Object({
   // A public key on G1 (48 bytes) or G2 (96 bytes) of BLS12-381, or on G2 of BN254 (128 bytes).
   DRAW_BEACON_PUBLIC_KEY: Type.Optional(DrandHex("a drand chain's public key", [96, 192, 256])),
   DRAW_AUTO_RUN: Flag(true),
+  PUSH_ENDPOINT_ORIGINS: Type.Optional(PushEndpointOrigins),
+  /** All three or none: without them a key pair is made once and kept in the database. */
+  VAPID_PUBLIC_KEY: Type.Optional(VapidKey("a VAPID public key", 65)),
+  VAPID_PRIVATE_KEY: Type.Optional(VapidKey("a VAPID private key", 32)),
+  /** Its default is `mailto:` and MAIL_FROM's address, so loadConfig fills it in. */
+  VAPID_SUBJECT: Type.Optional(
+    Type.Refine(
+      Type.String(),
+      (value) => /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(value),
+      (value) => `must be a mailto: address or an https: URL, got "${value}"`,
+    ),
+  ),
   /** `none` serves the API alone; unset serves the PWA built in the repository. */
   WEB_DIST_DIR: Type.Optional(Type.String()),
   NODE_ENV: Type.Optional(Type.String()),

@@ -31,6 +31,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
 import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "../errors.js";
 import { type Mailer, mailLayout } from "../mail/mail.js";
+import type { Notifier } from "../notifications/notifier.js";
 import {
   type DrawRow,
   type DrawsRepository,
@@ -53,6 +54,8 @@ export interface DrawServiceDeps {
   users: UsersRepository;
   close: DrawClose;
   mail: Mailer;
+  /** Tells a winner in the app and by push, besides the mail. */
+  notifier: Pick<Notifier, "tell">;
   config: Pick<AppConfig, "publicUrl" | "drawAutoRun">;
   log: FastifyBaseLogger;
   beacon: BeaconSource | null;
@@ -379,6 +382,14 @@ export class DrawService {
     for (const prize of await this.repository.unnotifiedPrizes(NOTIFY_BATCH)) {
       if (!(await this.repository.markNotified(prize.id, now))) continue;
       if (prize.user_id === null) continue;
+      await this.deps.notifier.tell({
+        userId: prize.user_id,
+        kind: "prize_won",
+        eventKey: prize.id,
+        title: "You won a prize!",
+        body: `Your ticket won a ${prize.tier} prize in the draw for ${drawMonthName(prize.month)}. Claim it by ${londonDateTime(Number(prize.claim_by))} (London time).`,
+        url: prizeClaimPagePath(prize.id),
+      });
       const user = await this.deps.users.findById(prize.user_id);
       if (!user?.email || user.email_verified_at === null) continue;
       const claimUrl = `${this.deps.config.publicUrl}${prizeClaimPagePath(prize.id)}`;
@@ -432,8 +443,48 @@ export class DrawService {
       }
     }
     await this.notifyWinners(now);
+    await this.tellResults(now);
+    await this.remindClaims(now);
+  }
+
+  /** Tells each walker who held a ticket in a newly drawn month that its results are out. */
+  async tellResults(now = Date.now()): Promise<void> {
+    for (const month of await this.repository.monthsWithResultsUntold()) {
+      const holders = await this.repository.claimResultsNotice(month, now);
+      for (const userId of holders ?? []) {
+        await this.deps.notifier.tell({
+          userId,
+          kind: "draw_results",
+          eventKey: month,
+          title: `The ${drawMonthName(month)} draw's results are out`,
+          body: `See who won in the draw for ${drawMonthName(month)}, and check the draw yourself.`,
+          url: drawResultsPagePath(month),
+        });
+      }
+    }
+  }
+
+  /** Reminds a winner on the 7th and the 12th day after the draw, while their prize is unclaimed. */
+  async remindClaims(now = Date.now()): Promise<void> {
+    for (const day of CLAIM_REMINDER_DAYS) {
+      for (const prize of await this.repository.unclaimedPrizesDrawnBefore(now - day * DAY_MS, now)) {
+        if (prize.user_id === null) continue;
+        await this.deps.notifier.tell({
+          userId: prize.user_id,
+          kind: "prize_claim_reminder",
+          eventKey: `${prize.id}:${day}`,
+          title: "Your prize is waiting to be claimed",
+          body: `Claim your ${prize.tier} prize from the draw for ${drawMonthName(prize.month)} by ${londonDateTime(Number(prize.claim_by))} (London time), or it may be drawn again for someone else.`,
+          url: prizeClaimPagePath(prize.id),
+        });
+      }
+    }
   }
 }
+
+/** The days after a draw on which an unclaimed prize's winner is reminded. */
+export const CLAIM_REMINDER_DAYS = [7, 12] as const;
+const DAY_MS = 86_400_000;
 
 /** A claim's fields trimmed; a blank one is the caller's mistake (400). */
 function cleanClaim(request: PrizeClaimRequest) {

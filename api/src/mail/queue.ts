@@ -1,19 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
+import { OutboxWorker, type OutboxWorkerOptions } from "../outbox/outbox-worker.js";
 import type { MailOutboxRepository, MailOutboxRow } from "../repositories/mail-outbox.js";
 import { checkMessage, type Mailer, type MailMessage } from "./mail.js";
 import { isPermanentFailure, type MailTransport } from "./transport.js";
 
-export interface MailQueueOptions {
-  /** How often the worker looks for due messages (a `send` wakes it at once as well). */
-  intervalMs: number;
-  /** The most messages one look sends, so one process does not hold the database for long. */
-  perTick: number;
-  /** How long a claimed message is held: longer than any one send may take. */
-  leaseMs: number;
-  /** The waits after the 1st, 2nd, … failed attempt; past the last, the message is kept as failed. */
-  retryDelaysMs: readonly number[];
-  clock: () => number;
-}
+export type MailQueueOptions = OutboxWorkerOptions;
 
 /** 1 min, 5 min, 30 min, 2 h, 6 h: six attempts over about nine hours. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
@@ -38,22 +29,14 @@ export const MAIL_QUEUE_DEFAULTS: MailQueueOptions = {
  * by side. Only a process that dies (or loses its database) between the server accepting a message
  * and the row being marked sent leaves it to be sent again once the lease runs out.
  */
-export class MailQueue implements Mailer {
-  private readonly options: MailQueueOptions;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private started = false;
-  /** Set by stop(): the message in hand is finished, no further one is claimed. */
-  private closing = false;
-
+export class MailQueue extends OutboxWorker<MailOutboxRow> implements Mailer {
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly transport: MailTransport,
-    private readonly log: FastifyBaseLogger,
+    log: FastifyBaseLogger,
     options: Partial<MailQueueOptions> = {},
   ) {
-    this.options = { ...MAIL_QUEUE_DEFAULTS, ...options };
+    super(log, "mail worker", { ...MAIL_QUEUE_DEFAULTS, ...options });
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -85,66 +68,17 @@ export class MailQueue implements Mailer {
     await this.outbox.deleteForUser(userId);
   }
 
-  /** Starts the worker: a look every interval, and one at once. */
-  start(): void {
-    if (this.started || this.closing) return;
-    this.started = true;
-    this.timer = setInterval(() => this.wake(), this.options.intervalMs);
-    this.timer.unref();
-    this.wake();
-  }
-
   /** Stops the worker once the message in hand is dealt with; queued messages wait in the table. */
-  async stop(): Promise<void> {
-    this.closing = true;
-    this.started = false;
-    clearInterval(this.timer);
-    await this.running;
+  override async stop(): Promise<void> {
+    await super.stop();
     this.transport.close();
   }
 
-  /** Looks for due messages now, or right after the look in progress. */
-  wake(): void {
-    if (!this.started) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+  protected claimNext(leaseMs: number, now: number): Promise<MailOutboxRow | undefined> {
+    return this.outbox.claimNext(leaseMs, now);
   }
 
-  /** Sends due messages, at most `perTick`; resolves to how many were dealt with. */
-  async runOnce(): Promise<number> {
-    let handled = 0;
-    while (handled < this.options.perTick && !this.closing) {
-      const claim = await this.outbox.claimNext(this.options.leaseMs, this.options.clock());
-      if (!claim) break;
-      await this.deliver(claim);
-      handled++;
-    }
-    return handled;
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      const handled = await this.runOnce();
-      // A full batch suggests more are due: look again instead of waiting for the interval.
-      if (handled === this.options.perTick) this.again = true;
-    } catch (error) {
-      this.log.warn(
-        { err: error },
-        "mail worker: the queue could not be read or updated; the next look tries again",
-      );
-    }
-  }
-
-  private async deliver(claim: MailOutboxRow): Promise<void> {
+  protected async deliver(claim: MailOutboxRow): Promise<void> {
     try {
       await this.transport.deliver(claim);
     } catch (error) {
@@ -161,9 +95,9 @@ export class MailQueue implements Mailer {
 
   private async failed(claim: MailOutboxRow, error: unknown): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
-    const delay = this.options.retryDelaysMs[claim.attempts - 1];
     const permanent = isPermanentFailure(error);
-    if (permanent || delay === undefined) {
+    const retryAt = permanent ? null : this.retryAt(claim.attempts);
+    if (retryAt === null) {
       await this.outbox.markAttemptFailed(claim, reason, null);
       this.log.error(
         { mailId: claim.id, attempts: claim.attempts, err: error },
@@ -173,7 +107,6 @@ export class MailQueue implements Mailer {
       );
       return;
     }
-    const retryAt = this.options.clock() + delay;
     await this.outbox.markAttemptFailed(claim, reason, retryAt);
     this.log.warn(
       { mailId: claim.id, attempts: claim.attempts, retryAt: new Date(retryAt).toISOString(), err: error },

@@ -14,6 +14,9 @@ import { StepLedger } from "../ledger/ledger.js";
 import { MailQueue } from "../mail/queue.js";
 import { createMailTransport } from "../mail/transport.js";
 import { WeeklySummaryMail } from "../mail/weekly-summary.js";
+import { Notifier } from "../notifications/notifier.js";
+import { PushQueue } from "../notifications/push-queue.js";
+import { StreakReminders } from "../notifications/streak-reminders.js";
 import { AccountDataRepository } from "../repositories/account-data.js";
 import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
@@ -27,6 +30,7 @@ import { HealthRepository } from "../repositories/health.js";
 import { LocalAccountsRepository } from "../repositories/local-accounts.js";
 import { MailOutboxRepository } from "../repositories/mail-outbox.js";
 import { ManualEntriesRepository } from "../repositories/manual-entries.js";
+import { NotificationsRepository } from "../repositories/notifications.js";
 import { OidcPayloadsRepository } from "../repositories/oidc-payloads.js";
 import { PostalEntriesRepository } from "../repositories/postal-entries.js";
 import { RevenueRepository } from "../repositories/revenue.js";
@@ -62,6 +66,7 @@ export interface Repositories {
   charityImpact: CharityImpactRepository;
   groups: GroupsRepository;
   mailOutbox: MailOutboxRepository;
+  notifications: NotificationsRepository;
   auditLog: AuditLogRepository;
   postalEntries: PostalEntriesRepository;
   reviews: ReviewsRepository;
@@ -81,6 +86,12 @@ export interface Services {
   badges: BadgeAwards;
   /** Monday's look back on the week, by email, and its one-click unsubscribe. */
   weeklySummary: WeeklySummaryMail;
+  /** Web Push: `push_outbox` sent by a worker in every process, and the server's VAPID key. */
+  push: PushQueue;
+  /** Tells walkers what matters: the bell's list, and pushes as they chose. */
+  notifier: Notifier;
+  /** At each walker's reminder time: a streak that needs today's goal. */
+  streakReminders: StreakReminders;
 }
 
 export interface DataLayer {
@@ -113,6 +124,7 @@ export async function buildDataLayer(
   const habits = new HabitsRepository(database);
   const badges = new BadgesRepository(database);
   const appSecrets = new AppSecretsRepository(db);
+  const notifications = new NotificationsRepository(database);
 
   const repositories: Repositories = {
     health: new HealthRepository(database),
@@ -136,11 +148,12 @@ export async function buildDataLayer(
     charityImpact: new CharityImpactRepository(db),
     groups: new GroupsRepository(database),
     mailOutbox,
+    notifications,
     auditLog,
     postalEntries: new PostalEntriesRepository(database, auditLog),
     reviews: new ReviewsRepository(database, auditLog, eligibleSteps),
     draws,
-    accountData: new AccountDataRepository(database, mailOutbox),
+    accountData: new AccountDataRepository(database, mailOutbox, notifications),
   };
 
   const { smtpUrl, mailFrom, dataDir } = config;
@@ -149,6 +162,8 @@ export async function buildDataLayer(
     createMailTransport({ smtpUrl, mailFrom, dataDir, log, sendTimeoutMs: 60_000 }),
     log,
   );
+  const push = new PushQueue({ notifications, secrets: appSecrets, config: config.push }, log);
+  const notifier = new Notifier({ notifications, push, log });
   const issuer = builtInIssuerOf(config);
   const services: Services = {
     mail,
@@ -157,6 +172,7 @@ export async function buildDataLayer(
       users,
       close: drawClose,
       mail,
+      notifier,
       config,
       log,
       beacon: config.drawBeacon ? drandBeaconSource(config.drawBeacon) : null,
@@ -171,8 +187,11 @@ export async function buildDataLayer(
           users,
         })
       : null,
-    badges: new BadgeAwards({ badges, habits, eligibleSteps, log }),
+    badges: new BadgeAwards({ badges, habits, eligibleSteps, notifier, log }),
     weeklySummary: new WeeklySummaryMail({ habits, secrets: appSecrets, mail, config, log }),
+    push,
+    notifier,
+    streakReminders: new StreakReminders({ notifications, habits, notifier }),
   };
   return { repositories, services };
 }

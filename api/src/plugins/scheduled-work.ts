@@ -1,8 +1,9 @@
+import { addDays, londonDay } from "@charity-steps/shared-types";
 import fp from "fastify-plugin";
 
 /** How often each process looks for a month to close, a draw to run and a winner to tell. */
 export const DRAW_TICK_MS = 60_000;
-/** How often each process looks for walkers due Monday's mail of the week. */
+/** How often each process looks for walkers due Monday's mail of the week, or a streak reminder. */
 export const WEEKLY_MAIL_TICK_MS = 5 * 60_000;
 /** How often expired records are deleted. */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -20,9 +21,9 @@ export interface ScheduledWorkOptions {
 
 /**
  * Everything a process does on its own clock, started once the app is ready and stopped when it
- * closes: the mail queue's worker, the draws' scheduled job, the weekly summary's mail, the hourly
+ * closes: the mail and push queues' workers, the draws' scheduled job, the weekly summary's mail, the hourly
  * housekeeping, and the badge looks waiting after steps arrived. Every process runs them all; the database makes each thing they
- * do happen once (a message is claimed under a lease, a draw's every step is a guarded update, a
+ * do happen once (a message or a push is claimed under a lease, a draw's every step is a guarded update, a
  * deletion of expired rows is idempotent, a badge is a walker's once, a week's mail is claimed once).
  */
 export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
@@ -50,10 +51,19 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
     let weeklyTick: Promise<void> | undefined;
     const runWeeklyTick = async () => {
       if (weeklyTick) return;
-      weeklyTick = services.weeklySummary
-        .tick()
+      weeklyTick = Promise.all([
+        services.weeklySummary
+          .tick()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, "weekly summary: the scheduled look failed"),
+          ),
+        services.streakReminders
+          .tick()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, "streak reminders: the scheduled look failed"),
+          ),
+      ])
         .then(() => undefined)
-        .catch((error: unknown) => app.log.warn({ err: error }, "weekly summary: the scheduled look failed"))
         .finally(() => {
           weeklyTick = undefined;
         });
@@ -71,11 +81,14 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
         repositories.stepImportKeys.deleteExpiredCalls(now),
         repositories.accountTokens.deleteExpired(now),
         repositories.mailOutbox.deleteSentBefore(now - SENT_MAIL_KEPT_MS),
+        repositories.notifications.deletePushesBefore(now - SENT_MAIL_KEPT_MS),
+        repositories.notifications.deleteStreakChecksBefore(addDays(londonDay(now), -2)),
       ]).catch((error) => app.log.warn({ err: error }, "housekeeping failed"));
     };
 
     app.addHook("onReady", async () => {
       services.mail.start();
+      services.push.start();
       every(HOUSEKEEPING_INTERVAL_MS, housekeeping);
       if (options.drawTickMs !== null) {
         every(options.drawTickMs ?? DRAW_TICK_MS, runDrawTick);
@@ -88,6 +101,7 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
       await weeklyTick;
       await services.badges.stop();
       await services.mail.stop();
+      await services.push.stop();
     });
   },
   { name: "scheduled-work", dependencies: ["data"] },

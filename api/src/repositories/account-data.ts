@@ -3,6 +3,7 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { MailOutboxRepository } from "./mail-outbox.js";
+import type { NotificationsRepository } from "./notifications.js";
 
 /** Rows one export query reads at a time, so a long history never sits in memory whole. */
 export const EXPORT_PAGE_ROWS = 200;
@@ -108,6 +109,7 @@ export class AccountDataRepository {
   constructor(
     private readonly database: Database,
     private readonly mailOutbox: MailOutboxRepository,
+    private readonly notifications: NotificationsRepository,
   ) {}
 
   private get db() {
@@ -424,6 +426,7 @@ export class AccountDataRepository {
         .execute();
       await trx.deleteFrom("idempotency_records").where("user_id", "=", userId).execute();
       await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+      await trx.deleteFrom("sign_in_devices").where("user_id", "=", userId).execute();
       // What they set themselves and what they earned says what they did, day by day.
       await trx.deleteFrom("daily_goals").where("user_id", "=", userId).execute();
       await trx.deleteFrom("user_badges").where("user_id", "=", userId).execute();
@@ -443,6 +446,8 @@ export class AccountDataRepository {
       const groups = await this.handOverGroups(trx, userId);
       await trx.deleteFrom("group_members").where("user_id", "=", userId).execute();
 
+      // What the app told them, what they chose, and the browsers their pushes went to.
+      await this.notifications.deleteForUser(userId, trx);
       // Mail queued for them (sent or not) holds their address and what it said.
       await this.mailOutbox.deleteForUser(userId, trx);
       if (before.email) {

@@ -444,6 +444,54 @@ export class DrawsRepository {
       .execute();
   }
 
+  /** Drawn months whose ticket holders have not been told the results are out. */
+  async monthsWithResultsUntold(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("draws")
+      .select("month")
+      .where("status", "=", "drawn")
+      .where("results_told_at", "is", null)
+      .orderBy("month")
+      .execute();
+    return rows.map((row) => row.month);
+  }
+
+  /**
+   * Takes the telling of the month's results for this process: false when another has. The walkers
+   * who held tickets that month, once each, come with it.
+   */
+  async claimResultsNotice(month: string, now = Date.now()): Promise<string[] | null> {
+    const updated = await this.db
+      .updateTable("draws")
+      .set({ results_told_at: now })
+      .where("month", "=", month)
+      .where("status", "=", "drawn")
+      .where("results_told_at", "is", null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
+    const rows = await this.db
+      .selectFrom("draw_tickets")
+      .select("user_id")
+      .distinct()
+      .where("month", "=", month)
+      .where("user_id", "is not", null)
+      .execute();
+    return rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  }
+
+  /** Walkers' prizes still to claim, drawn at or before `before`. */
+  async unclaimedPrizesDrawnBefore(before: number, now = Date.now()): Promise<PrizeRow[]> {
+    return this.db
+      .selectFrom("draw_prizes")
+      .selectAll()
+      .where("status", "=", "awaiting_claim")
+      .where("user_id", "is not", null)
+      .where("claim_by", ">", now)
+      .where("drawn_at", "<=", before)
+      .orderBy("drawn_at")
+      .execute();
+  }
+
   /** Marks the prize's winner as told; false when another process already has. */
   async markNotified(id: string, now = Date.now()): Promise<boolean> {
     const updated = await this.db

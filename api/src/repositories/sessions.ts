@@ -214,6 +214,33 @@ export class SessionsRepository {
     await this.db.deleteFrom("sessions").where("id_hash", "=", hashSessionToken(token)).execute();
   }
 
+  /**
+   * Notes that the walker signed in from the browser holding the device cookie hashed as
+   * `deviceHash`; answers whether that browser is new to them, and whether they had signed in from
+   * any browser before (a walker's first sign-in is from a new browser, and is no news).
+   */
+  async rememberDevice(
+    userId: string,
+    deviceHash: string,
+    now = Date.now(),
+  ): Promise<{ newDevice: boolean; seenBefore: boolean }> {
+    const before = await this.db
+      .selectFrom("sign_in_devices")
+      .select("device_hash")
+      .where("user_id", "=", userId)
+      .limit(1)
+      .execute();
+    const inserted = await this.db
+      .insertInto("sign_in_devices")
+      .values({ user_id: userId, device_hash: deviceHash, first_seen_at: now })
+      .onConflict((conflict) => conflict.columns(["user_id", "device_hash"]).doNothing())
+      .executeTakeFirst();
+    return {
+      newDevice: Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0,
+      seenBefore: before.length > 0,
+    };
+  }
+
   /** Deletes expired sessions: everyone's, or one walker's. */
   async deleteExpired(now = Date.now(), userId?: string): Promise<number> {
     let query = this.db.deleteFrom("sessions").where("expires_at", "<=", now);

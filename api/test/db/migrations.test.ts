@@ -20,10 +20,15 @@ const TABLES = [
   "local_accounts",
   "mail_outbox",
   "manual_step_entries",
+  "notification_settings",
+  "notifications",
   "oidc_payloads",
   "pace_reviews",
   "postal_entries",
+  "push_outbox",
+  "push_subscriptions",
   "sessions",
+  "sign_in_devices",
   "sign_in_failures",
   "sign_up_attempts",
   "step_counters",
@@ -32,6 +37,7 @@ const TABLES = [
   "step_import_keys",
   "step_months",
   "step_photos",
+  "streak_reminder_checks",
   "subscription_payments",
   "user_badges",
   "users",
@@ -107,7 +113,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews, 0021's daily goals).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews, 0021's daily goals, and the later ones' badges, weekly mails and notifications).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -124,6 +130,12 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "daily_goals",
       "user_badges",
       "weekly_summary_mails",
+      "notifications",
+      "notification_settings",
+      "push_subscriptions",
+      "push_outbox",
+      "sign_in_devices",
+      "streak_reminder_checks",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -6,6 +6,7 @@ import {
   type DrawResults,
   drawClosesAt,
   drawMinePath,
+  drawMonthName,
   drawResultsPath,
   drawTicketsPath,
   MY_PRIZES_PATH,
@@ -633,6 +634,53 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
         .execute();
       expect(log).toHaveLength(1);
       expect(log[0]?.operator_user_id).toBeNull();
+
+      // In the app too: the win, and the results for every ticket holder; each once.
+      const told = async () =>
+        (
+          await auto.app.database.db
+            .selectFrom("notifications")
+            .select(["kind", "title", "url", "event_key"])
+            .where("user_id", "=", w.user.id)
+            .orderBy("created_at")
+            .orderBy("kind")
+            .execute()
+        ).map(({ kind, title }) => `${kind}: ${title}`);
+      const monthName = drawMonthName(month);
+      const { id: prizeId } = await auto.app.database.db
+        .selectFrom("draw_prizes")
+        .select("id")
+        .where("user_id", "=", w.user.id)
+        .executeTakeFirstOrThrow();
+      expect(await told()).toEqual([
+        "prize_won: You won a prize!",
+        `draw_results: The ${monthName} draw's results are out`,
+      ]);
+      // Reminded on the 7th and the 12th day while the prize waits, once each.
+      for (const [days, expected] of [
+        [6, 2],
+        [7, 3],
+        [8, 3],
+        [12, 4],
+        [13, 4],
+      ] as const) {
+        await auto.app.services.draws.tick(afterClose(month) + days * DAY_MS + 60_000);
+        expect((await told()).length, `day ${days}`).toBe(expected);
+      }
+      expect((await told()).slice(2)).toEqual([
+        "prize_claim_reminder: Your prize is waiting to be claimed",
+        "prize_claim_reminder: Your prize is waiting to be claimed",
+      ]);
+      const reminders = await auto.app.database.db
+        .selectFrom("notifications")
+        .select(["event_key", "url"])
+        .where("kind", "=", "prize_claim_reminder")
+        .orderBy("event_key")
+        .execute();
+      expect(reminders).toEqual([
+        { event_key: `${prizeId}:12`, url: `/prizes/${prizeId}/claim` },
+        { event_key: `${prizeId}:7`, url: `/prizes/${prizeId}/claim` },
+      ]);
     } finally {
       await auto.close();
     }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import {
   ACCOUNT_EXPORT_PATH,
   ACCOUNT_PATH,
@@ -19,6 +19,9 @@ import {
   MANUAL_ENTRIES_PATH,
   MY_PRIZES_PATH,
   monthOfDay,
+  NOTIFICATION_PREFERENCES_PATH,
+  NOTIFICATIONS_PATH,
+  NOTIFICATIONS_READ_PATH,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
@@ -33,6 +36,8 @@ import {
   operatorReviewPath,
   operatorReviewPhotoPath,
   PACE_REVIEWS_PATH,
+  PUSH_KEY_PATH,
+  PUSH_SUBSCRIPTIONS_PATH,
   prizeClaimPath,
   WEEK_SUMMARY_PATH,
 } from "@charity-steps/shared-types";
@@ -83,6 +88,8 @@ interface World {
   unsubscribePath: string;
   /** The group admin's manual entry, waiting for a check (its photo says nothing of its day). */
   entryId: string;
+  /** The group admin's push subscription (one of their browsers). */
+  subscriptionId: string;
 }
 
 interface Call {
@@ -163,6 +170,29 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => "/api/dashboard/stats", expected: anyWalker(200) },
   { method: "GET", url: () => `${WEEK_SUMMARY_PATH}?start=2026-11-16`, expected: anyWalker(200) },
   { method: "GET", url: () => BADGES_PATH, expected: anyWalker(200) },
+  { method: "GET", url: () => NOTIFICATIONS_PATH, expected: anyWalker(200) },
+  { method: "POST", url: () => NOTIFICATIONS_READ_PATH, body: () => ({}), expected: anyWalker(200) },
+  { method: "GET", url: () => NOTIFICATION_PREFERENCES_PATH, expected: anyWalker(200) },
+  {
+    method: "PUT",
+    url: () => NOTIFICATION_PREFERENCES_PATH,
+    body: () => ({ kinds: { goal_reached: { push: false } }, reminderTime: "18:00" }),
+    expected: anyWalker(200),
+  },
+  // The key browsers subscribe with: public.
+  { method: "GET", url: () => PUSH_KEY_PATH, expected: everyone(200) },
+  { method: "GET", url: () => PUSH_SUBSCRIPTIONS_PATH, expected: anyWalker(200) },
+  {
+    method: "POST",
+    url: () => PUSH_SUBSCRIPTIONS_PATH,
+    body: () => browserSubscription(),
+    expected: anyWalker(201),
+  },
+  {
+    method: "DELETE",
+    url: (world) => `${PUSH_SUBSCRIPTIONS_PATH}/${world.subscriptionId}`,
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 204 },
+  },
   { method: "POST", url: () => "/api/daily-reset", expected: anyWalker(200) },
   { method: "POST", url: () => "/api/monthly-reset", expected: anyWalker(200) },
   { method: "GET", url: () => "/api/charity/selection", expected: anyWalker(200) },
@@ -349,8 +379,19 @@ const MATRIX: Call[] = [
   },
 ];
 
+/** What a browser's PushSubscription.toJSON() gives, for Chrome's push service (never posted to here). */
+function browserSubscription() {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  };
+}
+
 const labelOf = (call: Call) =>
-  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id", unsubscribePath: EMAIL_UNSUBSCRIBE_PATH })}`;
+  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id", subscriptionId: ":id", unsubscribePath: EMAIL_UNSUBSCRIBE_PATH })}`;
 
 /**
  * MATRIX_ROUTES, a regular expression, keeps only the routes whose "METHOD path" it matches:
@@ -438,6 +479,18 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       keyId: importKey.row.id,
       sessionId,
       entryId: entry.json().entry.id,
+      subscriptionId: (
+        await app.repositories.notifications.addSubscription({
+          user_id: admin.user.id,
+          ...((subscription) => ({
+            endpoint: subscription.endpoint,
+            p256dh: subscription.keys.p256dh,
+            auth: subscription.keys.auth,
+          }))(browserSubscription()),
+          expiration_time: null,
+          created_at: Date.now(),
+        })
+      ).id,
       unsubscribePath: ((url) => `${url.pathname}${url.search}`)(
         new URL(await app.services.weeklySummary.unsubscribeUrl(admin.user.id)),
       ),

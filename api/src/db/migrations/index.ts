@@ -22,6 +22,7 @@ import * as fairPlayDays from "./0020-fair-play-days.js";
 import * as dailyHabit from "./0021-daily-habit.js";
 import * as badges from "./0022-badges.js";
 import * as weeklyEmail from "./0023-weekly-email.js";
+import * as notifications from "./0024-notifications.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   "0021-daily-habit": dailyHabit,
   "0022-badges": badges,
   "0023-weekly-email": weeklyEmail,
+  "0024-notifications": notifications,
 };
 
 export const migrationProvider: MigrationProvider = {

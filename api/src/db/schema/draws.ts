@@ -15,6 +15,8 @@ export interface DrawsTable {
   ticket_count: number | null;
   ticket_list_sha256: string | null;
   drawn_at: number | null;
+  /** When the month's ticket holders were told its results are out; null until then. */
+  results_told_at: number | null;
   /** The drand round mixed in, as JSON (`DrawBeacon`); null when none was. */
   beacon_json: string | null;
   /** Picks of the sequence used so far: a redraw continues from here. */

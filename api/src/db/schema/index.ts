@@ -4,6 +4,14 @@ import type { DrawPrizesTable, DrawsTable, DrawTicketsTable } from "./draws.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
 import type { MailOutboxTable } from "./mail-outbox.js";
+import type {
+  NotificationSettingsTable,
+  NotificationsTable,
+  PushOutboxTable,
+  PushSubscriptionsTable,
+  SignInDevicesTable,
+  StreakReminderChecksTable,
+} from "./notifications.js";
 import type { OidcPayloadsTable } from "./oidc-payloads.js";
 import type { AuditLogTable, PostalEntriesTable } from "./operators.js";
 import type { SubscriptionPaymentsTable } from "./revenue.js";
@@ -54,4 +62,10 @@ export interface DatabaseSchema {
   draws: DrawsTable;
   draw_tickets: DrawTicketsTable;
   draw_prizes: DrawPrizesTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_outbox: PushOutboxTable;
+  sign_in_devices: SignInDevicesTable;
+  streak_reminder_checks: StreakReminderChecksTable;
 }

@@ -9,21 +9,21 @@ import {
   DeleteAccountRequest,
   ErrorResponse,
   londonDay,
+  NoContent,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { Type } from "typebox";
 import { builtInIssuerOf } from "../../../auth/provider/provider.js";
-import { signedInUser } from "../../../auth/sessions.js";
+import { describeBrowser, signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError } from "../../../errors.js";
+import { notificationItem } from "../../../notifications/notifier.js";
+import { endpointOrigin } from "../../../notifications/push-endpoints.js";
 import type { ExportDay } from "../../../repositories/account-data.js";
-import { describeBrowser } from "./sessions.js";
 
 /** Exports prepared at once by one process: each holds a database connection and a response open. */
 export const MAX_CONCURRENT_EXPORTS = 2;
 const BUSY_RETRY_AFTER_SECONDS = 30;
-
-const NoContent = Type.Null({ description: "No content" });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -161,6 +161,25 @@ async function* onePage<T>(items: T[]): AsyncGenerator<T[]> {
 export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
   const { accountData } = app.repositories;
+
+  /** What the bell told the walker, what they chose, and where pushes went (the push service only). */
+  const notificationsExport = async (userId: string) => {
+    const { notifications } = app.repositories;
+    const [items, preferences, subscriptions] = await Promise.all([
+      notifications.everyOne(userId),
+      app.services.notifier.preferences(userId),
+      notifications.subscriptions(userId),
+    ]);
+    return {
+      preferences,
+      notifications: items.map(notificationItem),
+      pushSubscriptions: subscriptions.map((subscription) => ({
+        endpointOrigin: endpointOrigin(subscription.endpoint),
+        createdAt: iso(subscription.created_at),
+        lastSuccessAt: isoOrNull(subscription.last_success_at),
+      })),
+    };
+  };
   const builtInIssuer = builtInIssuerOf(app.config);
 
   /** Walkers whose export is being prepared by this process. */
@@ -220,6 +239,9 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
               2,
             )}\n`,
           ),
+        );
+        await zip.file("notifications.json", async (put) =>
+          put(`${JSON.stringify(await notificationsExport(user.id), null, 2)}\n`),
         );
         await zip.jsonArray("days.json", accountData.days(user.id), dayJson);
         await zip.file("days.csv", async (put) => {

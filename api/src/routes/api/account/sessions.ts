@@ -6,22 +6,11 @@ import {
   END_OTHER_SESSIONS_PATH,
   EndOtherSessionsResponse,
   ErrorResponse,
+  NoContent,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Bowser from "bowser";
-import { Type } from "typebox";
-import { signedInUser } from "../../../auth/sessions.js";
+import { describeBrowser, signedInUser } from "../../../auth/sessions.js";
 import { NotFoundError, UnauthorizedError } from "../../../errors.js";
-
-const NoContent = Type.Null({ description: "No content" });
-
-/** "Chrome on Android", from a browser's User-Agent; "Unknown browser" when there is none to read. */
-export function describeBrowser(userAgent: string | null): string {
-  if (!userAgent?.trim()) return "Unknown browser";
-  const { browser, os } = Bowser.parse(userAgent);
-  if (browser.name && os.name) return `${browser.name} on ${os.name}`;
-  return browser.name || os.name || "Unknown browser";
-}
 
 /** The walker's signed-in browsers: list them, sign one out, or sign out all but this one. */
 export const accountSessionsRoutes: FastifyPluginAsyncTypebox = async (app) => {

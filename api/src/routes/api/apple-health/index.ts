@@ -14,6 +14,7 @@ import {
   type ImportedStepCount,
   londonDay,
   MAX_STEP_IMPORT_KEYS,
+  NoContent,
   STEP_IMPORT_KEY_NOT_VALID_MESSAGE,
   STEP_IMPORT_KEY_SCHEME,
   StepImportKeyList,
@@ -22,7 +23,6 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { Type } from "typebox";
 import { networkOf } from "../../../auth/provider/throttle.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import {
@@ -53,7 +53,6 @@ export const APPLE_HEALTH_MESSAGES = {
   repeatedDate: (date: string) => `days has ${date} more than once: send each day once.`,
 } as const;
 
-const NoContent = Type.Null({ description: "No content" });
 const APPLE_HEALTH_SOURCE = "apple_health";
 
 declare module "fastify" {

@@ -13,11 +13,11 @@ import {
   londonDay,
   MyGroupsResponse,
   monthOfDay,
+  NoContent,
   normaliseJoinCode,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
-import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
 
@@ -31,7 +31,6 @@ export const GROUP_MESSAGES = {
   idNotWhole: "id must be a whole number.",
 } as const;
 
-const NoContent = Type.Null({ description: "No content" });
 /**
  * Lists that grow with a group are written by JSON.stringify. fast-json-stringify builds its output
  * by concatenation, which grows much worse than linearly with a large leaderboard.
@@ -98,10 +97,25 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { joinCode } = request.body;
       if (!isJoinCode(joinCode)) throw new NotFoundError(GROUP_MESSAGES.unknownCode);
-      const userId = signedInUser(request).id;
+      const walker = signedInUser(request);
+      const userId = walker.id;
       const outcome = await groups.join(joinCode, userId);
       if (outcome.kind === "unknown-code") throw new NotFoundError(GROUP_MESSAGES.unknownCode);
       await app.services.badges.joinedGroup(userId);
+      const { group } = outcome;
+      if (outcome.kind === "joined" && group.adminUserId !== userId) {
+        // First name and initial, as the group's members see each other: never an email.
+        const name =
+          [walker.first_name, walker.last_name?.slice(0, 1)].filter(Boolean).join(" ").trim() || "A walker";
+        await app.services.notifier.tell({
+          userId: group.adminUserId,
+          kind: "group_joined",
+          eventKey: `${group.id}:${userId}`,
+          title: `New member in ${group.name}`,
+          body: `${name} joined ${group.name}. The group now has ${group.memberCount.toLocaleString("en-GB")} members.`,
+          url: `/groups/${group.id}`,
+        });
+      }
       return reply.status(outcome.kind === "joined" ? 201 : 200).send(outcome.group);
     },
   );

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../errors.js";
+import type { NewNotification } from "../../../repositories/notifications.js";
 
 /** The only types a stored photo can have (it was sniffed and re-encoded on the way in). */
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
@@ -96,6 +97,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (refusal === "already-decided") throw new ConflictError(FAIR_PLAY_MESSAGES.alreadyDecided);
       const item = await reviews.find(request.params.id);
       if (!item) throw new NotFoundError(FAIR_PLAY_MESSAGES.noSuchReview);
+      if (item.kind === "manual") await app.services.notifier.tell(entryReviewed(item));
       return item;
     },
   );
@@ -129,3 +131,19 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** The walker's word of an operator's decision on their manual entry, with the reason for a refusal. */
+function entryReviewed(item: ReviewItem): NewNotification {
+  const steps = `${item.steps.toLocaleString("en-GB")} steps for ${item.date}`;
+  const approved = item.status === "approved";
+  return {
+    userId: item.userId,
+    kind: "entry_reviewed",
+    eventKey: item.id,
+    title: approved ? "Your steps were approved" : "Your steps were not approved",
+    body: approved
+      ? `Your ${steps} were checked and count toward this month's prize entries.`
+      : `Your ${steps} were checked and do not count toward prize entries: ${item.decisionReason ?? "no reason was given"}`,
+    url: "/prize-draw",
+  };
+}

@@ -70,6 +70,25 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
     const ana = await builtInWalkerWithData();
     const bob = await walkerWithData(app);
     expect((await bob.account.post("/api/groups/join", { joinCode: ana.joinCode })).statusCode).toBe(201);
+    // Ana was told of her phone's sign-in and of Bob's joining, and one of her browsers gets pushes.
+    const anaEndpoint = `https://fcm.googleapis.com/fcm/send/ana-${randomUUID()}`;
+    await app.repositories.notifications.addSubscription({
+      user_id: ana.user.id,
+      endpoint: anaEndpoint,
+      p256dh: "BK".padEnd(87, "A"),
+      auth: "secret-auth-16by",
+      expiration_time: null,
+      created_at: Date.now(),
+    });
+    await ana.account.put("/api/notifications/preferences", { reminderTime: "20:15" });
+    const anaNotifications = () =>
+      db
+        .selectFrom("notifications")
+        .select("kind")
+        .where("user_id", "=", ana.user.id)
+        .orderBy("kind")
+        .execute();
+    expect(await anaNotifications()).toEqual([{ kind: "group_joined" }, { kind: "new_sign_in" }]);
     // Ana's subscription counts towards the charity's share of the month.
     await db
       .insertInto("subscription_payments")
@@ -124,6 +143,7 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
         ...sessionHashes,
         localAccount.password_hash,
         ana.user.subject,
+        anaEndpoint,
       ],
       bytes: [ana.photoBytes],
     };
@@ -151,6 +171,15 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
     ]);
     await sql`drop table scan_probe`.execute(db);
     expect(await findEverywhere(app.database, needles)).toEqual([]);
+    // What the app told her, and what she chose, go too.
+    expect(await anaNotifications()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("notification_settings")
+        .select("user_id")
+        .where("user_id", "=", ana.user.id)
+        .execute(),
+    ).toEqual([]);
 
     // Totals stay: the charity's, the month's, every day's; Bob's place in the group too.
     const after = await totals();

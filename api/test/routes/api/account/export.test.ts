@@ -8,6 +8,9 @@ import {
   addDays,
   BADGES_PATH,
   type BadgesResponse,
+  NOTIFICATION_PREFERENCES_PATH,
+  type NotificationItem,
+  type NotificationPreferences,
   type PreferencesResponse,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +64,17 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       .sort((a, b) => a.earnedAt.localeCompare(b.earnedAt) || a.id.localeCompare(b.id));
     expect(earned.map((badge) => badge.id)).toContain("joined-a-group");
 
+    // A browser of Ana's gets pushes (subscribed after the join, so nothing is pushed to it here).
+    await app.repositories.notifications.addSubscription({
+      user_id: ana.user.id,
+      endpoint: "https://fcm.googleapis.com/fcm/send/the-capability-to-push-to-ana",
+      p256dh: "BK".padEnd(87, "A"),
+      auth: "secret-auth-16by",
+      expiration_time: null,
+      created_at: Date.UTC(2026, 10, 21, 12, 0),
+    });
+    await ana.account.put(NOTIFICATION_PREFERENCES_PATH, { quietHours: { start: "22:00", end: "07:00" } });
+
     const download = await downloadExport(app, ana.cookie);
     const { response } = download;
     const confirmed = Date.UTC(2026, 10, 2, 9, 0);
@@ -87,10 +101,30 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       "health-keys.json",
       "manual-entries.json",
       "months.json",
+      "notifications.json",
       "prize-draws.json",
       "profile.json",
       "sessions.json",
     ]);
+
+    const notifications = download.json<{
+      preferences: NotificationPreferences;
+      notifications: NotificationItem[];
+      pushSubscriptions: unknown[];
+    }>("notifications.json");
+    expect(notifications.preferences.quietHours).toEqual({ start: "22:00", end: "07:00" });
+    expect(notifications.notifications).toEqual([
+      expect.objectContaining({ kind: "group_joined", title: `New member in ${ana.groupName}` }),
+    ]);
+    // Where pushes go, shortened to the push service: the full endpoint is a capability.
+    expect(notifications.pushSubscriptions).toEqual([
+      {
+        endpointOrigin: "https://fcm.googleapis.com",
+        createdAt: "2026-11-21T12:00:00.000Z",
+        lastSuccessAt: null,
+      },
+    ]);
+    expect(download.text("notifications.json")).not.toContain("the-capability-to-push-to-ana");
 
     expect(download.json("profile.json")).toEqual({
       firstName: ana.firstName,

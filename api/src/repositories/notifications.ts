@@ -1,0 +1,384 @@
+import { randomUUID } from "node:crypto";
+import { addDays, DAILY_GOAL_MIN, type DayString, type NotificationKind } from "@charity-steps/shared-types";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/database.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
+import type {
+  NotificationSettingsTable,
+  NotificationsTable,
+  PushOutboxTable,
+  PushSubscriptionsTable,
+} from "../db/schema/notifications.js";
+import { LeasedRows, leasedRowNumbers } from "./leased-rows.js";
+
+export type NotificationRow = NotificationsTable;
+export type NotificationSettingsRow = NotificationSettingsTable;
+export type PushSubscriptionRow = PushSubscriptionsTable;
+export type PushOutboxRow = PushOutboxTable;
+
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  eventKey: string;
+  title: string;
+  body: string;
+  url: string;
+}
+
+/** A page of the list: `before` is the `next` the page before answered. */
+export interface NotificationPage {
+  items: NotificationRow[];
+  next: string | null;
+}
+
+/**
+ * What the app told each walker, their notification settings, the browsers they get pushes in, and
+ * the pushes waiting to go. A push is claimed under a lease by one statement that only one worker
+ * can win, as the mail queue's messages are (see LeasedRows).
+ */
+export class NotificationsRepository {
+  private readonly db: Kysely<DatabaseSchema>;
+  private readonly pushes: LeasedRows<PushOutboxRow>;
+
+  constructor(private readonly database: Database) {
+    this.db = database.db;
+    this.pushes = new LeasedRows(database, "push_outbox");
+  }
+
+  /** Stores the notification; undefined when the walker was already told of this event. */
+  async record(notification: NewNotification, now = Date.now()): Promise<NotificationRow | undefined> {
+    const row: NotificationRow = {
+      id: randomUUID(),
+      user_id: notification.userId,
+      kind: notification.kind,
+      event_key: notification.eventKey,
+      title: notification.title,
+      body: notification.body,
+      url: notification.url,
+      created_at: now,
+      read_at: null,
+      pushed: 0,
+    };
+    const result = await this.db
+      .insertInto("notifications")
+      .values(row)
+      .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 ? row : undefined;
+  }
+
+  /** Newest first, `limit` at a time. */
+  async page(userId: string, limit: number, before?: string): Promise<NotificationPage | undefined> {
+    let query = this.db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit + 1);
+    if (before !== undefined) {
+      const cursor = parseCursor(before);
+      if (!cursor) return undefined;
+      query = query.where((eb) =>
+        eb.or([
+          eb("created_at", "<", cursor.createdAt),
+          eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
+        ]),
+      );
+    }
+    const rows = (await query.execute()).map(numbers);
+    const items = rows.slice(0, limit);
+    const last = items.at(-1);
+    return { items, next: rows.length > limit && last ? `${last.created_at}.${last.id}` : null };
+  }
+
+  /** Every notification of the walker's, oldest first: for their data export. */
+  async everyOne(userId: string): Promise<NotificationRow[]> {
+    const rows = await this.db
+      .selectFrom("notifications")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map(numbers);
+  }
+
+  async unreadCount(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("notifications")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("user_id", "=", userId)
+      .where("read_at", "is", null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Marks the walker's notifications among `ids` read, or all of them when `ids` is null. */
+  async markRead(userId: string, ids: readonly string[] | null, now = Date.now()): Promise<void> {
+    if (ids !== null && ids.length === 0) return;
+    let query = this.db
+      .updateTable("notifications")
+      .set({ read_at: now })
+      .where("user_id", "=", userId)
+      .where("read_at", "is", null);
+    if (ids !== null) query = query.where("id", "in", ids);
+    await query.execute();
+  }
+
+  /** Notes that a push of the notification was queued, for the daily cap. */
+  async markPushed(notificationId: string): Promise<void> {
+    await this.db.updateTable("notifications").set({ pushed: 1 }).where("id", "=", notificationId).execute();
+  }
+
+  /** Notifications pushed to the walker since `since`, of kinds the cap counts. */
+  async pushedSince(userId: string, since: number, uncapped: readonly NotificationKind[]): Promise<number> {
+    let query = this.db
+      .selectFrom("notifications")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("user_id", "=", userId)
+      .where("pushed", "=", 1)
+      .where("created_at", ">=", since);
+    if (uncapped.length > 0) query = query.where("kind", "not in", uncapped);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async find(id: string): Promise<NotificationRow | undefined> {
+    const row = await this.db.selectFrom("notifications").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? numbers(row) : undefined;
+  }
+
+  async settings(userId: string): Promise<NotificationSettingsRow | undefined> {
+    return this.db
+      .selectFrom("notification_settings")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  async saveSettings(row: NotificationSettingsRow): Promise<void> {
+    const { user_id: _userId, ...changes } = row;
+    await this.db
+      .insertInto("notification_settings")
+      .values(row)
+      .onConflict((conflict) => conflict.column("user_id").doUpdateSet(changes))
+      .execute();
+  }
+
+  async subscriptions(userId: string): Promise<PushSubscriptionRow[]> {
+    const rows = await this.db
+      .selectFrom("push_subscriptions")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map(subscriptionNumbers);
+  }
+
+  async subscriptionByEndpoint(endpoint: string): Promise<PushSubscriptionRow | undefined> {
+    const row = await this.db
+      .selectFrom("push_subscriptions")
+      .selectAll()
+      .where("endpoint", "=", endpoint)
+      .executeTakeFirst();
+    return row ? subscriptionNumbers(row) : undefined;
+  }
+
+  async subscription(id: string): Promise<PushSubscriptionRow | undefined> {
+    const row = await this.db
+      .selectFrom("push_subscriptions")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row ? subscriptionNumbers(row) : undefined;
+  }
+
+  /**
+   * Stores a browser's subscription for the walker. A browser that subscribed for someone else
+   * before (another account signed in on it) is theirs no longer: an endpoint reaches one browser,
+   * and it belongs to whoever subscribed last.
+   */
+  async addSubscription(
+    row: Omit<PushSubscriptionRow, "id" | "last_success_at">,
+  ): Promise<PushSubscriptionRow> {
+    const stored: PushSubscriptionRow = { ...row, id: randomUUID(), last_success_at: null };
+    await this.database.transaction(async (trx) => {
+      await trx.deleteFrom("push_subscriptions").where("endpoint", "=", row.endpoint).execute();
+      await trx.insertInto("push_subscriptions").values(stored).execute();
+    });
+    return stored;
+  }
+
+  /** Removes one of the walker's subscriptions; false when they have no such one. */
+  async deleteSubscription(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("push_subscriptions")
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** A push service said the subscription is gone (404 or 410): its pushes go with it. */
+  async removeSubscription(id: string): Promise<void> {
+    await this.db.deleteFrom("push_subscriptions").where("id", "=", id).execute();
+  }
+
+  async markSubscriptionSucceeded(id: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable("push_subscriptions")
+      .set({ last_success_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Queues one push of the notification to each subscription, due at `dueAt`. */
+  async enqueuePushes(
+    notification: NotificationRow,
+    subscriptionIds: readonly string[],
+    dueAt: number,
+    now = Date.now(),
+  ): Promise<void> {
+    if (subscriptionIds.length === 0) return;
+    await this.db
+      .insertInto("push_outbox")
+      .values(
+        subscriptionIds.map((subscriptionId) => ({
+          id: randomUUID(),
+          notification_id: notification.id,
+          subscription_id: subscriptionId,
+          user_id: notification.user_id,
+          status: "pending" as const,
+          attempts: 0,
+          next_attempt_at: dueAt,
+          claimed_until: null,
+          last_error: null,
+          created_at: now,
+          sent_at: null,
+        })),
+      )
+      .execute();
+  }
+
+  /** Claims the oldest due push nobody holds (see LeasedRows). */
+  claimNextPush(leaseMs: number, now = Date.now()): Promise<PushOutboxRow | undefined> {
+    return this.pushes.claimNext(leaseMs, now);
+  }
+
+  /** Delivered; false when the lease was lost meanwhile. */
+  markPushSent(claim: PushOutboxRow, now = Date.now()): Promise<boolean> {
+    return this.pushes.markSent(claim, now);
+  }
+
+  /** Not delivered this time: due again at `retryAt`, or given up on (kept as failed) when null. */
+  markPushFailed(claim: PushOutboxRow, error: string, retryAt: number | null): Promise<boolean> {
+    return this.pushes.markAttemptFailed(claim, error, retryAt);
+  }
+
+  async push(id: string): Promise<PushOutboxRow | undefined> {
+    const row = await this.db.selectFrom("push_outbox").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? leasedRowNumbers(row) : undefined;
+  }
+
+  /** The earliest time a pending push falls due, or null when none is pending. */
+  nextPushDueAt(): Promise<number | null> {
+    return this.pushes.nextDueAt();
+  }
+
+  /** Housekeeping: pushes sent or given up on before `before` are forgotten. */
+  async deletePushesBefore(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom("push_outbox")
+      .where("status", "in", ["sent", "failed"])
+      .where("created_at", "<", before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Walkers whose streak may need today's goal and whose reminder time (`HH:MM`, London) has come:
+   * yesterday's steps could have reached a goal, and nobody has looked at their day yet.
+   */
+  async streakReminderCandidates(
+    today: DayString,
+    clock: string,
+    defaultReminderTime: string,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("step_days as d")
+      .leftJoin("notification_settings as s", "s.user_id", "d.user_id")
+      .select("d.user_id")
+      .where("d.day", "=", addDays(today, -1))
+      .where("d.total_steps", ">=", DAILY_GOAL_MIN)
+      .where((eb) => eb(eb.fn.coalesce("s.reminder_time", eb.val(defaultReminderTime)), "<=", clock))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("streak_reminder_checks as c")
+              .select("c.user_id")
+              .whereRef("c.user_id", "=", "d.user_id")
+              .where("c.day", "=", today),
+          ),
+        ),
+      )
+      .orderBy("d.user_id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  /** Takes the look at the walker's day for this process: false when another has taken it. */
+  async claimStreakCheck(userId: string, today: DayString, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .insertInto("streak_reminder_checks")
+      .values({ user_id: userId, day: today, checked_at: now })
+      .onConflict((conflict) => conflict.columns(["user_id", "day"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Housekeeping: looks at days before `before` are forgotten. */
+  async deleteStreakChecksBefore(before: DayString): Promise<void> {
+    await this.db.deleteFrom("streak_reminder_checks").where("day", "<", before).execute();
+  }
+
+  /**
+   * Everything about the walker's notifications, for account erasure: pass the erasure's transaction
+   * as `db`.
+   */
+  async deleteForUser(userId: string, db: Kysely<DatabaseSchema> = this.db): Promise<void> {
+    await db.deleteFrom("push_outbox").where("user_id", "=", userId).execute();
+    await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).execute();
+    await db.deleteFrom("notifications").where("user_id", "=", userId).execute();
+    await db.deleteFrom("notification_settings").where("user_id", "=", userId).execute();
+    await db.deleteFrom("streak_reminder_checks").where("user_id", "=", userId).execute();
+  }
+}
+
+function parseCursor(cursor: string): { createdAt: number; id: string } | undefined {
+  const match = /^(\d{1,16})\.([0-9a-f-]{36})$/.exec(cursor);
+  return match ? { createdAt: Number(match[1]), id: match[2] as string } : undefined;
+}
+
+/** PostgreSQL's BIGINT arrives as a number already (see database.ts); SQLite's may be a bigint. */
+function numbers(row: NotificationRow): NotificationRow {
+  return {
+    ...row,
+    created_at: Number(row.created_at),
+    read_at: row.read_at == null ? null : Number(row.read_at),
+    pushed: Number(row.pushed),
+  };
+}
+
+function subscriptionNumbers(row: PushSubscriptionRow): PushSubscriptionRow {
+  return {
+    ...row,
+    expiration_time: row.expiration_time == null ? null : Number(row.expiration_time),
+    created_at: Number(row.created_at),
+    last_success_at: row.last_success_at == null ? null : Number(row.last_success_at),
+  };
+}

@@ -1,0 +1,605 @@
+import { randomUUID } from "node:crypto";
+import {
+  ACCOUNT_PREFERENCES_PATH,
+  addDays,
+  MAX_PUSH_SUBSCRIPTIONS,
+  NOTIFICATION_KINDS,
+  NOTIFICATION_PREFERENCES_PATH,
+  NOTIFICATIONS_PATH,
+  NOTIFICATIONS_READ_PATH,
+  type NotificationPreferences,
+  type NotificationsResponse,
+  operatorReviewPath,
+  PUSH_ENDPOINT_NOT_ALLOWED_MESSAGE,
+  PUSH_KEY_PATH,
+  PUSH_SUBSCRIPTIONS_PATH,
+  PUSHES_PER_DAY,
+  type PushSubscriptionsResponse,
+  TOO_MANY_PUSH_SUBSCRIPTIONS_MESSAGE,
+} from "@charity-steps/shared-types";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../../../src/app.js";
+import {
+  buildTestApp,
+  createSignedInWalker,
+  createTestDatabase,
+  dialects,
+  type TestApp,
+  type TestDatabase,
+  testConfig,
+} from "../../../helper.js";
+import { atMoment, TEST_TODAY, useTestClock } from "../../../support/clock.js";
+import { groupsWalker } from "../../../support/groups.js";
+import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
+import { PushReceiver, type TestBrowser } from "../../../support/push-receiver.js";
+import { manualForm, multipartBody, photo, stepsClient, walkedOn } from "../../../support/steps.js";
+
+// Noon on Saturday 21 November 2026 in London, outside the default quiet hours (21:00–08:00).
+useTestClock();
+
+describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
+  let testApp: TestApp;
+  let app: FastifyInstance;
+  let receiver: PushReceiver;
+
+  beforeAll(async () => {
+    receiver = await PushReceiver.start();
+    testApp = await buildTestApp(dialect, { PUSH_ENDPOINT_ORIGINS: receiver.origin, ...OPERATOR_ENV });
+    app = testApp.app;
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await receiver?.close();
+  });
+
+  const as = (cookie: string) => ({
+    get: (url: string) => app.inject({ method: "GET", url, headers: { cookie } }),
+    post: (url: string, payload?: object) =>
+      app.inject({ method: "POST", url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) }),
+    put: (url: string, payload: object) => app.inject({ method: "PUT", url, headers: { cookie }, payload }),
+    delete: (url: string) => app.inject({ method: "DELETE", url, headers: { cookie } }),
+  });
+
+  /** A walker with a browser subscribed to the test's push service. */
+  async function subscribedWalker(
+    name: string,
+  ): Promise<{ cookie: string; userId: string; browser: TestBrowser }> {
+    const walker = await createSignedInWalker(app, name);
+    const browser = receiver.browser();
+    const subscribed = await as(walker.cookie).post(PUSH_SUBSCRIPTIONS_PATH, browser.subscription);
+    expect(subscribed.statusCode).toBe(201);
+    return { cookie: walker.cookie, userId: walker.user.id, browser };
+  }
+
+  /**
+   * Waits until no push is in a worker's hands: the receiver has a push before the worker hears
+   * its answer and marks it sent, and a test that moves the clock on must not catch it between.
+   */
+  const pushesSettled = () =>
+    waitUntil(async () => {
+      const held = await app.database.db
+        .selectFrom("push_outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("claimed_until", "is not", null)
+        .execute();
+      return held.length === 0;
+    });
+
+  const notify = (userId: string, kind: (typeof NOTIFICATION_KINDS)[number], eventKey: string) =>
+    app.services.notifier.notify({
+      userId,
+      kind,
+      eventKey,
+      title: `Title of ${kind} ${eventKey}`,
+      body: `Body of ${kind} ${eventKey}`,
+      url: "/dashboard",
+    });
+
+  it("gives anyone the VAPID public key, the same on every call", async () => {
+    const first = await app.inject({ method: "GET", url: PUSH_KEY_PATH });
+    expect(first.statusCode).toBe(200);
+    const { publicKey } = first.json<{ publicKey: string }>();
+    expect(Buffer.from(publicKey, "base64url")).toHaveLength(65);
+    const again = await app.inject({ method: "GET", url: PUSH_KEY_PATH });
+    expect(again.json()).toEqual({ publicKey });
+  });
+
+  it("tells an admin by push when someone joins their group: signed, encrypted, and listed in the app", async () => {
+    const admin = await groupsWalker(app, "Admin");
+    const browser = receiver.browser();
+    expect((await admin.api.post(PUSH_SUBSCRIPTIONS_PATH, browser.subscription)).statusCode).toBe(201);
+    const created = await admin.api.createGroup("Canal Walkers");
+    const group = created.json<{ id: number; joinCode: string }>();
+    const joiner = await groupsWalker(app, "Joanna");
+    expect((await joiner.api.join(group.joinCode)).statusCode).toBe(201);
+
+    await receiver.waitFor(() => receiver.pushesTo(browser.id).length === 1);
+    const [push] = receiver.pushesTo(browser.id);
+    const { publicKey } = (await app.inject({ method: "GET", url: PUSH_KEY_PATH })).json<{
+      publicKey: string;
+    }>();
+    expect(push).toMatchObject({
+      payload: {
+        kind: "group_joined",
+        title: "New member in Canal Walkers",
+        body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+        url: `/groups/${group.id}`,
+      },
+      urgency: "normal",
+      vapid: { aud: receiver.origin, publicKey, sub: expect.stringMatching(/^mailto:no-reply@/) },
+    });
+    expect(push?.ttl).toBeGreaterThan(0);
+
+    const list = (await admin.api.get(NOTIFICATIONS_PATH)).json<NotificationsResponse>();
+    expect(list.unread).toBe(1);
+    expect(list.items).toEqual([
+      {
+        id: expect.any(String),
+        kind: "group_joined",
+        title: "New member in Canal Walkers",
+        body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+        url: `/groups/${group.id}`,
+        createdAt: expect.stringMatching(/^2026-11-21T12:/),
+        readAt: null,
+      },
+    ]);
+    // Joining again is no new event: nothing more is told.
+    expect((await joiner.api.join(group.joinCode)).statusCode).toBe(200);
+    expect((await admin.api.get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items).toHaveLength(1);
+    // The one who joined is told nothing.
+    expect((await joiner.api.get(NOTIFICATIONS_PATH)).json<NotificationsResponse>()).toEqual({
+      items: [],
+      unread: 0,
+      next: null,
+    });
+  });
+
+  it("tells a walker once a day when their counted steps reach the day's goal", async () => {
+    const walker = await subscribedWalker("Goal");
+    const steps = stepsClient(app, walker.cookie);
+    await steps.put(ACCOUNT_PREFERENCES_PATH, { dailyGoal: 8_000 });
+    expect((await steps.sync({ steps: 7_999, date: TEST_TODAY, source: "device_motion" })).statusCode).toBe(
+      200,
+    );
+    await app.services.badges.flush();
+    expect((await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items).toEqual([]);
+    expect((await steps.sync({ steps: 8_200, date: TEST_TODAY, source: "device_motion" })).statusCode).toBe(
+      200,
+    );
+    await app.services.badges.flush();
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
+    expect(receiver.pushesTo(walker.browser.id)[0]?.payload).toEqual({
+      kind: "goal_reached",
+      title: "Daily goal reached!",
+      body: "You walked your 8,000 steps today. Well walked!",
+      url: "/dashboard",
+    });
+    // More steps the same day tell nothing more.
+    await steps.sync({ steps: 12_000, date: TEST_TODAY, source: "device_motion" });
+    await app.services.badges.flush();
+    const list = (await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>();
+    expect(list.items.map((item) => item.kind)).toEqual(["goal_reached"]);
+  });
+
+  it("tells a walker an operator's decision on their manual entry, with the reason for a refusal", async () => {
+    const walker = await subscribedWalker("Entry");
+    const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
+    const png = await photo("png");
+    const entries: string[] = [];
+    for (const stepsCount of ["2500", "3000"]) {
+      const form = multipartBody(manualForm({ steps: stepsCount, date: TEST_TODAY }, { bytes: png }));
+      const entry = await app.inject({
+        method: "POST",
+        url: "/api/steps/add-manual-verified",
+        headers: { cookie: walker.cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
+        payload: form.body,
+      });
+      expect(entry.statusCode).toBe(201);
+      entries.push(entry.json().entry.id);
+    }
+    const decide = (id: string, body: object) => as(operator.cookie).post(operatorReviewPath(id), body);
+    expect((await decide(entries[0] ?? "", { decision: "approve" })).statusCode).toBe(200);
+    expect(
+      (await decide(entries[1] ?? "", { decision: "reject", reason: "The photo shows another day." }))
+        .statusCode,
+    ).toBe(200);
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 2);
+    const payloads = receiver.pushesTo(walker.browser.id).map((push) => push.payload);
+    expect(payloads.sort((a, b) => a.title.localeCompare(b.title))).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were approved",
+        body: `Your 2,500 steps for ${TEST_TODAY} were checked and count toward this month's prize entries.`,
+        url: "/prize-draw",
+      },
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were not approved",
+        body: `Your 3,000 steps for ${TEST_TODAY} were checked and do not count toward prize entries: The photo shows another day.`,
+        url: "/prize-draw",
+      },
+    ]);
+  });
+
+  it("reminds a walker at their reminder time when a streak of 2 or more needs today's goal", async () => {
+    const onStreak = await subscribedWalker("Streaker");
+    const shortStreak = await subscribedWalker("Beginner");
+    const early = await subscribedWalker("Early bird");
+    const onGoalToday = await subscribedWalker("Done");
+    for (const walker of [onStreak, early, onGoalToday]) {
+      await walkedOn(app, walker.userId, addDays(TEST_TODAY, -2), 10_500);
+      await walkedOn(app, walker.userId, addDays(TEST_TODAY, -1), 11_000);
+    }
+    await walkedOn(app, shortStreak.userId, addDays(TEST_TODAY, -1), 12_000);
+    await walkedOn(app, onStreak.userId, TEST_TODAY, 4_000);
+    await walkedOn(app, onGoalToday.userId, TEST_TODAY, 10_000);
+    await as(early.cookie).put(NOTIFICATION_PREFERENCES_PATH, { reminderTime: "07:30" });
+    const kinds = (walker: { browser: TestBrowser }) =>
+      receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind);
+
+    // 12:00: only the walker who asked for 07:30 is due.
+    expect(await app.services.streakReminders.tick()).toBe(1);
+    await receiver.waitFor(() => kinds(early).length === 1);
+    expect(receiver.pushesTo(early.browser.id)[0]?.payload).toEqual({
+      kind: "streak_at_risk",
+      title: "Keep your 2-day streak going",
+      body: "Walk your 10,000 steps today to make it 3 days.",
+      url: "/dashboard",
+    });
+    await atMoment("2026-11-21T18:59:00Z", async () => {
+      expect(await app.services.streakReminders.tick()).toBe(0);
+    });
+    await atMoment("2026-11-21T19:00:30Z", async () => {
+      expect(await app.services.streakReminders.tick()).toBe(1);
+      await receiver.waitFor(() => kinds(onStreak).length === 1);
+      // Looked at once a day: a second look tells nobody again.
+      expect(await app.services.streakReminders.tick()).toBe(0);
+      await pushesSettled();
+    });
+    expect(kinds(onStreak)).toEqual(["streak_at_risk"]);
+    expect(kinds(shortStreak)).toEqual([]);
+    expect(kinds(onGoalToday)).toEqual([]);
+    expect(kinds(early)).toEqual(["streak_at_risk"]);
+  });
+
+  it("tells each event once, however often it is noticed", async () => {
+    const walker = await subscribedWalker("Once");
+    const results = await Promise.all([1, 2, 3].map(() => notify(walker.userId, "prize_won", "prize-1")));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length >= 1);
+    await app.services.push.runOnce();
+    expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind)).toEqual(["prize_won"]);
+    expect(receiver.pushesTo(walker.browser.id)[0]?.urgency).toBe("high");
+  });
+
+  it("pages the list newest first and marks some, or all, read", async () => {
+    const walker = await createSignedInWalker(app, "Reader");
+    for (const key of ["a", "b", "c", "d", "e"]) {
+      await atMoment(`2026-11-21T12:0${"abcde".indexOf(key)}:00Z`, () =>
+        notify(walker.user.id, "draw_results", key),
+      );
+    }
+    const api = as(walker.cookie);
+    const first = (await api.get(`${NOTIFICATIONS_PATH}?limit=2`)).json<NotificationsResponse>();
+    expect(first.items.map((item) => item.title)).toEqual([
+      "Title of draw_results e",
+      "Title of draw_results d",
+    ]);
+    expect(first.unread).toBe(5);
+    const second = (
+      await api.get(`${NOTIFICATIONS_PATH}?limit=2&before=${first.next}`)
+    ).json<NotificationsResponse>();
+    expect(second.items.map((item) => item.title)).toEqual([
+      "Title of draw_results c",
+      "Title of draw_results b",
+    ]);
+    const last = (
+      await api.get(`${NOTIFICATIONS_PATH}?limit=2&before=${second.next}`)
+    ).json<NotificationsResponse>();
+    expect(last.items.map((item) => item.title)).toEqual(["Title of draw_results a"]);
+    expect(last.next).toBeNull();
+
+    const marked = await api.post(NOTIFICATIONS_READ_PATH, { ids: [first.items[0]?.id] });
+    expect(marked.json()).toEqual({ unread: 4 });
+    const afterOne = (await api.get(NOTIFICATIONS_PATH)).json<NotificationsResponse>();
+    expect(afterOne.items[0]?.readAt).toMatch(/^2026-11-21T/);
+    expect(afterOne.items[1]?.readAt).toBeNull();
+    // Another walker's ids mark nothing of theirs.
+    const other = await createSignedInWalker(app, "Other");
+    await as(other.cookie).post(NOTIFICATIONS_READ_PATH, { ids: afterOne.items.map((item) => item.id) });
+    expect((await api.get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(4);
+
+    for (const body of [undefined, {}, { ids: [] }]) {
+      await notify(walker.user.id, "draw_results", `more-${JSON.stringify(body)}`);
+      const all = await api.post(NOTIFICATIONS_READ_PATH, body);
+      expect(all.statusCode).toBe(200);
+      expect(all.json()).toEqual({ unread: 0 });
+    }
+    const bad = await api.get(`${NOTIFICATIONS_PATH}?before=yesterday`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/before/);
+  });
+
+  it("answers preferences with every kind, changes one channel of one kind, and names a bad field", async () => {
+    const walker = await createSignedInWalker(app, "Prefs");
+    const api = as(walker.cookie);
+    const defaults = (await api.get(NOTIFICATION_PREFERENCES_PATH)).json<NotificationPreferences>();
+    expect(Object.keys(defaults.kinds)).toEqual([...NOTIFICATION_KINDS]);
+    expect(defaults.kinds.challenge_completed).toEqual({ push: true, email: false });
+    expect(defaults.kinds.prize_won).toEqual({ push: true, email: true });
+    expect(defaults.kinds.new_sign_in).toEqual({ push: true, email: true });
+    expect(defaults.reminderTime).toBe("19:00");
+    expect(defaults.quietHours).toEqual({ start: "21:00", end: "08:00" });
+
+    const changed = await api.put(NOTIFICATION_PREFERENCES_PATH, {
+      kinds: { goal_reached: { push: false } },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json<NotificationPreferences>().kinds.goal_reached).toEqual({ push: false, email: false });
+    const off = await api.put(NOTIFICATION_PREFERENCES_PATH, {
+      reminderTime: "18:30",
+      quietHours: { start: "22:00", end: "22:00" },
+    });
+    expect(off.json<NotificationPreferences>()).toMatchObject({
+      reminderTime: "18:30",
+      quietHours: { start: "22:00", end: "22:00" },
+      kinds: { goal_reached: { push: false, email: false } },
+    });
+
+    for (const [body, field] of [
+      [{ reminderTime: "7pm" }, "reminderTime"],
+      [{ quietHours: { start: "25:00", end: "08:00" } }, "quietHours.start"],
+      [{ kinds: { goal_reached: { push: "yes" } } }, "kinds.goal_reached.push"],
+      [{ kinds: { party_invite: { push: true } } }, "party_invite"],
+      [{}, "The request body"],
+    ] as const) {
+      const refused = await api.put(NOTIFICATION_PREFERENCES_PATH, body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toContain(field);
+    }
+    // Nothing refused changed what was stored.
+    expect((await api.get(NOTIFICATION_PREFERENCES_PATH)).json<NotificationPreferences>().reminderTime).toBe(
+      "18:30",
+    );
+  });
+
+  it("sends no push of a kind the walker turned off, and still lists it", async () => {
+    const walker = await subscribedWalker("Quiet kind");
+    await as(walker.cookie).put(NOTIFICATION_PREFERENCES_PATH, { kinds: { draw_results: { push: false } } });
+    await notify(walker.userId, "draw_results", "2026-10");
+    await notify(walker.userId, "prize_claim_reminder", "prize-9:7");
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length >= 1);
+    await app.services.push.runOnce();
+    expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind)).toEqual([
+      "prize_claim_reminder",
+    ]);
+    const list = (await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>();
+    expect(list.items.map((item) => item.kind).sort()).toEqual(["draw_results", "prize_claim_reminder"]);
+  });
+
+  it("holds a push due in quiet hours until they end, except a new sign-in", async () => {
+    const walker = await subscribedWalker("Night owl");
+    await atMoment("2026-11-21T22:30:00Z", async () => {
+      await notify(walker.userId, "streak_at_risk", "2026-11-21");
+      await notify(walker.userId, "new_sign_in", "device-1");
+      await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length >= 1);
+      await pushesSettled();
+      await app.services.push.runOnce();
+      expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind)).toEqual(["new_sign_in"]);
+    });
+    // 08:00 London (GMT in November) the next morning: the held push goes.
+    await atMoment("2026-11-22T08:00:30Z", async () => {
+      await app.services.push.runOnce();
+      expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind)).toEqual([
+        "new_sign_in",
+        "streak_at_risk",
+      ]);
+    });
+  });
+
+  it(`sends at most ${PUSHES_PER_DAY} pushes a day, besides a win and a new sign-in`, async () => {
+    const walker = await subscribedWalker("Busy");
+    for (const key of ["1", "2", "3", "4", "5"]) await notify(walker.userId, "group_joined", key);
+    await notify(walker.userId, "prize_won", "prize-2");
+    await notify(walker.userId, "new_sign_in", "device-2");
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length >= PUSHES_PER_DAY + 2);
+    await app.services.push.runOnce();
+    const kinds = receiver.pushesTo(walker.browser.id).map((push) => push.payload.kind);
+    expect(kinds.filter((kind) => kind === "group_joined")).toHaveLength(PUSHES_PER_DAY);
+    expect(kinds.filter((kind) => kind !== "group_joined").sort()).toEqual(["new_sign_in", "prize_won"]);
+    // All seven are in the app.
+    const list = (await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>();
+    expect(list.unread).toBe(7);
+    // A new London day has pushes again.
+    await atMoment("2026-11-22T12:00:00Z", async () => {
+      await notify(walker.userId, "group_joined", "6");
+      await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === PUSHES_PER_DAY + 3);
+    });
+  });
+
+  it("removes a subscription at once when the push service answers 410", async () => {
+    const walker = await subscribedWalker("Gone");
+    receiver.answerWith(walker.browser.id, 410);
+    await notify(walker.userId, "draw_results", "gone-1");
+    await waitUntil(
+      async () => (await app.repositories.notifications.subscriptions(walker.userId)).length === 0,
+    );
+    const listed = (await as(walker.cookie).get(PUSH_SUBSCRIPTIONS_PATH)).json<PushSubscriptionsResponse>();
+    expect(listed.items).toEqual([]);
+    expect(receiver.pushesTo(walker.browser.id)).toEqual([]);
+  });
+
+  it("tries again after a push service fails, and delivers once", async () => {
+    const walker = await subscribedWalker("Retry");
+    receiver.answerWith(walker.browser.id, 503);
+    const notification = await notify(walker.userId, "draw_results", "retry-1");
+    expect(notification).toBeDefined();
+    const pending = async () => {
+      const rows = await app.database.db
+        .selectFrom("push_outbox")
+        .selectAll()
+        .where("notification_id", "=", notification?.id ?? "")
+        .execute();
+      return rows[0];
+    };
+    await waitUntil(async () => (await pending())?.last_error === "HTTP 503");
+    await pushesSettled();
+    expect(await pending()).toMatchObject({ status: "pending", attempts: 1 });
+    expect(receiver.pushesTo(walker.browser.id)).toEqual([]);
+    // Past the first wait (30 s), the next look delivers it.
+    await atMoment(new Date(Date.now() + 31_000).toISOString(), async () => {
+      await app.services.push.runOnce();
+    });
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
+    await pushesSettled();
+    expect(await pending()).toMatchObject({ status: "sent", attempts: 2 });
+    const listed = (await as(walker.cookie).get(PUSH_SUBSCRIPTIONS_PATH)).json<PushSubscriptionsResponse>();
+    expect(listed.items[0]?.lastSuccessAt).not.toBeNull();
+  });
+
+  it("takes only push services in PUSH_ENDPOINT_ORIGINS, lists them by origin, and caps them at 10", async () => {
+    const walker = await createSignedInWalker(app, "Many");
+    const api = as(walker.cookie);
+    const keys = receiver.browser().subscription.keys;
+    for (const endpoint of [
+      "https://evil.example.org/push/1",
+      "http://127.0.0.1:1/push/1",
+      "https://fcm.googleapis.com/fcm/send/abc",
+      "file:///etc/passwd",
+      "not a url",
+      `${receiver.origin.replace("http:", "https:")}/push/1`,
+    ]) {
+      const refused = await api.post(PUSH_SUBSCRIPTIONS_PATH, { endpoint, keys });
+      expect(refused.statusCode, endpoint).toBe(400);
+      expect(refused.json().message).toBe(PUSH_ENDPOINT_NOT_ALLOWED_MESSAGE);
+    }
+    const badKey = await api.post(PUSH_SUBSCRIPTIONS_PATH, {
+      endpoint: `${receiver.origin}/push/x`,
+      keys: { p256dh: "AAAA", auth: keys.auth },
+    });
+    expect(badKey.statusCode).toBe(400);
+    expect(badKey.json().message).toMatch(/^keys\.p256dh/);
+
+    const ids: string[] = [];
+    for (let index = 0; index < MAX_PUSH_SUBSCRIPTIONS; index++) {
+      const created = await api.post(PUSH_SUBSCRIPTIONS_PATH, receiver.browser().subscription);
+      expect(created.statusCode).toBe(201);
+      ids.push(created.json<{ id: string }>().id);
+    }
+    const eleventh = await api.post(PUSH_SUBSCRIPTIONS_PATH, receiver.browser().subscription);
+    expect(eleventh.statusCode).toBe(409);
+    expect(eleventh.json().message).toBe(TOO_MANY_PUSH_SUBSCRIPTIONS_MESSAGE);
+
+    const listed = (await api.get(PUSH_SUBSCRIPTIONS_PATH)).json<PushSubscriptionsResponse>();
+    expect(listed.items).toHaveLength(MAX_PUSH_SUBSCRIPTIONS);
+    expect(listed.items[0]).toEqual({
+      id: ids[0],
+      endpointOrigin: receiver.origin,
+      createdAt: expect.stringMatching(/^2026-11-21T/),
+      lastSuccessAt: null,
+    });
+    expect(JSON.stringify(listed)).not.toContain("/push/");
+
+    // Another walker cannot remove it; its owner can, once.
+    const other = await createSignedInWalker(app, "Stranger");
+    expect((await as(other.cookie).delete(`${PUSH_SUBSCRIPTIONS_PATH}/${ids[0]}`)).statusCode).toBe(404);
+    expect((await api.delete(`${PUSH_SUBSCRIPTIONS_PATH}/${ids[0]}`)).statusCode).toBe(204);
+    expect((await api.delete(`${PUSH_SUBSCRIPTIONS_PATH}/${ids[0]}`)).statusCode).toBe(404);
+    expect((await api.post(PUSH_SUBSCRIPTIONS_PATH, receiver.browser().subscription)).statusCode).toBe(201);
+  });
+
+  it("gives a browser's subscription to whoever subscribed in it last", async () => {
+    const first = await createSignedInWalker(app, "First");
+    const second = await createSignedInWalker(app, "Second");
+    const browser = receiver.browser();
+    expect((await as(first.cookie).post(PUSH_SUBSCRIPTIONS_PATH, browser.subscription)).statusCode).toBe(201);
+    expect((await as(second.cookie).post(PUSH_SUBSCRIPTIONS_PATH, browser.subscription)).statusCode).toBe(
+      201,
+    );
+    const firsts = (await as(first.cookie).get(PUSH_SUBSCRIPTIONS_PATH)).json<PushSubscriptionsResponse>();
+    const seconds = (await as(second.cookie).get(PUSH_SUBSCRIPTIONS_PATH)).json<PushSubscriptionsResponse>();
+    expect(firsts.items).toEqual([]);
+    expect(seconds.items).toHaveLength(1);
+  });
+});
+
+describe.each(dialects)("two API processes on one database (%s)", (dialect) => {
+  let database: TestDatabase;
+  let apps: FastifyInstance[];
+  let receiver: PushReceiver;
+
+  beforeAll(async () => {
+    receiver = await PushReceiver.start();
+    database = await createTestDatabase(dialect, { migrated: true });
+    apps = [];
+    for (let index = 0; index < 2; index++) {
+      const app = await buildApp(
+        testConfig({
+          DATABASE_URL: database.url,
+          PUSH_ENDPOINT_ORIGINS: receiver.origin,
+          SESSION_SECRET: "a-session-secret-the-two-processes-share-0123456789",
+        }),
+        { logger: false, drawTickMs: null },
+      );
+      await app.ready();
+      apps.push(app);
+    }
+  });
+  afterAll(async () => {
+    for (const app of apps ?? []) await app.close();
+    await database?.drop();
+    await receiver?.close();
+  });
+
+  it("sends each push once, with both workers looking", async () => {
+    const [one, two] = apps as [FastifyInstance, FastifyInstance];
+    const walkers = await Promise.all(["A", "B", "C", "D"].map((name) => createSignedInWalker(one, name)));
+    const browsers = walkers.map(() => receiver.browser());
+    for (const [index, walker] of walkers.entries()) {
+      await two.inject({
+        method: "POST",
+        url: PUSH_SUBSCRIPTIONS_PATH,
+        headers: { cookie: walker.cookie },
+        payload: browsers[index]?.subscription,
+      });
+    }
+    // Each event noticed by both processes at once: told once, pushed once, whichever sends it.
+    await Promise.all(
+      walkers.flatMap((walker) =>
+        ["1", "2"].flatMap((key) =>
+          [one, two].map((app) =>
+            app.services.notifier.notify({
+              userId: walker.user.id,
+              kind: "prize_won",
+              eventKey: key,
+              title: "You won a prize!",
+              body: `Prize ${key}`,
+              url: "/prize-draw",
+            }),
+          ),
+        ),
+      ),
+    );
+    await receiver.waitFor(() => receiver.received.length >= 8);
+    await Promise.all([one.services.push.runOnce(), two.services.push.runOnce()]);
+    for (const browser of browsers) {
+      expect(
+        receiver
+          .pushesTo(browser.id)
+          .map((push) => push.payload.body)
+          .sort(),
+      ).toEqual(["Prize 1", "Prize 2"]);
+    }
+    expect(receiver.received).toHaveLength(8);
+  });
+});
+
+async function waitUntil(done: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
