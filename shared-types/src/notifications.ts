@@ -32,6 +32,20 @@ export function isNotificationKind(value: unknown): value is NotificationKind {
   return typeof value === "string" && (NOTIFICATION_KINDS as readonly string[]).includes(value);
 }
 
+/** Each kind as the Account page's switches name it. */
+export const NOTIFICATION_KIND_NAMES: Record<NotificationKind, string> = {
+  prize_won: "You won a prize",
+  prize_claim_reminder: "A prize waiting to be claimed",
+  draw_results: "A month's draw results",
+  goal_reached: "Daily goal reached",
+  streak_at_risk: "Streak reminder",
+  weekly_summary: "Your week, on Mondays",
+  group_joined: "Someone joined your group",
+  challenge_completed: "Challenge completed",
+  entry_reviewed: "Steps you added were checked",
+  new_sign_in: "A sign-in from a new browser",
+};
+
 /** The kinds that also come by email unless the walker turns that off. */
 export const EMAIL_BY_DEFAULT_KINDS: readonly NotificationKind[] = [
   "prize_won",

@@ -31,6 +31,7 @@ const signedInScreens = {
   [paths.account]: () => import("./routes/account-page"),
   [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
   [paths.welcome]: () => import("./routes/welcome-page"),
+  [paths.notifications]: () => import("../features/notifications/notifications-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
 const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
@@ -52,6 +53,9 @@ const AppleHealthPage = lazy(() =>
   signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
 );
 const WelcomePage = lazy(() => signedInScreens[paths.welcome]().then((m) => ({ default: m.WelcomePage })));
+const NotificationsPage = lazy(() =>
+  signedInScreens[paths.notifications]().then((m) => ({ default: m.NotificationsPage })),
+);
 // A month's draw results are public; a prize's claim form is for its signed-in winner.
 const DrawResultsPage = lazy(() =>
   import("../features/prizes/draw-results-page").then((m) => ({ default: m.DrawResultsPage })),
@@ -103,6 +107,7 @@ export function AppRoutes() {
         <Route path={paths.groupDetail} element={<SignedInOnly page={<GroupDetailPage />} />} />
         <Route path={paths.groupJoin} element={<JoinLinkPage />} />
         <Route path={paths.account} element={protect(<AccountPage />)} />
+        <Route path={paths.notifications} element={protect(<NotificationsPage />)} />
         <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
         <Route path={paths.subscribe} element={<SubscribePage />} />

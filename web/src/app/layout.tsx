@@ -51,7 +51,8 @@ export function Layout() {
         <footer className="border-t border-line">
           <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-4 text-sm text-muted">
             <p>© Charity Steps</p>
-            <Link to={paths.terms} className="link">
+            {/* A whole thumb's height: the tab bar sits just below it. */}
+            <Link to={paths.terms} className="link inline-flex min-h-11 items-center">
               Terms &amp; Conditions
             </Link>
           </div>

@@ -1,8 +1,14 @@
 import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
+import { lazy, Suspense } from "react";
 import { Link, NavLink } from "react-router-dom";
 import { LogoMark } from "../components/logo-mark";
 import { paths } from "../lib/paths";
 import { useAuth } from "../lib/use-auth";
+
+// Signed in only: the landing page's first screen does not carry it.
+const NotificationBell = lazy(() =>
+  import("../features/notifications/notification-bell").then((m) => ({ default: m.NotificationBell })),
+);
 
 const topLink =
   "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";
@@ -36,6 +42,11 @@ export function TopBar() {
                   <NavLink to={paths.subscribe} className={topLink}>
                     Subscribe
                   </NavLink>
+                </li>
+                <li className="min-w-11">
+                  <Suspense fallback={null}>
+                    <NotificationBell />
+                  </Suspense>
                 </li>
                 <li>
                   <a href={LOGOUT_PATH} className={topLink}>

@@ -15,6 +15,7 @@ export const paths = {
   subscribe: "/subscribe",
   welcome: "/welcome",
   operator: "/operator",
+  notifications: "/notifications",
 } as const;
 
 export function groupPath(id: number): string {

@@ -18,6 +18,7 @@ import {
   type DrawList,
   type DrawOutliers,
   type DrawRulesResponse,
+  defaultNotificationPreferences,
   drawResultsPath,
   HEALTH_KEYS_PATH,
   MANUAL_ENTRIES_PATH,
@@ -26,6 +27,9 @@ import {
   MY_PRIZES_PATH,
   type MyGroup,
   type MyPrizes,
+  NOTIFICATION_PREFERENCES_PATH,
+  NOTIFICATIONS_PATH,
+  type NotificationsResponse,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
@@ -148,6 +152,10 @@ export const defaultHandlers = [
     } satisfies PreferencesResponse),
   ),
   http.get(BADGES_PATH, () => HttpResponse.json(badgesOf({}))),
+  http.get(NOTIFICATIONS_PATH, () =>
+    HttpResponse.json({ items: [], unread: 0, next: null } satisfies NotificationsResponse),
+  ),
+  http.get(NOTIFICATION_PREFERENCES_PATH, () => HttpResponse.json(defaultNotificationPreferences())),
   http.get(ACCOUNT_SESSIONS_PATH, () => HttpResponse.json([] satisfies AccountSession[])),
   http.get(HEALTH_KEYS_PATH, () => HttpResponse.json([] satisfies StepImportKey[])),
   http.get(OPERATOR_POSTAL_ENTRIES_PATH, ({ request }) =>

@@ -12,6 +12,7 @@ import { SignedInDevices } from "../../features/account/signed-in-devices";
 import { YourData } from "../../features/account/your-data";
 import { StepImportKeys } from "../../features/apple-health/step-import-keys";
 import { BadgeList } from "../../features/badges/badge-list";
+import { NotificationSettings } from "../../features/notifications/notification-settings";
 import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
 import { ThemeSettings } from "../../features/preferences/theme-settings";
 import { WeeklyEmailSetting } from "../../features/preferences/weekly-email-setting";
@@ -66,6 +67,7 @@ export function AccountPage() {
       <BadgeList />
       <ThemeSettings />
       <WeeklyEmailSetting />
+      <NotificationSettings />
       <AccountSecurity />
       <div className="mt-4">
         <SignedInDevices />

@@ -1,0 +1,220 @@
+import {
+  NOTIFICATION_KIND_NAMES,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type NotificationPreferencesUpdate,
+  PUSH_KEY_PATH,
+  PUSH_SUBSCRIPTION_PATH,
+  PUSH_SUBSCRIPTIONS_PATH,
+} from "@charity-steps/shared-types";
+import { BellRing } from "lucide-react";
+import { useEffect, useState } from "react";
+import { apiRequest, serverMessage } from "../../lib/api-client";
+import { toast } from "../../lib/toast-store";
+import { useNotificationPreferences, useSaveNotificationPreferences } from "./use-notifications";
+
+/** Where this browser keeps the id the server gave its subscription, to turn it off again. */
+const SUBSCRIPTION_ID_KEY = "charity-steps:push-subscription-id";
+
+type KindsUpdate = Partial<Record<NotificationKind, { push?: boolean; email?: boolean }>>;
+
+type PushState = "unsupported" | "blocked" | "off" | "on" | "working";
+
+/**
+ * The Account page's Notifications section: push on this device (the browser asks for permission
+ * only when the walker taps the button, never on load), a switch per kind and channel, the streak
+ * reminder's time and quiet hours.
+ */
+export function NotificationSettings() {
+  const preferences = useNotificationPreferences();
+  const save = useSaveNotificationPreferences();
+  const [push, setPush] = useState<PushState>("working");
+  // A switch moves under the finger at once; the server's answer then replaces it.
+  const [moved, setMoved] = useState<Record<string, boolean>>({});
+
+  useEffect(() => {
+    void currentPushState().then(setPush);
+  }, []);
+
+  const change = (update: NotificationPreferencesUpdate, onSettled?: () => void) =>
+    save.mutate(update, {
+      onSettled,
+      onError: (error) =>
+        toast({
+          title: "Not saved",
+          description: serverMessage(error, "Your change could not be saved."),
+          variant: "destructive",
+        }),
+    });
+
+  const turnOn = async () => {
+    setPush("working");
+    try {
+      setPush(await subscribe());
+    } catch (error) {
+      setPush(await currentPushState());
+      toast({
+        title: "Notifications not turned on",
+        description: serverMessage(error, "This browser could not turn them on."),
+        variant: "destructive",
+      });
+    }
+  };
+  const turnOff = async () => {
+    setPush("working");
+    await unsubscribe().catch(() => undefined);
+    setPush(await currentPushState());
+  };
+
+  const prefs = preferences.data;
+  return (
+    <section className="card mt-4 space-y-3 p-4" aria-labelledby="notification-settings-title">
+      <h2 id="notification-settings-title" className="text-lg font-semibold [overflow-wrap:anywhere]">
+        <BellRing aria-hidden="true" className="mr-2 inline size-5 align-[-0.2em] text-brand-strong" />
+        Notifications
+      </h2>
+      <div data-testid="push-state">
+        {push === "unsupported" && (
+          <p className="text-muted">
+            This browser cannot show notifications. On an iPhone, add Charity Steps to your Home Screen
+            (Share, then Add to Home Screen) and open it from there.
+          </p>
+        )}
+        {push === "blocked" && (
+          <p className="text-muted">
+            Notifications are blocked for Charity Steps in this browser's settings. Allow them there, then
+            come back.
+          </p>
+        )}
+        {(push === "off" || push === "working") && (
+          <button type="button" className="btn-primary" disabled={push === "working"} onClick={turnOn}>
+            Turn on notifications on this device
+          </button>
+        )}
+        {push === "on" && (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p>Notifications are on for this device.</p>
+            <button type="button" className="btn-secondary" onClick={turnOff}>
+              Turn off on this device
+            </button>
+          </div>
+        )}
+      </div>
+      {prefs && (
+        <>
+          <p className="text-sm text-muted">Tell me when:</p>
+          <ul className="divide-y divide-line border-y border-line" aria-label="What to be told, and how">
+            {NOTIFICATION_KINDS.map((kind) => (
+              <li key={kind} className="flex flex-wrap items-center justify-between gap-x-4 py-1">
+                <span className="min-w-0 basis-full pt-1 [overflow-wrap:anywhere] sm:flex-1 sm:basis-auto sm:pt-0">
+                  {NOTIFICATION_KIND_NAMES[kind]}
+                </span>
+                <span className="flex flex-wrap gap-x-4">
+                  {(["push", "email"] as const).map((channel) => (
+                    <label key={channel} className="flex min-h-11 cursor-pointer items-center gap-2">
+                      <input
+                        type="checkbox"
+                        className="size-6 accent-[var(--color-brand-strong)]"
+                        aria-label={`${NOTIFICATION_KIND_NAMES[kind]}: ${channel}`}
+                        checked={moved[`${kind}.${channel}`] ?? prefs.kinds[kind][channel]}
+                        onChange={(event) => {
+                          const key = `${kind}.${channel}`;
+                          const on = event.target.checked;
+                          setMoved((shown) => ({ ...shown, [key]: on }));
+                          change({ kinds: { [kind]: { [channel]: on } } as KindsUpdate }, () =>
+                            setMoved(({ [key]: _settled, ...others }) => others),
+                          );
+                        }}
+                      />
+                      {channel === "push" ? "Push" : "Email"}
+                    </label>
+                  ))}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <label className="flex flex-wrap items-center justify-between gap-2">
+            <span>Streak reminder at</span>
+            <input
+              type="time"
+              className="field w-40 max-w-full min-w-0"
+              value={prefs.reminderTime}
+              onChange={(event) => event.target.value && change({ reminderTime: event.target.value })}
+            />
+          </label>
+          <fieldset className="min-w-0 space-y-2">
+            <legend>Quiet hours (pushes wait until they end; a new sign-in does not)</legend>
+            <div className="flex flex-wrap gap-4">
+              <label className="flex max-w-full flex-wrap items-center gap-2">
+                From
+                <input
+                  type="time"
+                  className="field w-40 max-w-full min-w-0"
+                  value={prefs.quietHours.start}
+                  onChange={(event) =>
+                    event.target.value &&
+                    change({ quietHours: { start: event.target.value, end: prefs.quietHours.end } })
+                  }
+                />
+              </label>
+              <label className="flex max-w-full flex-wrap items-center gap-2">
+                to
+                <input
+                  type="time"
+                  className="field w-40 max-w-full min-w-0"
+                  value={prefs.quietHours.end}
+                  onChange={(event) =>
+                    event.target.value &&
+                    change({ quietHours: { start: prefs.quietHours.start, end: event.target.value } })
+                  }
+                />
+              </label>
+            </div>
+            <p className="text-sm text-muted">The same time twice turns quiet hours off.</p>
+          </fieldset>
+        </>
+      )}
+    </section>
+  );
+}
+
+function pushSupported(): boolean {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+async function currentPushState(): Promise<PushState> {
+  if (!pushSupported()) return "unsupported";
+  if (Notification.permission === "denied") return "blocked";
+  const registration = await navigator.serviceWorker.getRegistration();
+  const subscription = await registration?.pushManager.getSubscription();
+  return subscription && localStorage.getItem(SUBSCRIPTION_ID_KEY) ? "on" : "off";
+}
+
+/** Asks for permission (the walker tapped), subscribes this browser, and tells the server. */
+async function subscribe(): Promise<PushState> {
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return permission === "denied" ? "blocked" : "off";
+  const { publicKey } = (await (await apiRequest("GET", PUSH_KEY_PATH)).json()) as { publicKey: string };
+  const registration = await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: base64UrlBytes(publicKey),
+  });
+  const response = await apiRequest("POST", PUSH_SUBSCRIPTIONS_PATH, subscription.toJSON());
+  const { id } = (await response.json()) as { id: string };
+  localStorage.setItem(SUBSCRIPTION_ID_KEY, id);
+  return "on";
+}
+
+async function unsubscribe(): Promise<void> {
+  const id = localStorage.getItem(SUBSCRIPTION_ID_KEY);
+  localStorage.removeItem(SUBSCRIPTION_ID_KEY);
+  const registration = await navigator.serviceWorker.getRegistration();
+  await (await registration?.pushManager.getSubscription())?.unsubscribe();
+  if (id) await apiRequest("DELETE", PUSH_SUBSCRIPTION_PATH.replace(":id", id));
+}
+
+function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+}

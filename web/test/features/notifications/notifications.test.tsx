@@ -1,0 +1,133 @@
+import {
+  defaultNotificationPreferences,
+  NOTIFICATION_PREFERENCES_PATH,
+  NOTIFICATIONS_PATH,
+  NOTIFICATIONS_READ_PATH,
+  type NotificationItem,
+  type NotificationsResponse,
+} from "@charity-steps/shared-types";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
+
+const NOW = new Date("2026-11-21T12:00:00Z");
+
+const joined: NotificationItem = {
+  id: "0b3c1a53-6a52-4d4a-9c1e-111111111111",
+  kind: "group_joined",
+  title: "New member in Canal Walkers",
+  body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+  url: "/groups/7",
+  createdAt: "2026-11-21T11:30:00.000Z",
+  readAt: null,
+};
+const won: NotificationItem = {
+  id: "0b3c1a53-6a52-4d4a-9c1e-222222222222",
+  kind: "prize_won",
+  title: "You won a prize!",
+  body: "Your ticket won a Gold prize in the draw for October 2026.",
+  url: "/prizes/abc/claim",
+  createdAt: "2026-11-20T09:00:00.000Z",
+  readAt: "2026-11-20T10:00:00.000Z",
+};
+
+/** The server's list, which marking read changes. */
+function notificationsServer(items: NotificationItem[]) {
+  let stored = items;
+  const answer = (): NotificationsResponse => ({
+    items: stored,
+    unread: stored.filter((item) => item.readAt === null).length,
+    next: null,
+  });
+  server.use(
+    http.get(NOTIFICATIONS_PATH, () => HttpResponse.json(answer())),
+    http.post(NOTIFICATIONS_READ_PATH, async ({ request }) => {
+      const { ids } = (await request.json()) as { ids?: string[] };
+      stored = stored.map((item) =>
+        !ids || ids.includes(item.id) ? { ...item, readAt: item.readAt ?? NOW.toISOString() } : item,
+      );
+      return HttpResponse.json({ unread: answer().unread });
+    }),
+  );
+}
+
+describe("notifications", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    localStorage.clear();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("shows the unread count on the header's bell, and the list newest first on its screen", async () => {
+    server.use(signedInAs(testWalker));
+    notificationsServer([joined, won]);
+    renderApp("/notifications");
+    const bell = await screen.findByRole("link", { name: "Notifications, 1 unread" });
+    expect(within(bell).getByTestId("unread-count").textContent).toBe("1");
+    expect(await screen.findByRole("heading", { level: 1, name: "Notifications" })).toBeTruthy();
+    const items = await screen.findAllByTestId("notification");
+    expect(items.map((item) => item.textContent)).toEqual([
+      "Unread: New member in Canal WalkersJoanna W joined Canal Walkers. The group now has 2 members.21 November 2026 at 11:30",
+      "You won a prize!Your ticket won a Gold prize in the draw for October 2026.20 November 2026 at 09:00",
+    ]);
+    expect(items[0]?.getAttribute("href")).toBe("/groups/7");
+    expect(screen.getByTestId("unread-summary").textContent).toBe("1 unread.");
+  });
+
+  it("marks everything read from the list, and the bell's count goes", async () => {
+    server.use(signedInAs(testWalker));
+    notificationsServer([joined, { ...won, id: "0b3c1a53-6a52-4d4a-9c1e-333333333333", readAt: null }]);
+    const sent = recordRequests();
+    renderApp("/notifications");
+    await screen.findByRole("link", { name: "Notifications, 2 unread" });
+    fireEvent.click(await screen.findByRole("button", { name: "Mark all as read" }));
+    await screen.findByRole("link", { name: "Notifications" });
+    await waitFor(() => expect(screen.getByTestId("unread-summary").textContent).toBe("All read."));
+    expect(sent.filter((request) => request.method === "POST")).toEqual([
+      { method: "POST", url: NOTIFICATIONS_READ_PATH, body: {} },
+    ]);
+  });
+
+  it("says so when there is nothing yet", async () => {
+    server.use(signedInAs(testWalker));
+    renderApp("/notifications");
+    expect(await screen.findByText("Nothing yet")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Notifications" })).toBeTruthy();
+  });
+
+  it("lists every kind on the Account page with a push and an email switch, and saves one change", async () => {
+    server.use(signedInAs(testWalker));
+    const sent = recordRequests();
+    server.use(
+      http.put(NOTIFICATION_PREFERENCES_PATH, () => {
+        const saved = defaultNotificationPreferences();
+        saved.kinds.goal_reached.push = false;
+        return HttpResponse.json(saved);
+      }),
+    );
+    renderApp("/account");
+    const section = await screen.findByRole("region", { name: "Notifications" });
+    const goalPush = await within(section).findByRole("checkbox", { name: "Daily goal reached: push" });
+    expect((goalPush as HTMLInputElement).checked).toBe(true);
+    expect(within(section).getAllByRole("checkbox")).toHaveLength(20);
+    // Permission is asked for only on a tap: this browser (jsdom) cannot show notifications at all.
+    expect(within(section).getByTestId("push-state").textContent).toContain(
+      "This browser cannot show notifications.",
+    );
+    fireEvent.click(goalPush);
+    await waitFor(() => expect((goalPush as HTMLInputElement).checked).toBe(false));
+    await waitFor(() =>
+      expect(sent.filter((request) => request.method === "PUT")).toEqual([
+        {
+          method: "PUT",
+          url: NOTIFICATION_PREFERENCES_PATH,
+          body: { kinds: { goal_reached: { push: false } } },
+        },
+      ]),
+    );
+  });
+});
