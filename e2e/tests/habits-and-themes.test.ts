@@ -141,7 +141,7 @@ describe("badges and the dark theme", () => {
     const { page, errors } = ava;
     for (const [path, ready, name] of SIGNED_IN_SCREENS) {
       await page.goto(`${server.origin}${path}`);
-      await page.getByText(ready).first().waitFor();
+      await page.getByText(ready).filter({ visible: true }).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
       await expectAccessible(page, `${name}, dark, top`);
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -182,7 +182,7 @@ describe("badges and the dark theme", () => {
     const { page, errors } = ava;
     for (const [path, ready, name] of SIGNED_IN_SCREENS) {
       await page.goto(`${server.origin}${path}`);
-      await page.getByText(ready).first().waitFor();
+      await page.getByText(ready).filter({ visible: true }).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       await expectAccessible(page, `${name}, light, bottom`);

@@ -69,7 +69,7 @@ describe("opened with no signal", () => {
           ["Dashboard", "Goal: 100,000 steps"],
         ] as const) {
           await page.getByRole("link", { name: tab, exact: true }).first().click();
-          await page.getByText(shown).first().waitFor();
+          await page.getByText(shown).filter({ visible: true }).first().waitFor();
         }
       },
       2_000,
