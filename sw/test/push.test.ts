@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { inAppUrl, registerPush } from "../src/push";
+import { installFakeWorker } from "./support/fake-worker";
 
 /** Enough of a service worker's scope to deliver push and notification events to the handlers. */
 function fakeWorker(windows: { url: string }[] = []) {
-  const target = new EventTarget();
   const showNotification = vi.fn(async (_title: string, _options: NotificationOptions) => {});
   const focused = vi.fn(async () => {});
   const navigated: string[] = [];
@@ -19,23 +19,11 @@ function fakeWorker(windows: { url: string }[] = []) {
     ),
     openWindow: vi.fn(async (_url: string) => null),
   };
-  Object.assign(globalThis, {
-    self: Object.assign(target, {
-      registration: { showNotification },
-      clients,
-      location: new URL("https://steps.example.org/sw.js"),
-    }),
+  const { dispatch } = installFakeWorker({
+    registration: { showNotification },
+    clients,
+    location: new URL("https://steps.example.org/sw.js"),
   });
-  const dispatch = (type: string, extra: Record<string, unknown>): Promise<unknown> => {
-    let waited: Promise<unknown> = Promise.resolve("not extended");
-    const event = Object.assign(new Event(type), extra, {
-      waitUntil(promise: Promise<unknown>) {
-        waited = promise;
-      },
-    });
-    target.dispatchEvent(event);
-    return waited;
-  };
   const pushOf = (json: unknown) => ({
     data: {
       json: () => (typeof json === "string" ? JSON.parse(json) : json),

@@ -5,6 +5,7 @@ import { fakeServer } from "@charity-steps/client-store/test-helpers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { Queue } from "workbox-background-sync";
 import { registerStepSync } from "../src/step-sync";
+import { installFakeWorker } from "./support/fake-worker";
 
 // Workbox reads the worker's global `self` when it loads and when a Queue is made; Node has none.
 vi.hoisted(() => {
@@ -19,21 +20,9 @@ const SYNC_TAG = "workbox-background-sync:step_sync";
  * Background Sync manager unless `backgroundSync` is false (Firefox, Safari).
  */
 function fakeWorker({ backgroundSync = true } = {}) {
-  const target = new EventTarget();
   const syncRegister = vi.fn(async (_tag: string) => {});
   const registration = backgroundSync ? { sync: { register: syncRegister } } : {};
-  const scope = Object.assign(target, { registration });
-  Object.assign(globalThis, { self: scope });
-  const dispatch = (type: string, extra: Record<string, unknown>): Promise<unknown> => {
-    let waited: Promise<unknown> = Promise.resolve("not extended");
-    const event = Object.assign(new Event(type), extra, {
-      waitUntil(promise: Promise<unknown>) {
-        waited = promise;
-      },
-    });
-    target.dispatchEvent(event);
-    return waited;
-  };
+  const { dispatch } = installFakeWorker({ registration });
   return { dispatch, syncRegister };
 }
 

@@ -467,7 +467,7 @@ export class DrawService {
   /** Reminds a winner on the 7th and the 12th day after the draw, while their prize is unclaimed. */
   async remindClaims(now = Date.now()): Promise<void> {
     for (const day of CLAIM_REMINDER_DAYS) {
-      for (const prize of await this.repository.unclaimedPrizesDrawnBefore(now - day * DAY_MS, now)) {
+      for (const prize of await this.repository.prizesToRemind(now - day * DAY_MS, day, now)) {
         if (prize.user_id === null) continue;
         await this.deps.notifier.tell({
           userId: prize.user_id,

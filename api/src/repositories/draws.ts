@@ -16,6 +16,7 @@ import {
   STEPS_PER_PRIZE_ENTRY,
 } from "@charity-steps/shared-types";
 import type { Kysely, Selectable, Updateable } from "kysely";
+import { sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DrawPrizesTable, DrawsTable } from "../db/schema/draws.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -479,8 +480,11 @@ export class DrawsRepository {
     return rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
   }
 
-  /** Walkers' prizes still to claim, drawn at or before `before`. */
-  async unclaimedPrizesDrawnBefore(before: number, now = Date.now()): Promise<PrizeRow[]> {
+  /**
+   * Walkers' prizes still to claim, drawn at or before `before`, whose winner has not had the
+   * reminder named `${prize id}:${day}` yet: each tick reads only the reminders still to send.
+   */
+  async prizesToRemind(before: number, day: number, now = Date.now()): Promise<PrizeRow[]> {
     return this.db
       .selectFrom("draw_prizes")
       .selectAll()
@@ -488,6 +492,17 @@ export class DrawsRepository {
       .where("user_id", "is not", null)
       .where("claim_by", ">", now)
       .where("drawn_at", "<=", before)
+      .where(({ not, exists, selectFrom, ref }) =>
+        not(
+          exists(
+            selectFrom("notifications")
+              .select("notifications.id")
+              .whereRef("notifications.user_id", "=", "draw_prizes.user_id")
+              .where("notifications.kind", "=", "prize_claim_reminder")
+              .where("notifications.event_key", "=", sql<string>`${ref("draw_prizes.id")} || ${`:${day}`}`),
+          ),
+        ),
+      )
       .orderBy("drawn_at")
       .execute();
   }
