@@ -32,7 +32,7 @@ const FILES = [
   "test/routes/api/dashboard/streaks.test.ts",
   // A week's days, and Monday's mail of it from 07:00.
   "test/routes/api/summary/week.test.ts",
-  "test/mail/weekly-summary.test.ts",
+  "test/notifications/weekly-summaries.test.ts",
   // Quiet hours, the daily cap of pushes and the streak reminder, all in London's time.
   "test/routes/api/notifications/notifications.test.ts",
 ];

@@ -192,20 +192,6 @@ export function weekSummary(
 }
 
 /** A mail a walker can stop in one click, without signing in (RFC 8058). */
-export const EMAIL_UNSUBSCRIBE_PATH = "/api/email/unsubscribe";
-export const WEEKLY_SUMMARY_MAIL_KIND = "weekly_summary";
-export const EmailUnsubscribeQuery = Type.Object(
-  {
-    u: Type.String({ minLength: 1, maxLength: 64, description: "The walker's id" }),
-    kind: Type.Literal(WEEKLY_SUMMARY_MAIL_KIND),
-    t: Type.String({ minLength: 1, maxLength: 128, description: "The link's signature" }),
-  },
-  { additionalProperties: false },
-);
-export type EmailUnsubscribeQuery = Static<typeof EmailUnsubscribeQuery>;
-export const UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE =
-  "This unsubscribe link is not valid: it may have been cut short. Turn the weekly summary off from your Account page instead.";
-
 /** The week against the one before, in words: the card's line and the mail's. */
 export function weekChangeText(steps: number, previous: number): string {
   if (previous === 0)

@@ -32,6 +32,23 @@ export function isNotificationKind(value: unknown): value is NotificationKind {
   return typeof value === "string" && (NOTIFICATION_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * A mail's one-click unsubscribe (RFC 8058), for its kind: works without signing in, through a link
+ * signed for its walker and kind.
+ */
+export const EMAIL_UNSUBSCRIBE_PATH = "/api/email/unsubscribe";
+export const EmailUnsubscribeQuery = Type.Object(
+  {
+    u: Type.String({ minLength: 1, maxLength: 64, description: "The walker's id" }),
+    kind: Type.Enum([...NOTIFICATION_KINDS], { description: "The kind of mail to stop" }),
+    t: Type.String({ minLength: 1, maxLength: 128, description: "The link's signature" }),
+  },
+  { additionalProperties: false },
+);
+export type EmailUnsubscribeQuery = Static<typeof EmailUnsubscribeQuery>;
+export const UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE =
+  "This unsubscribe link is not valid: it may have been cut short. Turn these emails off from your Account page instead.";
+
 /** Each kind as the Account page's switches name it. */
 export const NOTIFICATION_KIND_NAMES: Record<NotificationKind, string> = {
   prize_won: "You won a prize",

@@ -30,8 +30,8 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
 import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "../errors.js";
-import { type Mailer, mailLayout } from "../mail/mail.js";
-import type { Notifier } from "../notifications/notifier.js";
+import { mailLayout } from "../mail/mail.js";
+import type { Notice, Notifier } from "../notifications/notifier.js";
 import {
   type DrawRow,
   type DrawsRepository,
@@ -40,7 +40,6 @@ import {
   type PrizeRow,
   type PrizeWithWinner,
 } from "../repositories/draws.js";
-import type { UsersRepository } from "../repositories/users.js";
 import { BeaconError, type BeaconSource } from "./drand-beacon.js";
 import type { DrawClose } from "./draw-close.js";
 
@@ -51,11 +50,9 @@ const NOTIFY_BATCH = 100;
 
 export interface DrawServiceDeps {
   draws: DrawsRepository;
-  users: UsersRepository;
   close: DrawClose;
-  mail: Mailer;
-  /** Tells a winner in the app and by push, besides the mail. */
-  notifier: Pick<Notifier, "tell">;
+  /** Tells winners, ticket holders and prizes waiting, in the app, by push and by email. */
+  notifier: Pick<Notifier, "tell" | "notify">;
   config: Pick<AppConfig, "publicUrl" | "drawAutoRun">;
   log: FastifyBaseLogger;
   beacon: BeaconSource | null;
@@ -377,42 +374,54 @@ export class DrawService {
     };
   }
 
-  /** Mails each walker who has won and not been told yet. Postal winners are written to by operators. */
+  /**
+   * Tells each walker who has won and not been told yet: in the app, by push and by email (the
+   * claim's steps) as they choose. Told first and marked after, so that a process stopping between
+   * the two leaves the win to be told again, which the notification's row per prize makes a no-op.
+   * Postal winners are written to by operators.
+   */
   async notifyWinners(now = Date.now()): Promise<void> {
     for (const prize of await this.repository.unnotifiedPrizes(NOTIFY_BATCH)) {
-      if (!(await this.repository.markNotified(prize.id, now))) continue;
-      if (prize.user_id === null) continue;
-      await this.deps.notifier.tell({
-        userId: prize.user_id,
-        kind: "prize_won",
-        eventKey: prize.id,
-        title: "You won a prize!",
-        body: `Your ticket won a ${prize.tier} prize in the draw for ${drawMonthName(prize.month)}. Claim it by ${londonDateTime(Number(prize.claim_by))} (London time).`,
-        url: prizeClaimPagePath(prize.id),
-      });
-      const user = await this.deps.users.findById(prize.user_id);
-      if (!user?.email || user.email_verified_at === null) continue;
-      const claimUrl = `${this.deps.config.publicUrl}${prizeClaimPagePath(prize.id)}`;
-      try {
-        await this.deps.mail.send({
-          to: user.email,
-          subject: `You won a ${prize.tier} prize in the Charity Steps draw for ${drawMonthName(prize.month)}`,
-          ...mailLayout({
-            greeting: `Hello ${user.first_name ?? "there"},`,
-            paragraphs: [
-              `Your ticket ${prize.ticket_id} won a ${prize.tier} prize in the draw for ${drawMonthName(prize.month)}: ${prize.description}`,
-              `To receive it, claim it by ${londonDateTime(Number(prize.claim_by))} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
-              `The draw's results, and how to check them yourself: ${this.deps.config.publicUrl}${drawResultsPagePath(prize.month)}`,
-            ],
-            action: { label: "Claim your prize", url: claimUrl },
-          }),
-          link: claimUrl,
-          userId: prize.user_id,
-        });
-      } catch (error) {
-        this.deps.log.warn({ err: error, prize: prize.id }, "draw: the winner's mail could not be queued");
+      if (prize.user_id !== null) {
+        try {
+          await this.deps.notifier.notify(this.winNotice(prize, prize.user_id), now);
+        } catch (error) {
+          this.deps.log.warn(
+            { err: error, prize: prize.id },
+            "draw: the winner could not be told; tried again",
+          );
+          continue;
+        }
       }
+      await this.repository.markNotified(prize.id, now);
     }
+  }
+
+  private winNotice(prize: PrizeRow, userId: string): Notice {
+    const { publicUrl } = this.deps.config;
+    const month = drawMonthName(prize.month);
+    const claimBy = londonDateTime(Number(prize.claim_by));
+    return {
+      userId,
+      kind: "prize_won",
+      eventKey: prize.id,
+      title: "You won a prize!",
+      body: `Your ticket won a ${prize.tier} prize in the draw for ${month}. Claim it by ${claimBy} (London time).`,
+      url: prizeClaimPagePath(prize.id),
+      mail: (walker, links) => ({
+        subject: `You won a ${prize.tier} prize in the Charity Steps draw for ${month}`,
+        ...mailLayout({
+          greeting: `Hello ${walker.firstName ?? "there"},`,
+          paragraphs: [
+            `Your ticket ${prize.ticket_id} won a ${prize.tier} prize in the draw for ${month}: ${prize.description}`,
+            `To receive it, claim it by ${claimBy} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
+            `The draw's results, and how to check them yourself: ${publicUrl}${drawResultsPagePath(prize.month)}`,
+          ],
+          action: { label: "Claim your prize", url: `${publicUrl}${prizeClaimPagePath(prize.id)}` },
+          unsubscribe: { reason: links.unsubscribeReason, url: links.unsubscribe },
+        }),
+      }),
+    };
   }
 
   /**

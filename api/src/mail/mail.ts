@@ -64,6 +64,8 @@ export interface MailLayout {
   action?: { label: string; url: string };
   /** Replaces the default sign-off. */
   closing?: string;
+  /** Why the walker gets this mail and how to stop it, in small print after the sign-off. */
+  unsubscribe?: { reason: string; url: string };
 }
 
 const DEFAULT_CLOSING = "The Charity Steps team";
@@ -73,7 +75,13 @@ const DEFAULT_CLOSING = "The Charity Steps team";
  * simple HTML with every value escaped and no external image or stylesheet (mail clients block
  * them, and they would tell a sender when the mail is read).
  */
-export function mailLayout({ greeting, paragraphs, action, closing = DEFAULT_CLOSING }: MailLayout): {
+export function mailLayout({
+  greeting,
+  paragraphs,
+  action,
+  closing = DEFAULT_CLOSING,
+  unsubscribe,
+}: MailLayout): {
   text: string;
   html: string;
 } {
@@ -83,6 +91,7 @@ export function mailLayout({ greeting, paragraphs, action, closing = DEFAULT_CLO
   const textBlocks = [greeting, ...paragraphs];
   if (action) textBlocks.push(`${action.label}:\n${action.url}`);
   textBlocks.push(closing);
+  if (unsubscribe) textBlocks.push(`${unsubscribe.reason} To stop these emails:\n${unsubscribe.url}`);
   const text = `${textBlocks.join("\n\n")}\n`;
 
   const paragraph = (words: string, style = "") =>
@@ -99,6 +108,11 @@ export function mailLayout({ greeting, paragraphs, action, closing = DEFAULT_CLO
     );
   }
   htmlBlocks.push(paragraph(closing));
+  if (unsubscribe) {
+    htmlBlocks.push(
+      `<p style="margin:24px 0 0;font-size:13px;color:#555555;">${escapeHtml(unsubscribe.reason)} <a href="${escapeHtml(unsubscribe.url)}" style="color:#555555;">Stop these emails</a>.</p>`,
+    );
+  }
   const html = [
     "<!doctype html>",
     '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',

@@ -5,6 +5,7 @@ import {
   londonDay,
   londonDayStart,
   londonMinuteOfDay,
+  NOTIFICATION_KIND_NAMES,
   NOTIFICATION_KINDS,
   type NotificationChannels,
   type NotificationItem,
@@ -17,20 +18,45 @@ import {
   UNCAPPED_KINDS,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
+import type { AppConfig } from "../config.js";
+import { checkMessage, mailLayout } from "../mail/mail.js";
+import type { MailQueue } from "../mail/queue.js";
+import type { HabitsRepository } from "../repositories/habits.js";
+import type { QueuedMail } from "../repositories/mail-outbox.js";
 import type {
   NewNotification,
   NotificationRow,
   NotificationSettingsRow,
   NotificationsRepository,
 } from "../repositories/notifications.js";
+import type { UserRow, UsersRepository } from "../repositories/users.js";
 import type { PushQueue } from "./push-queue.js";
+import type { UnsubscribeLinks } from "./unsubscribe-links.js";
+
+/** A notice's own mail, for kinds that say more by email than the list's title and body. */
+export type NoticeMail = (
+  walker: { firstName: string | null },
+  links: { unsubscribe: string; unsubscribeReason: string },
+) => { subject: string; text: string; html: string };
+
+/** What happened, for one walker: listed in the app, and pushed and mailed as they choose. */
+export interface Notice extends NewNotification {
+  /** The mail when the walker gets this kind by email; otherwise one is made of the title and body. */
+  mail?: NoticeMail;
+}
 
 /**
  * Tells walkers what matters: every notification is listed in the app (the bell), and goes by push
  * to the walker's browsers when they want that kind by push, at most `PUSHES_PER_DAY` a day (a win
- * and a new sign-in aside), waiting for the end of their quiet hours (a new sign-in aside). Each
- * event is told once: the notification's row is unique per walker, kind and event, so a second
- * process (or a second look) noticing the same event adds nothing.
+ * and a new sign-in aside), waiting for the end of their quiet hours (a new sign-in aside); and by
+ * email, to a confirmed address, when they want that kind by email, with a one-click unsubscribe
+ * for the kind. Each event is told once: the notification's row is unique per walker, kind and
+ * event, so a second process (or a second look) noticing the same event adds nothing; its pushes
+ * and its mail are stored with it or not at all.
+ *
+ * The week's summary by email is the one choice kept elsewhere (`users.weekly_email_off_at`, which
+ * the Account page's own switch and the Monday look read too): the preferences read and write it
+ * there.
  */
 export class Notifier {
   /** One walker's notifications are decided one at a time, so that the daily cap holds in a process. */
@@ -39,13 +65,18 @@ export class Notifier {
   constructor(
     private readonly deps: {
       notifications: NotificationsRepository;
+      users: UsersRepository;
+      habits: HabitsRepository;
       push: PushQueue;
+      mail: MailQueue;
+      links: UnsubscribeLinks;
+      config: AppConfig;
       log: FastifyBaseLogger;
     },
   ) {}
 
   /** Records the notification and queues its pushes; undefined when this event was told already. */
-  async notify(notification: NewNotification, now = Date.now()): Promise<NotificationRow | undefined> {
+  async notify(notification: Notice, now = Date.now()): Promise<NotificationRow | undefined> {
     const previous = this.perWalker.get(notification.userId) ?? Promise.resolve();
     const next = previous.then(
       () => this.decide(notification, now),
@@ -63,7 +94,7 @@ export class Notifier {
    * As `notify`, but never fails the caller: the event (a step sync, a join, a review) has
    * happened whatever becomes of telling the walker, and a failure is logged instead.
    */
-  tell(notification: NewNotification, now = Date.now()): Promise<void> {
+  tell(notification: Notice, now = Date.now()): Promise<void> {
     return this.notify(notification, now).then(
       () => undefined,
       (error: unknown) =>
@@ -75,7 +106,11 @@ export class Notifier {
   }
 
   async preferences(userId: string): Promise<NotificationPreferences> {
-    return preferencesOf(await this.deps.notifications.settings(userId));
+    const [settings, walker] = await Promise.all([
+      this.deps.notifications.settings(userId),
+      this.deps.users.findById(userId),
+    ]);
+    return preferencesOf(settings, walker);
   }
 
   /** Applies the parts given; answers the whole preferences as stored. */
@@ -88,9 +123,16 @@ export class Notifier {
     const choices = choicesOf(stored);
     for (const [kind, channels] of Object.entries(update.kinds ?? {})) {
       if (!isNotificationKind(kind) || !channels) continue;
-      choices[kind] = { ...choices[kind], ...channels };
+      // The week's summary by email is kept on the walker's row (below), not here.
+      const kept =
+        kind !== "weekly_summary" ? channels : channels.push === undefined ? {} : { push: channels.push };
+      choices[kind] = { ...choices[kind], ...kept };
     }
-    const current = preferencesOf(stored);
+    const weeklyEmail = update.kinds?.weekly_summary?.email;
+    if (weeklyEmail !== undefined) {
+      await this.deps.habits.update(userId, { weeklyEmail }, londonDay(now), now);
+    }
+    const current = preferencesOf(stored, undefined);
     const reminderTime = update.reminderTime ?? current.reminderTime;
     const quietHours = update.quietHours ?? current.quietHours;
     await this.deps.notifications.saveSettings({
@@ -104,38 +146,78 @@ export class Notifier {
     return this.preferences(userId);
   }
 
-  private async decide(notification: NewNotification, now: number): Promise<NotificationRow | undefined> {
-    const { notifications, push } = this.deps;
-    const row = await notifications.record(notification, now);
-    if (!row) return undefined;
-    const preferences = await this.preferences(notification.userId);
-    if (!preferences.kinds[notification.kind].push) return row;
-    const subscriptions = await notifications.subscriptions(notification.userId);
-    if (subscriptions.length === 0) return row;
-    if (!UNCAPPED_KINDS.includes(notification.kind)) {
-      const todayStarted = londonDayStart(londonDay(now));
-      const pushedToday = await notifications.pushedSince(notification.userId, todayStarted, UNCAPPED_KINDS);
-      if (pushedToday >= PUSHES_PER_DAY) {
-        this.deps.log.info(
-          { userId: notification.userId, kind: notification.kind },
-          "push not sent: the walker had today's pushes",
-        );
-        return row;
-      }
-    }
+  private async decide(notice: Notice, now: number): Promise<NotificationRow | undefined> {
+    const { notifications, users, push, mail } = this.deps;
+    const { mail: ownMail, ...notification } = notice;
+    const [settings, walker] = await Promise.all([
+      notifications.settings(notice.userId),
+      users.findById(notice.userId),
+    ]);
+    if (!walker) return undefined;
+    const preferences = preferencesOf(settings, walker);
+    const channels = preferences.kinds[notice.kind];
+    const pushTo = channels.push ? await this.pushesDue(notice, now) : [];
     const quiet =
-      !QUIET_HOURS_EXEMPT_KINDS.includes(notification.kind) &&
+      !QUIET_HOURS_EXEMPT_KINDS.includes(notice.kind) &&
       inQuietHours(londonMinuteOfDay(now), preferences.quietHours);
     const dueAt = quiet ? nextLondonTime(now, preferences.quietHours.end) : now;
-    await notifications.enqueuePushes(
-      row,
-      subscriptions.map((subscription) => subscription.id),
-      dueAt,
-      now,
-    );
-    await notifications.markPushed(row.id);
-    if (!quiet) push.wake();
-    return { ...row, pushed: 1 };
+    const message = channels.email ? await this.mailOf(notice, ownMail, walker) : null;
+    const row = await notifications.record(notification, { pushTo, dueAt, mail: message }, now);
+    if (!row) return undefined;
+    if (pushTo.length > 0 && !quiet) push.wake();
+    if (message) mail.wake();
+    return row;
+  }
+
+  /** The walker's subscriptions to push this notice to: none once today's pushes are had. */
+  private async pushesDue(notice: Notice, now: number): Promise<string[]> {
+    const { notifications } = this.deps;
+    const subscriptions = await notifications.subscriptions(notice.userId);
+    if (subscriptions.length === 0) return [];
+    if (!UNCAPPED_KINDS.includes(notice.kind)) {
+      const todayStarted = londonDayStart(londonDay(now));
+      const pushedToday = await notifications.pushedSince(notice.userId, todayStarted, UNCAPPED_KINDS);
+      if (pushedToday >= PUSHES_PER_DAY) {
+        this.deps.log.info(
+          { userId: notice.userId, kind: notice.kind },
+          "push not sent: the walker had today's pushes",
+        );
+        return [];
+      }
+    }
+    return subscriptions.map((subscription) => subscription.id);
+  }
+
+  /** The notice's mail to the walker's confirmed address, with its kind's unsubscribe; null when none can go. */
+  private async mailOf(
+    notice: Notice,
+    ownMail: NoticeMail | undefined,
+    walker: UserRow,
+  ): Promise<QueuedMail | null> {
+    if (!walker.email || walker.email_verified_at === null) return null;
+    const { config, links } = this.deps;
+    const unsubscribe = await links.url(walker.id, notice.kind);
+    const unsubscribeReason = `You get this email because “${NOTIFICATION_KIND_NAMES[notice.kind]}” is on in your notification settings.`;
+    const firstName = walker.first_name;
+    const content = ownMail
+      ? ownMail({ firstName }, { unsubscribe, unsubscribeReason })
+      : {
+          subject: notice.title,
+          ...mailLayout({
+            greeting: firstName ? `Hello ${firstName},` : "Hello,",
+            paragraphs: [notice.body],
+            action: { label: "Open Charity Steps", url: `${config.publicUrl}${notice.url}` },
+            unsubscribe: { reason: unsubscribeReason, url: unsubscribe },
+          }),
+        };
+    const message = { to: walker.email, ...content, unsubscribeUrl: unsubscribe, userId: walker.id };
+    try {
+      checkMessage(message);
+    } catch (error) {
+      this.deps.log.warn({ err: error, kind: notice.kind, userId: walker.id }, "notification mail not sent");
+      return null;
+    }
+    return message;
   }
 }
 
@@ -176,12 +258,22 @@ function choicesOf(stored: NotificationSettingsRow | undefined): Choices {
   return choices;
 }
 
-function preferencesOf(stored: NotificationSettingsRow | undefined): NotificationPreferences {
+/** The stored choices over the defaults; the week's summary by email as the walker's row keeps it. */
+function preferencesOf(
+  stored: NotificationSettingsRow | undefined,
+  walker: Pick<UserRow, "weekly_email_off_at"> | undefined,
+): NotificationPreferences {
   const preferences = defaultNotificationPreferences();
+  if (walker) preferences.kinds.weekly_summary.email = walker.weekly_email_off_at === null;
   if (!stored) return preferences;
   const choices = choicesOf(stored);
   for (const kind of NOTIFICATION_KINDS) {
-    preferences.kinds[kind] = { ...preferences.kinds[kind], ...choices[kind] };
+    const { push, email } = choices[kind] ?? {};
+    const defaults = preferences.kinds[kind];
+    preferences.kinds[kind] = {
+      push: push ?? defaults.push,
+      email: kind === "weekly_summary" ? defaults.email : (email ?? defaults.email),
+    };
   }
   preferences.reminderTime = stored.reminder_time;
   preferences.quietHours = { start: stored.quiet_start, end: stored.quiet_end };

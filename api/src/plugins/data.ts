@@ -13,10 +13,11 @@ import { EligibleSteps } from "../ledger/eligible-steps.js";
 import { StepLedger } from "../ledger/ledger.js";
 import { MailQueue } from "../mail/queue.js";
 import { createMailTransport } from "../mail/transport.js";
-import { WeeklySummaryMail } from "../mail/weekly-summary.js";
 import { Notifier } from "../notifications/notifier.js";
 import { PushQueue } from "../notifications/push-queue.js";
 import { StreakReminders } from "../notifications/streak-reminders.js";
+import { UnsubscribeLinks } from "../notifications/unsubscribe-links.js";
+import { WeeklySummaries } from "../notifications/weekly-summaries.js";
 import { AccountDataRepository } from "../repositories/account-data.js";
 import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
@@ -84,8 +85,10 @@ export interface Services {
   accountLinks: AccountLinks | null;
   /** Walkers' badges: awarded when read, and shortly after steps arrive. */
   badges: BadgeAwards;
-  /** Monday's look back on the week, by email, and its one-click unsubscribe. */
-  weeklySummary: WeeklySummaryMail;
+  /** Monday's look back on the week, told to each walker who walked. */
+  weeklySummaries: WeeklySummaries;
+  /** The signed one-click unsubscribe of each kind of notification mail. */
+  unsubscribeLinks: UnsubscribeLinks;
   /** Web Push: `push_outbox` sent by a worker in every process, and the server's VAPID key. */
   push: PushQueue;
   /** Tells walkers what matters: the bell's list, and pushes as they chose. */
@@ -124,7 +127,7 @@ export async function buildDataLayer(
   const habits = new HabitsRepository(database);
   const badges = new BadgesRepository(database);
   const appSecrets = new AppSecretsRepository(db);
-  const notifications = new NotificationsRepository(database);
+  const notifications = new NotificationsRepository(database, mailOutbox);
 
   const repositories: Repositories = {
     health: new HealthRepository(database),
@@ -163,15 +166,23 @@ export async function buildDataLayer(
     log,
   );
   const push = new PushQueue({ notifications, secrets: appSecrets, config: config.push }, log);
-  const notifier = new Notifier({ notifications, push, log });
+  const unsubscribeLinks = new UnsubscribeLinks({ secrets: appSecrets, config });
+  const notifier = new Notifier({
+    notifications,
+    users,
+    habits,
+    push,
+    mail,
+    links: unsubscribeLinks,
+    config,
+    log,
+  });
   const issuer = builtInIssuerOf(config);
   const services: Services = {
     mail,
     draws: new DrawService({
       draws,
-      users,
       close: drawClose,
-      mail,
       notifier,
       config,
       log,
@@ -188,7 +199,8 @@ export async function buildDataLayer(
         })
       : null,
     badges: new BadgeAwards({ badges, habits, eligibleSteps, notifier, log }),
-    weeklySummary: new WeeklySummaryMail({ habits, secrets: appSecrets, mail, config, log }),
+    weeklySummaries: new WeeklySummaries({ habits, notifier, config, log }),
+    unsubscribeLinks,
     push,
     notifier,
     streakReminders: new StreakReminders({ notifications, habits, notifier }),

@@ -52,7 +52,7 @@ export const scheduledWorkPlugin = fp<ScheduledWorkOptions>(
     const runWeeklyTick = async () => {
       if (weeklyTick) return;
       weeklyTick = Promise.all([
-        services.weeklySummary
+        services.weeklySummaries
           .tick()
           .catch((error: unknown) =>
             app.log.warn({ err: error }, "weekly summary: the scheduled look failed"),

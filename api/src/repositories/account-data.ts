@@ -430,7 +430,6 @@ export class AccountDataRepository {
       // What they set themselves and what they earned says what they did, day by day.
       await trx.deleteFrom("daily_goals").where("user_id", "=", userId).execute();
       await trx.deleteFrom("user_badges").where("user_id", "=", userId).execute();
-      await trx.deleteFrom("weekly_summary_mails").where("user_id", "=", userId).execute();
       // Their calls are counted under each key, and go with it (also by cascade).
       const keys = trx.selectFrom("step_import_keys").select("id").where("user_id", "=", userId);
       await trx.deleteFrom("step_import_calls").where("key_id", "in", keys).execute();

@@ -21,9 +21,8 @@ export interface PreferencesChange {
 }
 
 /** A walker the week's summary is mailed to. */
-export interface WeeklyMailRecipient {
+export interface WeeklySummaryWalker {
   id: string;
-  email: string;
   firstName: string | null;
   charityName: string | null;
 }
@@ -143,16 +142,13 @@ export class HabitsRepository {
   }
 
   /**
-   * Up to `limit` walkers still to be mailed the week from Monday `start`: a confirmed email, the
-   * mail not stopped, and steps in that week or the one before (a card of noughts is not sent).
+   * Up to `limit` walkers (by id) to tell of the week from `start`: those with steps that week or
+   * the week before, and not told of it yet.
    */
-  async weeklyMailRecipients(start: DayString, limit: number): Promise<WeeklyMailRecipient[]> {
+  async weeklySummaryWalkers(start: DayString, limit: number): Promise<WeeklySummaryWalker[]> {
     const rows = await this.db
       .selectFrom("users")
-      .select(["users.id", "users.email", "users.first_name", "users.charity_name"])
-      .where("users.email", "is not", null)
-      .where("users.email_verified_at", "is not", null)
-      .where("users.weekly_email_off_at", "is", null)
+      .select(["users.id", "users.first_name", "users.charity_name"])
       .where((eb) =>
         eb.exists(
           eb
@@ -168,31 +164,17 @@ export class HabitsRepository {
         eb.not(
           eb.exists(
             eb
-              .selectFrom("weekly_summary_mails")
-              .select("weekly_summary_mails.user_id")
-              .whereRef("weekly_summary_mails.user_id", "=", "users.id")
-              .where("weekly_summary_mails.week_start", "=", start),
+              .selectFrom("notifications")
+              .select("notifications.id")
+              .whereRef("notifications.user_id", "=", "users.id")
+              .where("notifications.kind", "=", "weekly_summary")
+              .where("notifications.event_key", "=", start),
           ),
         ),
       )
       .orderBy("users.id")
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      email: row.email as string,
-      firstName: row.first_name,
-      charityName: row.charity_name,
-    }));
-  }
-
-  /** Claims the week's mail to the walker; true for the one process whose claim stored it. */
-  async claimWeeklyMail(userId: string, start: DayString, now: number): Promise<boolean> {
-    const result = await this.db
-      .insertInto("weekly_summary_mails")
-      .values({ user_id: userId, week_start: start, queued_at: now })
-      .onConflict((conflict) => conflict.columns(["user_id", "week_start"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    return rows.map((row) => ({ id: row.id, firstName: row.first_name, charityName: row.charity_name }));
   }
 }

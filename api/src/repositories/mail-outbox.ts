@@ -28,10 +28,13 @@ export class MailOutboxRepository {
     this.leased = new LeasedRows(database, "mail_outbox");
   }
 
-  /** Queues `mail`, due at once; resolves to its id once stored. */
-  async enqueue(mail: QueuedMail, now = Date.now()): Promise<string> {
+  /**
+   * Queues `mail`, due at once; resolves to its id once stored. `db` is a transaction when the mail
+   * must be stored with something else or not at all (a notification and its mail).
+   */
+  async enqueue(mail: QueuedMail, now = Date.now(), db: Kysely<DatabaseSchema> = this.db): Promise<string> {
     const id = randomUUID();
-    await this.db
+    await db
       .insertInto("mail_outbox")
       .values({
         id,

@@ -10,6 +10,7 @@ import type {
   PushSubscriptionsTable,
 } from "../db/schema/notifications.js";
 import { LeasedRows, leasedRowNumbers } from "./leased-rows.js";
+import type { MailOutboxRepository, QueuedMail } from "./mail-outbox.js";
 
 export type NotificationRow = NotificationsTable;
 export type NotificationSettingsRow = NotificationSettingsTable;
@@ -23,6 +24,13 @@ export interface NewNotification {
   title: string;
   body: string;
   url: string;
+}
+
+/** How a notification goes beyond the list: a push to each subscription, due at `dueAt`, and a mail. */
+export interface NotificationDeliveries {
+  pushTo: readonly string[];
+  dueAt: number;
+  mail: QueuedMail | null;
 }
 
 /** A page of the list: `before` is the `next` the page before answered. */
@@ -40,13 +48,24 @@ export class NotificationsRepository {
   private readonly db: Kysely<DatabaseSchema>;
   private readonly pushes: LeasedRows<PushOutboxRow>;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    private readonly mailOutbox: MailOutboxRepository,
+  ) {
     this.db = database.db;
     this.pushes = new LeasedRows(database, "push_outbox");
   }
 
-  /** Stores the notification; undefined when the walker was already told of this event. */
-  async record(notification: NewNotification, now = Date.now()): Promise<NotificationRow | undefined> {
+  /**
+   * Stores the notification with its pushes and its mail, all or nothing, so that a process that
+   * stops between them loses none; undefined (and nothing stored) when the walker was already told
+   * of this event.
+   */
+  async record(
+    notification: NewNotification,
+    deliveries: NotificationDeliveries,
+    now = Date.now(),
+  ): Promise<NotificationRow | undefined> {
     const row: NotificationRow = {
       id: randomUUID(),
       user_id: notification.userId,
@@ -57,14 +76,38 @@ export class NotificationsRepository {
       url: notification.url,
       created_at: now,
       read_at: null,
-      pushed: 0,
+      pushed: deliveries.pushTo.length > 0 ? 1 : 0,
     };
-    const result = await this.db
-      .insertInto("notifications")
-      .values(row)
-      .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 ? row : undefined;
+    return this.database.transaction(async (trx) => {
+      const result = await trx
+        .insertInto("notifications")
+        .values(row)
+        .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
+      if (deliveries.pushTo.length > 0) {
+        await trx
+          .insertInto("push_outbox")
+          .values(
+            deliveries.pushTo.map((subscriptionId) => ({
+              id: randomUUID(),
+              notification_id: row.id,
+              subscription_id: subscriptionId,
+              user_id: row.user_id,
+              status: "pending" as const,
+              attempts: 0,
+              next_attempt_at: deliveries.dueAt,
+              claimed_until: null,
+              last_error: null,
+              created_at: now,
+              sent_at: null,
+            })),
+          )
+          .execute();
+      }
+      if (deliveries.mail) await this.mailOutbox.enqueue(deliveries.mail, now, trx);
+      return row;
+    });
   }
 
   /** Newest first, `limit` at a time. */
@@ -124,11 +167,6 @@ export class NotificationsRepository {
       .where("read_at", "is", null);
     if (ids !== null) query = query.where("id", "in", ids);
     await query.execute();
-  }
-
-  /** Notes that a push of the notification was queued, for the daily cap. */
-  async markPushed(notificationId: string): Promise<void> {
-    await this.db.updateTable("notifications").set({ pushed: 1 }).where("id", "=", notificationId).execute();
   }
 
   /** Notifications pushed to the walker since `since`, of kinds the cap counts. */
@@ -231,34 +269,6 @@ export class NotificationsRepository {
       .updateTable("push_subscriptions")
       .set({ last_success_at: now })
       .where("id", "=", id)
-      .execute();
-  }
-
-  /** Queues one push of the notification to each subscription, due at `dueAt`. */
-  async enqueuePushes(
-    notification: NotificationRow,
-    subscriptionIds: readonly string[],
-    dueAt: number,
-    now = Date.now(),
-  ): Promise<void> {
-    if (subscriptionIds.length === 0) return;
-    await this.db
-      .insertInto("push_outbox")
-      .values(
-        subscriptionIds.map((subscriptionId) => ({
-          id: randomUUID(),
-          notification_id: notification.id,
-          subscription_id: subscriptionId,
-          user_id: notification.user_id,
-          status: "pending" as const,
-          attempts: 0,
-          next_attempt_at: dueAt,
-          claimed_until: null,
-          last_error: null,
-          created_at: now,
-          sent_at: null,
-        })),
-      )
       .execute();
   }
 

@@ -41,7 +41,6 @@ const TABLES = [
   "subscription_payments",
   "user_badges",
   "users",
-  "weekly_summary_mails",
 ];
 
 describe.each(dialects)("migrations (%s)", (dialect) => {
@@ -113,7 +112,7 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
     expect((await migrator.migrateTo("0007-ledger-without-rowid")).error).toBeUndefined();
     expect(await functions()).toEqual([]);
     // Every table but those of later migrations (0010's sign-up throttle, 0011's step-import keys,
-    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews, 0021's daily goals, and the later ones' badges, weekly mails and notifications).
+    // 0012's mail queue, 0013's account tokens, 0015's audit log and postal entries, 0016's draws, 0017's tickets and prizes, 0018's pace reviews, 0020's day reviews, 0021's daily goals, and the later ones' badges and notifications).
     const later = [
       "sign_up_attempts",
       "step_import_calls",
@@ -129,7 +128,6 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "day_reviews",
       "daily_goals",
       "user_badges",
-      "weekly_summary_mails",
       "notifications",
       "notification_settings",
       "push_subscriptions",
@@ -200,6 +198,35 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       ["record_step_counts", ["plan_cache_mode=force_custom_plan"]],
       ["recount_step_days", ["plan_cache_mode=force_custom_plan"]],
     ]);
+  });
+
+  it("0025 carries each week's summary already mailed over as a read notification, so that none is told twice", async () => {
+    testDb = await createTestDatabase(dialect);
+    database = Database.connect(testDb.url);
+    const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+    expect((await migrator.migrateTo("0024-notifications")).error).toBeUndefined();
+    await addWalker("u1");
+    await sql`insert into weekly_summary_mails (user_id, week_start, queued_at)
+      values ('u1', '2026-11-16', 1795417200000)`.execute(database.db);
+
+    await database.migrateToLatest();
+
+    const rows = await database.db
+      .selectFrom("notifications")
+      .select(["id", "user_id", "kind", "event_key", "url", "read_at", "pushed"])
+      .execute();
+    expect(rows.map((row) => ({ ...row, read_at: Number(row.read_at) }))).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        user_id: "u1",
+        kind: "weekly_summary",
+        event_key: "2026-11-16",
+        url: "/dashboard",
+        read_at: 1795417200000,
+        pushed: 0,
+      },
+    ]);
+    expect(await appTables()).toEqual(TABLES);
   });
 
   it("0006 fills each walker's month totals from the day rows already stored, and 0007 keeps them all", async () => {

@@ -492,7 +492,7 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
         })
       ).id,
       unsubscribePath: ((url) => `${url.pathname}${url.search}`)(
-        new URL(await app.services.weeklySummary.unsubscribeUrl(admin.user.id)),
+        new URL(await app.services.unsubscribeLinks.url(admin.user.id, "weekly_summary")),
       ),
     };
     return { facts, cookies, authorizations };

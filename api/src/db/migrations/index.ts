@@ -23,6 +23,7 @@ import * as dailyHabit from "./0021-daily-habit.js";
 import * as badges from "./0022-badges.js";
 import * as weeklyEmail from "./0023-weekly-email.js";
 import * as notifications from "./0024-notifications.js";
+import * as weeklySummaryNotifications from "./0025-weekly-summary-notifications.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   "0022-badges": badges,
   "0023-weekly-email": weeklyEmail,
   "0024-notifications": notifications,
+  "0025-weekly-summary-notifications": weeklySummaryNotifications,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -29,14 +29,13 @@ import type {
   StepMonthsTable,
   StepPhotosTable,
 } from "./steps.js";
-import type { DailyGoalsTable, UserBadgesTable, UsersTable, WeeklySummaryMailsTable } from "./users.js";
+import type { DailyGoalsTable, UserBadgesTable, UsersTable } from "./users.js";
 
 export interface DatabaseSchema {
   account_tokens: AccountTokensTable;
   users: UsersTable;
   daily_goals: DailyGoalsTable;
   user_badges: UserBadgesTable;
-  weekly_summary_mails: WeeklySummaryMailsTable;
   sessions: SessionsTable;
   local_accounts: LocalAccountsTable;
   oidc_payloads: OidcPayloadsTable;

@@ -43,10 +43,3 @@ export interface UserBadgesTable {
   badge_id: string;
   earned_at: number;
 }
-
-/** The week's summary mailed to a walker: one row per walker and week, so one mail goes. */
-export interface WeeklySummaryMailsTable {
-  user_id: string;
-  week_start: string;
-  queued_at: number;
-}

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_PREFERENCES_PATH,
   NOTIFICATION_PREFERENCES_PATH,
   NOTIFICATIONS_PATH,
   NOTIFICATIONS_READ_PATH,
@@ -33,7 +34,10 @@ export function useNotificationPreferences() {
   return useQuery<NotificationPreferences | null>({ queryKey: NOTIFICATION_PREFERENCES_KEY });
 }
 
-/** Saves part of the notification preferences; the answer (all of them) replaces what is shown. */
+/**
+ * Saves part of the notification preferences; the answer (all of them) replaces what is shown. The
+ * week's summary by email is also the Account page's own switch: that one is asked again.
+ */
 export function useSaveNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -41,6 +45,11 @@ export function useSaveNotificationPreferences() {
       (await (
         await apiRequest("PUT", NOTIFICATION_PREFERENCES_PATH, change)
       ).json()) as NotificationPreferences,
-    onSuccess: (saved) => queryClient.setQueryData(NOTIFICATION_PREFERENCES_KEY, saved),
+    onSuccess: async (saved, change) => {
+      queryClient.setQueryData(NOTIFICATION_PREFERENCES_KEY, saved);
+      if (change.kinds?.weekly_summary?.email !== undefined) {
+        await queryClient.invalidateQueries({ queryKey: [ACCOUNT_PREFERENCES_PATH] });
+      }
+    },
   });
 }

@@ -1,6 +1,7 @@
 import {
   ACCOUNT_PREFERENCES_PATH,
   type AuthUser,
+  NOTIFICATION_PREFERENCES_PATH,
   type PreferencesResponse,
   type PreferencesUpdate,
 } from "@charity-steps/shared-types";
@@ -26,8 +27,12 @@ export function useSavePreferences() {
   return useMutation({
     mutationFn: async (change: PreferencesUpdate) =>
       (await (await apiRequest("PUT", ACCOUNT_PREFERENCES_PATH, change)).json()) as PreferencesResponse,
-    onSuccess: async (saved) => {
+    onSuccess: async (saved, change) => {
       queryClient.setQueryData(PREFERENCES_KEY, saved);
+      // The weekly email is also the Notifications section's "Your week" email switch.
+      if (change.weeklyEmail !== undefined) {
+        await queryClient.invalidateQueries({ queryKey: [NOTIFICATION_PREFERENCES_PATH] });
+      }
       queryClient.setQueryData<AuthUser | null>(AUTH_USER_QUERY_KEY, (user) =>
         user ? { ...user, theme: saved.theme, onboardedAt: saved.onboardedAt } : user,
       );

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_PREFERENCES_PATH,
   defaultNotificationPreferences,
   NOTIFICATION_PREFERENCES_PATH,
   NOTIFICATIONS_PATH,
@@ -87,7 +88,8 @@ describe("notifications", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Mark all as read" }));
     await screen.findByRole("link", { name: "Notifications" });
     await waitFor(() => expect(screen.getByTestId("unread-summary").textContent).toBe("All read."));
-    expect(sent.filter((request) => request.method === "POST")).toEqual([
+    // (The app's own month and day checks may post too, after a cleared localStorage.)
+    expect(sent.filter((request) => request.url === NOTIFICATIONS_READ_PATH)).toEqual([
       { method: "POST", url: NOTIFICATIONS_READ_PATH, body: {} },
     ]);
   });
@@ -129,5 +131,27 @@ describe("notifications", () => {
         },
       ]),
     );
+  });
+
+  it("shows one choice for the week's email: the Account page's switch and the section's agree after either changes", async () => {
+    server.use(signedInAs(testWalker));
+    let weeklyEmail = true;
+    server.use(
+      http.get(NOTIFICATION_PREFERENCES_PATH, () => {
+        const stored = defaultNotificationPreferences();
+        stored.kinds.weekly_summary.email = weeklyEmail;
+        return HttpResponse.json(stored);
+      }),
+      http.put(ACCOUNT_PREFERENCES_PATH, async ({ request }) => {
+        weeklyEmail = ((await request.json()) as { weeklyEmail: boolean }).weeklyEmail;
+        return HttpResponse.json({ dailyGoal: 10_000, theme: "system", onboardedAt: null, weeklyEmail });
+      }),
+    );
+    renderApp("/account");
+    const section = await screen.findByRole("region", { name: "Notifications" });
+    const weekEmail = await within(section).findByRole("checkbox", { name: "Your week, on Mondays: email" });
+    expect((weekEmail as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(await screen.findByRole("checkbox", { name: /Email me a look back on my week/ }));
+    await waitFor(() => expect((weekEmail as HTMLInputElement).checked).toBe(false));
   });
 });

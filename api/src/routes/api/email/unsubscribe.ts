@@ -2,7 +2,8 @@ import {
   EMAIL_UNSUBSCRIBE_PATH,
   EmailUnsubscribeQuery,
   ErrorResponse,
-  londonDay,
+  NOTIFICATION_KIND_NAMES,
+  type NotificationKind,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
@@ -49,11 +50,16 @@ const OneClickBody = Type.Object({ "List-Unsubscribe": Type.Optional(Type.String
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type("text/html; charset=utf-8").header("cache-control", "no-store").send(body);
 
+/** What each kind of mail is, in the pages' words. */
+const mailOf = (kind: NotificationKind) =>
+  kind === "weekly_summary" ? "the weekly summary" : `emails for “${NOTIFICATION_KIND_NAMES[kind]}”`;
+
 /**
- * The week's summary, stopped from its mail without signing in. A mail client's one-click
- * unsubscribe POSTs `List-Unsubscribe=One-Click` to the link (RFC 8058); a person who opens the
- * link is asked first, by a button that posts the same, so that a link scanner fetching the
- * address stops nothing. The link is signed for its walker; a link that is not answers 400.
+ * One kind of notification mail, stopped from the mail without signing in. A mail client's
+ * one-click unsubscribe POSTs `List-Unsubscribe=One-Click` to the link (RFC 8058); a person who
+ * opens the link is asked first, by a button that posts the same, so that a link scanner fetching
+ * the address stops nothing. The link is signed for its walker and kind; a link that is not
+ * answers 400. The kind still shows in the app, and by push if the walker has that on.
  */
 export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(
@@ -61,23 +67,30 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
     { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  const { weeklySummary } = app.services;
+  const { unsubscribeLinks, notifier } = app.services;
   const htmlAnswer = { 200: Type.String({ description: "An HTML page" }), 400: ErrorResponse };
 
   app.get(
     EMAIL_UNSUBSCRIBE_PATH,
     { schema: { querystring: EmailUnsubscribeQuery, response: htmlAnswer } },
     async (request, reply) => {
-      const { u, t } = request.query;
+      const { u, kind, t } = request.query;
       // The API's JSON error, as for any refused call: a browser shows its message as it is.
-      if (!(await weeklySummary.verify(u, t))) throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+      if (!(await unsubscribeLinks.verify(u, kind, t))) {
+        throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+      }
+      const what = mailOf(kind);
+      const why =
+        kind === "weekly_summary"
+          ? "Every Monday we email you a look back on your week."
+          : `We email you when this happens: ${NOTIFICATION_KIND_NAMES[kind].toLowerCase()}.`;
       return html(
         reply,
         200,
         page(
-          "Stop the weekly summary?",
-          `<h1>Stop the weekly summary?</h1>
-<p>Every Monday we email you a look back on your week. Your steps, streaks and badges stay either way.</p>
+          `Stop ${what}?`,
+          `<h1>Stop ${escapeHtml(what)}?</h1>
+<p>${escapeHtml(why)} It still shows in the app either way, and your steps, streaks and badges stay.</p>
 <form method="post">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
 <button type="submit">Stop these emails</button>
@@ -99,18 +112,24 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
       schema: { querystring: EmailUnsubscribeQuery, body: OneClickBody, response: htmlAnswer },
     },
     async (request, reply) => {
-      const { u, t } = request.query;
+      const { u, kind, t } = request.query;
       // The API's JSON error, as for any refused call: a browser shows its message as it is.
-      if (!(await weeklySummary.verify(u, t))) throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
-      const now = Date.now();
-      await app.repositories.habits.update(u, { weeklyEmail: false }, londonDay(now), now);
+      if (!(await unsubscribeLinks.verify(u, kind, t))) {
+        throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+      }
+      // A walker who has since deleted their account gets no mail to stop.
+      if (await app.repositories.users.findById(u)) {
+        await notifier.changePreferences(u, { kinds: { [kind]: { email: false } } });
+      }
+      const what = mailOf(kind);
+      const stopped = `${what[0]?.toUpperCase()}${what.slice(1)} stopped`;
       return html(
         reply,
         200,
         page(
-          "Weekly summary stopped",
-          `<h1>Weekly summary stopped</h1>
-<p>You will not get the Monday email any more. You can turn it back on from your Account page.</p>
+          stopped,
+          `<h1>${escapeHtml(stopped)}</h1>
+<p>You will not get ${escapeHtml(what)} any more. You can turn this back on in the Notifications section of your Account page.</p>
 <a class="button" href="/account">Open Charity Steps</a>`,
         ),
       );

@@ -2,6 +2,10 @@ import {
   ACCOUNT_PREFERENCES_PATH,
   type DayString,
   EMAIL_UNSUBSCRIBE_PATH,
+  NOTIFICATION_PREFERENCES_PATH,
+  NOTIFICATIONS_PATH,
+  type NotificationPreferences,
+  type NotificationsResponse,
   type PreferencesResponse,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
@@ -14,7 +18,7 @@ import { stepsClient, walkedOn } from "../support/steps.js";
 // Walkers sign in at a fixed moment (21 November 2026), whatever day the tests run on.
 useTestClock();
 
-describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
+describe.each(dialects)("the week's summary (%s)", (dialect) => {
   let smtp: TestSmtpServer;
   let testApp: TestApp;
   beforeAll(async () => {
@@ -42,18 +46,23 @@ describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
     return { ...created, api: stepsClient(testApp.app, created.cookie) };
   }
   const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
-  const tick = (iso: string) => atMoment(iso, () => testApp.app.services.weeklySummary.tick());
+  const tick = (iso: string) => atMoment(iso, () => testApp.app.services.weeklySummaries.tick());
+  const listed = async (cookie: string) =>
+    (
+      await testApp.app.inject({ method: "GET", url: NOTIFICATIONS_PATH, headers: { cookie } })
+    ).json<NotificationsResponse>().items;
   const preferences = async (cookie: string) =>
     (
       await testApp.app.inject({ method: "GET", url: ACCOUNT_PREFERENCES_PATH, headers: { cookie } })
     ).json<PreferencesResponse>();
 
-  it("mails Monday's card once to confirmed walkers who walked, with a one-click unsubscribe that works", async () => {
+  it("tells Monday's card once to each walker who walked, and mails it to those who want it, with a one-click unsubscribe that works", async () => {
     const ada = await walker("Ada");
     await ada.api.post("/api/charity/select", { charityName: "British Heart Foundation" });
     await walked(ada.user.id, "2026-11-17", 10_000);
     await walked(ada.user.id, "2026-11-18", 8_000);
-    // Not mailed: an email not confirmed, no steps in the two weeks, and a walker who stopped it.
+    // Not mailed: an email not confirmed, and a walker who stopped it (both told in the app); no
+    // steps in the two weeks (not told at all).
     const bo = await walker("Bo", { confirmed: false });
     await walked(bo.user.id, "2026-11-17", 12_000);
     await walker("Cy");
@@ -62,16 +71,32 @@ describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
     const off = await dee.api.put(ACCOUNT_PREFERENCES_PATH, { weeklyEmail: false });
     expect(off.json<PreferencesResponse>().weeklyEmail).toBe(false);
 
-    // Monday 23 November: nothing before 07:00 London, then Ada's, once, however often it looks.
+    // Monday 23 November: nothing before 07:00 London, then Ada's, Bo's and Dee's, once, however
+    // often it looks; a mail to Ada alone.
     expect(await tick("2026-11-23T06:59:00Z")).toBe(0);
     // The clock stays at that Monday while the mail goes out: the queue sends what is due by its clock.
     await atMoment("2026-11-23T07:00:00Z", async () => {
-      const { weeklySummary } = testApp.app.services;
-      expect(await weeklySummary.tick()).toBe(1);
-      expect(await weeklySummary.tick()).toBe(0);
+      const { weeklySummaries } = testApp.app.services;
+      expect(await weeklySummaries.tick()).toBe(3);
+      expect(await weeklySummaries.tick()).toBe(0);
       await waitFor(() => smtp.received.length === 1);
     });
     expect(await tick("2026-11-25T12:00:00Z")).toBe(0);
+    for (const told of [ada, bo, dee]) {
+      expect(
+        (await listed(told.cookie)).map(({ kind, title, body, url }) => ({ kind, title, body, url })),
+      ).toEqual([
+        {
+          kind: "weekly_summary",
+          title: "Your week from Mon 16 Nov",
+          body:
+            told === ada
+              ? "18,000 steps, 1 of 7 days on goal. Your first week of steps with us."
+              : "12,000 steps, 1 of 7 days on goal. Your first week of steps with us.",
+          url: "/dashboard",
+        },
+      ]);
+    }
     const [mail] = smtp.received;
     expect(mail?.to).toMatchObject({ text: ada.user.email });
     expect(mail?.subject).toBe("Your week: 18,000 steps");
@@ -80,6 +105,7 @@ describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
     expect(mail?.text).toContain("- Best day: Tue 17 Nov: 10,000 steps");
     expect(mail?.text).toContain("- Your first week of steps with us");
     expect(mail?.text).toContain("- Your 18,000 steps last week walked for British Heart Foundation");
+    expect(mail?.text).toMatch(/See it in Charity Steps: http\S+\/dashboard\n/);
     // The headers as the mail client reads them (RFC 8058).
     const header = (name: string) =>
       mail?.headerLines
@@ -100,22 +126,38 @@ describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
       payload: "List-Unsubscribe=One-Click",
     });
     expect(clicked.statusCode).toBe(200);
-    expect(clicked.body).toContain("Weekly summary stopped");
+    expect(clicked.body).toContain("The weekly summary stopped");
+    // One choice, read alike by the Account page's switch and the Notifications section.
     expect((await preferences(ada.cookie)).weeklyEmail).toBe(false);
+    const notificationPreferences = await testApp.app.inject({
+      method: "GET",
+      url: NOTIFICATION_PREFERENCES_PATH,
+      headers: { cookie: ada.cookie },
+    });
+    expect(notificationPreferences.json<NotificationPreferences>().kinds.weekly_summary).toEqual({
+      push: true,
+      email: false,
+    });
 
-    // The next Monday: Ada walked, but asked for no more.
+    // The next Monday: Ada walked, but asked for no more mail; the three are told in the app.
     await walked(ada.user.id, "2026-11-24", 11_000);
-    expect(await tick("2026-11-30T08:00:00Z")).toBe(0);
-    // Turned back on from the Account page, the Monday after brings it again.
-    expect((await ada.api.put(ACCOUNT_PREFERENCES_PATH, { weeklyEmail: true })).json().weeklyEmail).toBe(
-      true,
-    );
-    expect(await tick("2026-12-07T08:00:00Z")).toBe(1);
+    expect(await tick("2026-11-30T08:00:00Z")).toBe(3);
+    // Turned back on from the Notifications section, the Monday after brings the mail again.
+    const on = await ada.api.put(NOTIFICATION_PREFERENCES_PATH, {
+      kinds: { weekly_summary: { email: true } },
+    });
+    expect(on.json<NotificationPreferences>().kinds.weekly_summary.email).toBe(true);
+    expect((await preferences(ada.cookie)).weeklyEmail).toBe(true);
+    await atMoment("2026-12-07T08:00:00Z", async () => {
+      expect(await testApp.app.services.weeklySummaries.tick()).toBe(1);
+      await waitFor(() => smtp.received.length === 2);
+    });
+    expect(smtp.received[1]?.subject).toBe("Your week: 0 steps");
   });
 
   it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {
     const eve = await walker("Eve");
-    const link = new URL(await testApp.app.services.weeklySummary.unsubscribeUrl(eve.user.id));
+    const link = new URL(await testApp.app.services.unsubscribeLinks.url(eve.user.id, "weekly_summary"));
     const opened = await testApp.app.inject({ method: "GET", url: `${link.pathname}${link.search}` });
     expect(opened.statusCode).toBe(200);
     expect(opened.headers["content-type"]).toBe("text/html; charset=utf-8");
@@ -127,11 +169,14 @@ describe.each(dialects)("the week's summary by email (%s)", (dialect) => {
     const other = await walker("Fay");
     const forged = new URL(link);
     forged.searchParams.set("u", other.user.id);
+    // Eve's link, changed to stop another kind of her mail.
+    const otherKind = new URL(link);
+    otherKind.searchParams.set("kind", "prize_won");
     const tampered = new URL(link);
     // One character off (a different one whatever the signature ends with).
     const signature = link.searchParams.get("t") ?? "";
     tampered.searchParams.set("t", `${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`);
-    for (const url of [forged, tampered]) {
+    for (const url of [forged, otherKind, tampered]) {
       for (const method of ["GET", "POST"] as const) {
         const refused = await testApp.app.inject({
           method,

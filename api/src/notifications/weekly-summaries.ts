@@ -1,0 +1,111 @@
+import {
+  type WeekSummaryResponse,
+  weekChangeText,
+  weekImpactText,
+  weekToLookBackOn,
+} from "@charity-steps/shared-types";
+import type { FastifyBaseLogger } from "fastify";
+import { escapeHtml } from "../auth/provider/pages.js";
+import type { AppConfig } from "../config.js";
+import type { HabitsRepository, WeeklySummaryWalker } from "../repositories/habits.js";
+import type { Notifier } from "./notifier.js";
+
+/** Walkers told in one look: a look stays short, and the next carries on (every few minutes). */
+export const WEEKLY_SUMMARIES_PER_LOOK = 200;
+/** Where the week's card is. */
+const WEEK_SUMMARY_URL = "/dashboard";
+
+const steps = (count: number) => count.toLocaleString("en-GB");
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+const day = (date: string) => dayFormat.format(new Date(`${date}T12:00:00Z`)).replace(",", "");
+
+/** The week's card as a mail: the same lines the dashboard shows. */
+export function weeklySummaryMail(
+  walker: Pick<WeeklySummaryWalker, "firstName" | "charityName">,
+  week: WeekSummaryResponse,
+  links: { app: string; unsubscribe: string },
+): { subject: string; text: string; html: string } {
+  const lines = [
+    `Steps: ${steps(week.steps)}`,
+    `Days on goal: ${week.daysOnGoal} of 7`,
+    `Best day: ${day(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`,
+    weekChangeText(week.steps, week.previousWeekSteps),
+    ...(walker.charityName && week.steps > 0 ? [weekImpactText(week.steps, walker.charityName)] : []),
+  ];
+  const hello = walker.firstName ? `Hello ${walker.firstName},` : "Hello,";
+  const heading = `Your week from ${day(week.start)}`;
+  const text = [
+    hello,
+    "",
+    `${heading}:`,
+    ...lines.map((line) => `- ${line}`),
+    "",
+    `See it in Charity Steps: ${links.app}`,
+    "",
+    `You get this every Monday. To stop it: ${links.unsubscribe}`,
+  ].join("\n");
+  const html = `<p>${escapeHtml(hello)}</p>
+<h1 style="font-size:20px">${escapeHtml(heading)}</h1>
+<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+<p><a href="${escapeHtml(links.app)}">See it in Charity Steps</a></p>
+<p style="color:#64748b;font-size:13px">You get this every Monday. <a href="${escapeHtml(links.unsubscribe)}">Stop these emails</a>.</p>`;
+  return { subject: `Your week: ${steps(week.steps)} steps`, text, html };
+}
+
+/** The week in one line, for the list and a push. */
+function weekLine(week: WeekSummaryResponse): string {
+  return `${steps(week.steps)} steps, ${week.daysOnGoal} of 7 days on goal. ${weekChangeText(week.steps, week.previousWeekSteps)}.`;
+}
+
+/**
+ * Monday's look back on the week (from 07:00 London), told to each walker who walked that week or
+ * the one before: in the app and by push as they choose, and by email (the week's card as a mail)
+ * unless they stopped it. Each process looks every few minutes; the notification's row per walker
+ * and week makes it go once, whichever process tells it first.
+ */
+export class WeeklySummaries {
+  constructor(
+    private readonly deps: {
+      habits: HabitsRepository;
+      notifier: Notifier;
+      config: AppConfig;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** Tells the summaries due at `now`; answers how many. */
+  async tick(now = Date.now()): Promise<number> {
+    const start = weekToLookBackOn(now);
+    if (start === null) return 0;
+    const { habits, notifier, config } = this.deps;
+    const walkers = await habits.weeklySummaryWalkers(start, WEEKLY_SUMMARIES_PER_LOOK);
+    let told = 0;
+    for (const walker of walkers) {
+      const week = await habits.week(walker.id, start);
+      const first = await notifier.notify(
+        {
+          userId: walker.id,
+          kind: "weekly_summary",
+          eventKey: start,
+          title: `Your week from ${day(week.start)}`,
+          body: weekLine(week),
+          url: WEEK_SUMMARY_URL,
+          mail: (_walker, links) =>
+            weeklySummaryMail(walker, week, {
+              app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
+              unsubscribe: links.unsubscribe,
+            }),
+        },
+        now,
+      );
+      if (first) told++;
+    }
+    if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");
+    return told;
+  }
+}
