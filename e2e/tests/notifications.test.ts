@@ -123,4 +123,77 @@ describe("notifications", () => {
     await screenshot(page, "129-account-notifications-dark", { fullPage: false });
     await expectAccessible(page, "account notifications, dark");
   });
+
+  it("shows a push its service worker receives, and a tap on it opens its page in the app", async () => {
+    const { context, page, errors } = walkers[1] as (typeof walkers)[number];
+    await context.grantPermissions(["notifications"], { origin: server.origin });
+    await page.goto(`${server.origin}/dashboard`);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // The push as the browser hands it to the worker once decrypted: Chromium's DevTools protocol
+    // delivers it to the page's registration, as a push service's message would arrive.
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+        const ours = registrations.find((registration) => registration.scopeURL === `${server.origin}/`);
+        if (ours && !ours.isDeleted) resolve(ours.registrationId);
+      });
+    });
+    await cdp.send("ServiceWorker.enable");
+    const push = {
+      kind: "group_joined",
+      title: "New member in Canal Walkers",
+      body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+      url: "/groups",
+    };
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: server.origin,
+      registrationId: await registrationId,
+      data: JSON.stringify(push),
+    });
+    const shown = () =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((notification) => ({
+          title: notification.title,
+          body: notification.body,
+          tag: notification.tag,
+          icon: new URL(notification.icon).pathname,
+          data: notification.data as unknown,
+        })),
+      );
+    await expect
+      .poll(shown)
+      .toEqual([
+        {
+          title: push.title,
+          body: push.body,
+          tag: push.kind,
+          icon: "/pwa-192x192.png",
+          data: { url: "/groups" },
+        },
+      ]);
+
+    // The walker taps it: the worker's own click handler runs (a tap the test cannot make in a
+    // headless browser, so the event is dispatched in the worker), closes it, and takes the open
+    // window of the app to its page.
+    const [worker] = context.serviceWorkers();
+    expect(worker?.url()).toBe(`${server.origin}/sw.js`);
+    await worker?.evaluate(async () => {
+      // This file's types are the page's; the worker's scope and its NotificationEvent, as used here.
+      const scope = self as unknown as {
+        registration: ServiceWorkerRegistration;
+        NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+      } & EventTarget;
+      const [notification] = await scope.registration.getNotifications();
+      if (!notification) throw new Error("no notification showing");
+      // A dispatched event is not trusted, so the handler's waitUntil throws (reported in the
+      // worker) once the window's move has started; the move goes on.
+      scope.dispatchEvent(new scope.NotificationEvent("notificationclick", { notification }));
+    });
+    await page.waitForURL(`${server.origin}/groups`);
+    await page.getByRole("heading", { level: 1, name: "Groups" }).waitFor();
+    await expect.poll(shown).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
