@@ -90,16 +90,7 @@ export class Database {
    */
   async migrateToLatest(): Promise<void> {
     if (this.dialect === "postgres") return migrate(this.db);
-    await this.db.connection().execute(async (connection) => {
-      await beginImmediate(connection);
-      try {
-        await migrate(connection);
-        await sql`commit`.execute(connection);
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
-      }
-    });
+    await this.writeTransaction(migrate);
   }
 
   async ping(): Promise<void> {
@@ -119,6 +110,28 @@ export class Database {
         await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
       }
     }
+  }
+
+  /**
+   * As `transaction`, for work that reads and then writes by what it read (a count that bounds the
+   * write). On SQLite it takes the write lock first (BEGIN IMMEDIATE), so no other writer comes
+   * between the read and the write, and waits for the lock without blocking the event loop, so
+   * that another connection of this process holding it can finish. PostgreSQL's is a plain
+   * transaction: the work takes the row locks it needs.
+   */
+  async writeTransaction<T>(work: (trx: Kysely<DatabaseSchema>) => Promise<T>): Promise<T> {
+    if (this.dialect === "postgres") return this.db.transaction().execute(work);
+    return this.db.connection().execute(async (connection) => {
+      await beginImmediate(connection);
+      try {
+        const result = await work(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
   }
 
   async close(): Promise<void> {

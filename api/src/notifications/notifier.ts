@@ -59,9 +59,6 @@ export interface Notice extends NewNotification {
  * there.
  */
 export class Notifier {
-  /** One walker's notifications are decided one at a time, so that the daily cap holds in a process. */
-  private readonly perWalker = new Map<string, Promise<unknown>>();
-
   constructor(
     private readonly deps: {
       notifications: NotificationsRepository;
@@ -75,19 +72,43 @@ export class Notifier {
     },
   ) {}
 
-  /** Records the notification and queues its pushes; undefined when this event was told already. */
-  async notify(notification: Notice, now = Date.now()): Promise<NotificationRow | undefined> {
-    const previous = this.perWalker.get(notification.userId) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.decide(notification, now),
-      () => this.decide(notification, now),
+  /** Tells the walker as they chose (list, push, email); undefined when this event was told already. */
+  async notify(notice: Notice, now = Date.now()): Promise<NotificationRow | undefined> {
+    const { notifications, users, push, mail, log } = this.deps;
+    const { mail: ownMail, ...notification } = notice;
+    const [settings, walker] = await Promise.all([
+      notifications.settings(notice.userId),
+      users.findById(notice.userId),
+    ]);
+    if (!walker) return undefined;
+    const preferences = preferencesOf(settings, walker);
+    const channels = preferences.kinds[notice.kind];
+    const pushTo = channels.push
+      ? (await notifications.subscriptions(notice.userId)).map(({ id }) => id)
+      : [];
+    const quiet =
+      !QUIET_HOURS_EXEMPT_KINDS.includes(notice.kind) &&
+      inQuietHours(londonMinuteOfDay(now), preferences.quietHours);
+    const cap = UNCAPPED_KINDS.includes(notice.kind)
+      ? null
+      : { since: londonDayStart(londonDay(now)), limit: PUSHES_PER_DAY, uncapped: UNCAPPED_KINDS };
+    const row = await notifications.record(
+      notification,
+      {
+        pushTo,
+        dueAt: quiet ? nextLondonTime(now, preferences.quietHours.end) : now,
+        cap,
+        mail: channels.email ? await this.mailOf(notice, ownMail, walker) : null,
+      },
+      now,
     );
-    this.perWalker.set(notification.userId, next);
-    try {
-      return await next;
-    } finally {
-      if (this.perWalker.get(notification.userId) === next) this.perWalker.delete(notification.userId);
+    if (!row) return undefined;
+    if (pushTo.length > 0 && row.pushed === 0) {
+      log.info({ userId: notice.userId, kind: notice.kind }, "push not sent: the walker had today's pushes");
     }
+    if (row.pushed === 1 && !quiet) push.wake();
+    if (channels.email) mail.wake();
+    return row;
   }
 
   /**
@@ -144,48 +165,6 @@ export class Notifier {
       updated_at: now,
     });
     return this.preferences(userId);
-  }
-
-  private async decide(notice: Notice, now: number): Promise<NotificationRow | undefined> {
-    const { notifications, users, push, mail } = this.deps;
-    const { mail: ownMail, ...notification } = notice;
-    const [settings, walker] = await Promise.all([
-      notifications.settings(notice.userId),
-      users.findById(notice.userId),
-    ]);
-    if (!walker) return undefined;
-    const preferences = preferencesOf(settings, walker);
-    const channels = preferences.kinds[notice.kind];
-    const pushTo = channels.push ? await this.pushesDue(notice, now) : [];
-    const quiet =
-      !QUIET_HOURS_EXEMPT_KINDS.includes(notice.kind) &&
-      inQuietHours(londonMinuteOfDay(now), preferences.quietHours);
-    const dueAt = quiet ? nextLondonTime(now, preferences.quietHours.end) : now;
-    const message = channels.email ? await this.mailOf(notice, ownMail, walker) : null;
-    const row = await notifications.record(notification, { pushTo, dueAt, mail: message }, now);
-    if (!row) return undefined;
-    if (pushTo.length > 0 && !quiet) push.wake();
-    if (message) mail.wake();
-    return row;
-  }
-
-  /** The walker's subscriptions to push this notice to: none once today's pushes are had. */
-  private async pushesDue(notice: Notice, now: number): Promise<string[]> {
-    const { notifications } = this.deps;
-    const subscriptions = await notifications.subscriptions(notice.userId);
-    if (subscriptions.length === 0) return [];
-    if (!UNCAPPED_KINDS.includes(notice.kind)) {
-      const todayStarted = londonDayStart(londonDay(now));
-      const pushedToday = await notifications.pushedSince(notice.userId, todayStarted, UNCAPPED_KINDS);
-      if (pushedToday >= PUSHES_PER_DAY) {
-        this.deps.log.info(
-          { userId: notice.userId, kind: notice.kind },
-          "push not sent: the walker had today's pushes",
-        );
-        return [];
-      }
-    }
-    return subscriptions.map((subscription) => subscription.id);
   }
 
   /** The notice's mail to the walker's confirmed address, with its kind's unsubscribe; null when none can go. */

@@ -30,6 +30,8 @@ export interface NewNotification {
 export interface NotificationDeliveries {
   pushTo: readonly string[];
   dueAt: number;
+  /** The walker's pushes a day: none is queued once `limit` of the capped kinds went since `since`. */
+  cap: { since: number; limit: number; uncapped: readonly NotificationKind[] } | null;
   mail: QueuedMail | null;
 }
 
@@ -59,7 +61,9 @@ export class NotificationsRepository {
   /**
    * Stores the notification with its pushes and its mail, all or nothing, so that a process that
    * stops between them loses none; undefined (and nothing stored) when the walker was already told
-   * of this event.
+   * of this event. The daily cap is counted in the same transaction, one notification of a walker's
+   * at a time (SQLite's write lock is taken first; PostgreSQL locks the walker's row), so that it
+   * holds however many processes tell the walker at once. `pushed` says whether pushes were queued.
    */
   async record(
     notification: NewNotification,
@@ -76,20 +80,27 @@ export class NotificationsRepository {
       url: notification.url,
       created_at: now,
       read_at: null,
-      pushed: deliveries.pushTo.length > 0 ? 1 : 0,
+      pushed: 0,
     };
-    return this.database.transaction(async (trx) => {
+    return this.database.writeTransaction(async (trx) => {
+      const { pushTo, cap } = deliveries;
+      if (pushTo.length > 0 && cap && this.database.dialect === "postgres") {
+        // FOR NO KEY UPDATE: other writes that only reference the walker (a sync) do not wait.
+        await trx.selectFrom("users").select("id").where("id", "=", row.user_id).forNoKeyUpdate().execute();
+      }
       const result = await trx
         .insertInto("notifications")
         .values(row)
         .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
-      if (deliveries.pushTo.length > 0) {
+      if (pushTo.length > 0 && (!cap || (await pushedSince(trx, row.user_id, cap)) < cap.limit)) {
+        row.pushed = 1;
+        await trx.updateTable("notifications").set({ pushed: 1 }).where("id", "=", row.id).execute();
         await trx
           .insertInto("push_outbox")
           .values(
-            deliveries.pushTo.map((subscriptionId) => ({
+            pushTo.map((subscriptionId) => ({
               id: randomUUID(),
               notification_id: row.id,
               subscription_id: subscriptionId,
@@ -167,19 +178,6 @@ export class NotificationsRepository {
       .where("read_at", "is", null);
     if (ids !== null) query = query.where("id", "in", ids);
     await query.execute();
-  }
-
-  /** Notifications pushed to the walker since `since`, of kinds the cap counts. */
-  async pushedSince(userId: string, since: number, uncapped: readonly NotificationKind[]): Promise<number> {
-    let query = this.db
-      .selectFrom("notifications")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("user_id", "=", userId)
-      .where("pushed", "=", 1)
-      .where("created_at", ">=", since);
-    if (uncapped.length > 0) query = query.where("kind", "not in", uncapped);
-    const row = await query.executeTakeFirstOrThrow();
-    return Number(row.count);
   }
 
   async find(id: string): Promise<NotificationRow | undefined> {
@@ -391,4 +389,21 @@ function subscriptionNumbers(row: PushSubscriptionRow): PushSubscriptionRow {
     created_at: Number(row.created_at),
     last_success_at: row.last_success_at == null ? null : Number(row.last_success_at),
   };
+}
+
+/** The walker's notifications pushed since `cap.since`, of the kinds the cap counts. */
+async function pushedSince(
+  db: Kysely<DatabaseSchema>,
+  userId: string,
+  cap: NonNullable<NotificationDeliveries["cap"]>,
+): Promise<number> {
+  let query = db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("pushed", "=", 1)
+    .where("created_at", ">=", cap.since);
+  if (cap.uncapped.length > 0) query = query.where("kind", "not in", cap.uncapped);
+  const { count } = await query.executeTakeFirstOrThrow();
+  return Number(count);
 }

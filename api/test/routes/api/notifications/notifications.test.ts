@@ -595,6 +595,40 @@ describe.each(dialects)("two API processes on one database (%s)", (dialect) => {
     }
     expect(receiver.received).toHaveLength(8);
   });
+  it(`holds the daily cap of ${PUSHES_PER_DAY} when both processes tell one walker at once`, async () => {
+    const [one, two] = apps as [FastifyInstance, FastifyInstance];
+    const walker = await createSignedInWalker(one, "Capped");
+    const browser = receiver.browser();
+    await one.inject({
+      method: "POST",
+      url: PUSH_SUBSCRIPTIONS_PATH,
+      headers: { cookie: walker.cookie },
+      payload: browser.subscription,
+    });
+    // Eight joins at once, half noticed by each process: all listed, three pushed.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        (index % 2 === 0 ? one : two).services.notifier.notify({
+          userId: walker.user.id,
+          kind: "group_joined",
+          eventKey: `capped-${index}`,
+          title: "New member",
+          body: `Joiner ${index}`,
+          url: "/groups",
+        }),
+      ),
+    );
+    await receiver.waitFor(() => receiver.pushesTo(browser.id).length >= PUSHES_PER_DAY);
+    await Promise.all([one.services.push.runOnce(), two.services.push.runOnce()]);
+    expect(receiver.pushesTo(browser.id)).toHaveLength(PUSHES_PER_DAY);
+    const rows = await one.database.db
+      .selectFrom("notifications")
+      .select("pushed")
+      .where("user_id", "=", walker.user.id)
+      .execute();
+    expect(rows).toHaveLength(8);
+    expect(rows.filter((row) => Number(row.pushed) === 1)).toHaveLength(PUSHES_PER_DAY);
+  });
 });
 
 async function waitUntil(done: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
