@@ -194,10 +194,11 @@ export class DrawService {
     now = Date.now(),
   ): Promise<{ drawn: boolean; results: DrawResults }> {
     const closesAt = this.closeTime(month);
-    let row = await this.draw(month, now);
-    if (row.status === "drawn") return { drawn: false, results: await this.resultsOf(row, now) };
+    // Refused before anything is written: asking too early must not commit the month's seed.
     if (now < closesAt)
       throw new ConflictError(DRAW_RUN_MESSAGES.beforeClose(`${londonDateTime(closesAt)} (London time)`));
+    let row = await this.draw(month, now);
+    if (row.status === "drawn") return { drawn: false, results: await this.resultsOf(row, now) };
     await this.close(month, now);
 
     let beacon = null;

@@ -161,6 +161,11 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const before = await run(thisMonth);
     expect(before.statusCode).toBe(409);
     expect(before.json().message).toMatch(/cannot be run before it closes/);
+    // Next month, not opened yet: refused, and no seed committed for it by the asking.
+    const later = addMonths(thisMonth, 1);
+    expect(await testApp.app.repositories.draws.find(later)).toBeUndefined();
+    expect((await run(later)).statusCode).toBe(409);
+    expect(await testApp.app.repositories.draws.find(later)).toBeUndefined();
     // A prize id that could be no prize's (here a NUL, which PostgreSQL cannot even compare) is a 400.
     for (const id of ["%00abc", "a%20b", "x".repeat(65)]) {
       const claim = await testApp.app.inject({
