@@ -397,7 +397,7 @@ export class ReviewsRepository {
     reason: string | null,
     operatorUserId: string,
     now = Date.now(),
-  ): Promise<MonthDecision | undefined> {
+  ): Promise<{ decided: MonthDecision; manualEntryIds: string[] } | undefined> {
     const status = decision === "approve" ? ("approved" as const) : ("rejected" as const);
     const decided = { status, decision_reason: reason, decided_at: now, decided_by: operatorUserId };
     const from = `${month}-01`;
@@ -473,7 +473,7 @@ export class ReviewsRepository {
         after: { status, reason },
         at: now,
       });
-      return result;
+      return { decided: result, manualEntryIds: entries.map((entry) => entry.id) };
     });
   }
 

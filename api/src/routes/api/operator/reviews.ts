@@ -1,5 +1,6 @@
 import {
   addMonths,
+  drawMonthName,
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
   londonMonth,
@@ -72,8 +73,11 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (decision === "reject" && reason === null)
         throw new BadRequestError(FAIR_PLAY_MESSAGES.reasonRequired);
       const { userId, month } = request.params;
-      const decided = await reviews.decideMonth(userId, month, decision, reason, signedInUser(request).id);
-      if (!decided) throw new NotFoundError(FAIR_PLAY_MESSAGES.nothingWaitingInMonth);
+      const outcome = await reviews.decideMonth(userId, month, decision, reason, signedInUser(request).id);
+      if (!outcome) throw new NotFoundError(FAIR_PLAY_MESSAGES.nothingWaitingInMonth);
+      const { decided, manualEntryIds } = outcome;
+      if (manualEntryIds.length > 0)
+        await app.services.notifier.tell(monthEntriesReviewed(decided, manualEntryIds, reason));
       return decided;
     },
   );
@@ -131,6 +135,32 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * The walker's word of an operator's decision on all their manual entries of a month at once. The
+ * decision's own entries name the event: each entry is decided once.
+ */
+function monthEntriesReviewed(
+  decided: MonthDecision,
+  manualEntryIds: string[],
+  reason: string | null,
+): NewNotification {
+  const count = decided.manualEntries;
+  const entries =
+    count === 1 ? "The steps you added by hand" : `The ${count} entries of steps you added by hand`;
+  const month = drawMonthName(decided.month);
+  const approved = decided.status === "approved";
+  return {
+    userId: decided.userId,
+    kind: "entry_reviewed",
+    eventKey: `month:${[...manualEntryIds].sort()[0]}`,
+    title: approved ? "Your steps were approved" : "Your steps were not approved",
+    body: approved
+      ? `${entries} for ${month} were checked and count toward that month's prize entries.`
+      : `${entries} for ${month} were checked and do not count toward prize entries: ${reason ?? "no reason was given"}`,
+    url: "/prize-draw",
+  };
+}
 
 /** The walker's word of an operator's decision on their manual entry, with the reason for a refusal. */
 function entryReviewed(item: ReviewItem): NewNotification {

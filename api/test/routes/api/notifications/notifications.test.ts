@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   ACCOUNT_PREFERENCES_PATH,
   addDays,
+  drawMonthName,
   MAX_PUSH_SUBSCRIPTIONS,
   NOTIFICATION_KINDS,
   NOTIFICATION_PREFERENCES_PATH,
@@ -9,6 +10,7 @@ import {
   NOTIFICATIONS_READ_PATH,
   type NotificationPreferences,
   type NotificationsResponse,
+  OPERATOR_REVIEW_WALKERS_PATH,
   operatorReviewPath,
   PUSH_ENDPOINT_NOT_ALLOWED_MESSAGE,
   PUSH_KEY_PATH,
@@ -29,7 +31,7 @@ import {
   type TestDatabase,
   testConfig,
 } from "../../../helper.js";
-import { atMoment, TEST_TODAY, useTestClock } from "../../../support/clock.js";
+import { atMoment, TEST_MONTH, TEST_TODAY, useTestClock } from "../../../support/clock.js";
 import { groupsWalker } from "../../../support/groups.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
 import { PushReceiver, type TestBrowser } from "../../../support/push-receiver.js";
@@ -221,6 +223,49 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
         url: "/prize-draw",
       },
     ]);
+  });
+
+  it("tells a walker an operator's decision on a whole month of their manual entries, once", async () => {
+    const walker = await subscribedWalker("Month");
+    const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
+    const png = await photo("png");
+    for (const stepsCount of ["1500", "1800"]) {
+      const form = multipartBody(manualForm({ steps: stepsCount, date: TEST_TODAY }, { bytes: png }));
+      const entry = await app.inject({
+        method: "POST",
+        url: "/api/steps/add-manual-verified",
+        headers: { cookie: walker.cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
+        payload: form.body,
+      });
+      expect(entry.statusCode).toBe(201);
+    }
+    const decided = await as(operator.cookie).post(
+      `${OPERATOR_REVIEW_WALKERS_PATH}/${walker.userId}/months/${TEST_MONTH}`,
+      { decision: "reject", reason: "Photos of a screen, not a step counter." },
+    );
+    expect(decided.statusCode).toBe(200);
+    expect(decided.json()).toMatchObject({ status: "rejected", manualEntries: 2 });
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
+    expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload)).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were not approved",
+        body: `The 2 entries of steps you added by hand for ${drawMonthName(TEST_MONTH)} were checked and do not count toward prize entries: Photos of a screen, not a step counter.`,
+        url: "/prize-draw",
+      },
+    ]);
+    // Nothing waits now: a second decision is a 404, and tells nothing more.
+    const again = await as(operator.cookie).post(
+      `${OPERATOR_REVIEW_WALKERS_PATH}/${walker.userId}/months/${TEST_MONTH}`,
+      { decision: "approve" },
+    );
+    expect(again.statusCode).toBe(404);
+    const listed = await app.database.db
+      .selectFrom("notifications")
+      .select("kind")
+      .where("user_id", "=", walker.userId)
+      .execute();
+    expect(listed).toEqual([{ kind: "entry_reviewed" }]);
   });
 
   it("reminds a walker at their reminder time when a streak of 2 or more needs today's goal", async () => {
