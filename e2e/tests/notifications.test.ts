@@ -162,17 +162,15 @@ describe("notifications", () => {
           data: notification.data as unknown,
         })),
       );
-    await expect
-      .poll(shown)
-      .toEqual([
-        {
-          title: push.title,
-          body: push.body,
-          tag: push.kind,
-          icon: "/pwa-192x192.png",
-          data: { url: "/groups" },
-        },
-      ]);
+    await expect.poll(shown).toEqual([
+      {
+        title: push.title,
+        body: push.body,
+        tag: push.kind,
+        icon: "/pwa-192x192.png",
+        data: { url: "/groups" },
+      },
+    ]);
 
     // The walker taps it: the worker's own click handler runs (a tap the test cannot make in a
     // headless browser, so the event is dispatched in the worker), closes it, and takes the open
