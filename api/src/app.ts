@@ -32,6 +32,7 @@ import { accountSessionsRoutes } from "./routes/api/account/sessions.js";
 import { appleHealthRoutes } from "./routes/api/apple-health/index.js";
 import { authRoutes, CALLBACK_PATH } from "./routes/api/auth/index.js";
 import { badgesRoutes } from "./routes/api/badges/index.js";
+import { challengesRoutes, publicChallengeRoutes } from "./routes/api/challenges/index.js";
 import { charityImpactRoutes } from "./routes/api/charity/impact.js";
 import { charityRoutes } from "./routes/api/charity/index.js";
 import { dashboardRoutes } from "./routes/api/dashboard/index.js";
@@ -91,6 +92,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(charityImpactRoutes);
   await app.register(revenueRoutes);
   await app.register(groupsRoutes);
+  await app.register(challengesRoutes);
+  await app.register(publicChallengeRoutes);
   await app.register(appleHealthRoutes);
   await app.register(credentialsRoutes);
   await app.register(accountDataRoutes);

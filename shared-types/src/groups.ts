@@ -121,3 +121,11 @@ export type GroupLeaderboardEntry = Static<typeof GroupLeaderboardEntry>;
 /** `GET /api/groups/{id}/leaderboard`: every member, walkers without steps at 0. */
 export const GroupLeaderboardResponse = Type.Array(GroupLeaderboardEntry);
 export type GroupLeaderboardResponse = Static<typeof GroupLeaderboardResponse>;
+
+/**
+ * A walker as other walkers see them: first name and the last name's initial ("Joanna W"), never
+ * an email; "A walker" when they gave no name.
+ */
+export function shortDisplayName(firstName: string | null, lastName: string | null): string {
+  return [firstName, lastName?.slice(0, 1)].filter(Boolean).join(" ").trim() || "A walker";
+}

@@ -2,6 +2,7 @@ export * from "./account.js";
 export * from "./apple-health.js";
 export * from "./auth.js";
 export * from "./badges.js";
+export * from "./challenges.js";
 export * from "./charity.js";
 export * from "./charity-api.js";
 export * from "./constants.js";

@@ -12,6 +12,7 @@ import {
   reaches,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
+import type { ChallengeService } from "../challenges/challenge-service.js";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
 import type { Notifier } from "../notifications/notifier.js";
 import type { BadgesRepository } from "../repositories/badges.js";
@@ -40,6 +41,7 @@ export class BadgeAwards {
       habits: HabitsRepository;
       eligibleSteps: EligibleSteps;
       notifier: Notifier;
+      challenges: Pick<ChallengeService, "stepsArrived" | "badgeNames">;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -100,6 +102,9 @@ export class BadgeAwards {
       this.tellGoalReached(userId, day).catch((error: unknown) =>
         this.deps.log.warn({ err: error }, "goal reached: the look failed"),
       ),
+      this.deps.challenges
+        .stepsArrived(userId)
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, "challenges: the look failed")),
     ]).finally(() => this.running.delete(run));
     this.running.add(run);
   }
@@ -149,20 +154,31 @@ export class BadgeAwards {
     return { ...steps, bestStreak: standing.streak.best, hasPrizeEntry };
   }
 
-  private listed(
+  /** The badges shown, then one for each challenge completed, in the order they were earned. */
+  private async listed(
     charityName: BadgeFacts["charityName"],
     earned: ReadonlyMap<string, number>,
-  ): BadgesResponse {
+  ): Promise<BadgesResponse> {
+    const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
+    const challengeNames = await this.deps.challenges.badgeNames([...earned.keys()]);
+    const challengeBadges = [...challengeNames]
+      .map(([id, name]) => ({
+        id,
+        name: `Completed: ${name}`,
+        description: `Reach the target of the challenge "${name}".`,
+        earnedAt: iso(earned.get(id)),
+      }))
+      .sort((a, b) => (a.earnedAt ?? "").localeCompare(b.earnedAt ?? ""));
     return {
-      items: badgesShown(charityName, earned).map((badge) => {
-        const earnedAt = earned.get(badge.id);
-        return {
+      items: [
+        ...badgesShown(charityName, earned).map((badge) => ({
           id: badge.id,
           name: badge.name,
           description: badge.description,
-          earnedAt: earnedAt === undefined ? null : new Date(earnedAt).toISOString(),
-        };
-      }),
+          earnedAt: iso(earned.get(badge.id)),
+        })),
+        ...challengeBadges,
+      ],
     };
   }
 }

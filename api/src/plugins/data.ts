@@ -4,6 +4,7 @@ import { AccountLinks } from "../auth/provider/account-links.js";
 import { builtInIssuerOf } from "../auth/provider/provider.js";
 import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
 import { BadgeAwards } from "../badges/badge-awards.js";
+import { ChallengeService } from "../challenges/challenge-service.js";
 import type { AppConfig } from "../config.js";
 import { Database, type SpeedOptions } from "../db/database.js";
 import { drandBeaconSource } from "../draws/drand-beacon.js";
@@ -23,6 +24,7 @@ import { AccountTokensRepository } from "../repositories/account-tokens.js";
 import { AppSecretsRepository } from "../repositories/app-secrets.js";
 import { AuditLogRepository } from "../repositories/audit-log.js";
 import { BadgesRepository } from "../repositories/badges.js";
+import { ChallengesRepository } from "../repositories/challenges.js";
 import { CharityImpactRepository } from "../repositories/charity-impact.js";
 import { DrawsRepository } from "../repositories/draws.js";
 import { GroupsRepository } from "../repositories/groups.js";
@@ -66,6 +68,7 @@ export interface Repositories {
   revenue: RevenueRepository;
   charityImpact: CharityImpactRepository;
   groups: GroupsRepository;
+  challenges: ChallengesRepository;
   mailOutbox: MailOutboxRepository;
   notifications: NotificationsRepository;
   auditLog: AuditLogRepository;
@@ -95,6 +98,8 @@ export interface Services {
   notifier: Notifier;
   /** At each walker's reminder time: a streak that needs today's goal. */
   streakReminders: StreakReminders;
+  /** Challenges: who sees, sets and joins them, their progress and completion, certificates. */
+  challenges: ChallengeService;
 }
 
 export interface DataLayer {
@@ -128,6 +133,8 @@ export async function buildDataLayer(
   const badges = new BadgesRepository(database);
   const appSecrets = new AppSecretsRepository(db);
   const notifications = new NotificationsRepository(database, mailOutbox);
+  const groups = new GroupsRepository(database);
+  const challenges = new ChallengesRepository(database, auditLog);
 
   const repositories: Repositories = {
     health: new HealthRepository(database),
@@ -149,7 +156,8 @@ export async function buildDataLayer(
     stepImportKeys: new StepImportKeysRepository(database),
     revenue: new RevenueRepository(db),
     charityImpact: new CharityImpactRepository(db),
-    groups: new GroupsRepository(database),
+    groups,
+    challenges,
     mailOutbox,
     notifications,
     auditLog,
@@ -177,6 +185,7 @@ export async function buildDataLayer(
     config,
     log,
   });
+  const challengeService = new ChallengeService({ challenges, groups, users, badges, notifier, log });
   const issuer = builtInIssuerOf(config);
   const services: Services = {
     mail,
@@ -198,12 +207,13 @@ export async function buildDataLayer(
           users,
         })
       : null,
-    badges: new BadgeAwards({ badges, habits, eligibleSteps, notifier, log }),
+    badges: new BadgeAwards({ badges, habits, eligibleSteps, notifier, challenges: challengeService, log }),
     weeklySummaries: new WeeklySummaries({ habits, notifier, config, log }),
     unsubscribeLinks,
     push,
     notifier,
     streakReminders: new StreakReminders({ notifications, habits, notifier }),
+    challenges: challengeService,
   };
   return { repositories, services };
 }

@@ -9,6 +9,8 @@ const TABLES = [
   "account_tokens",
   "app_secrets",
   "audit_log",
+  "challenge_members",
+  "challenges",
   "daily_goals",
   "day_reviews",
   "draw_prizes",
@@ -134,6 +136,8 @@ describe.each(dialects)("migrations (%s)", (dialect) => {
       "push_outbox",
       "sign_in_devices",
       "streak_reminder_checks",
+      "challenges",
+      "challenge_members",
     ];
     expect(await appTables()).toEqual(TABLES.filter((table) => !later.includes(table)));
   });

@@ -5,8 +5,18 @@ import {
   ACCOUNT_PREFERENCES_PATH,
   ACCOUNT_SESSIONS_PATH,
   APPLE_HEALTH_IMPORT_PATH,
+  addDays,
   BADGES_PATH,
+  CHALLENGES_PATH,
   CHARITY_IMPACT_PATH,
+  type ChallengeInput,
+  challengeCertificatePath,
+  challengeFundraisingPath,
+  challengeJoinPath,
+  challengeLeaderboardPath,
+  challengeLeavePath,
+  challengePath,
+  challengePublicPath,
   DRAW_RULES_PATH,
   DRAWS_PATH,
   drawMinePath,
@@ -14,6 +24,7 @@ import {
   drawTicketsPath,
   EMAIL_UNSUBSCRIBE_PATH,
   END_OTHER_SESSIONS_PATH,
+  groupChallengesPath,
   groupInvitationPath,
   HEALTH_KEYS_PATH,
   MANUAL_ENTRIES_PATH,
@@ -23,9 +34,11 @@ import {
   NOTIFICATIONS_PATH,
   NOTIFICATIONS_READ_PATH,
   OPERATOR_AUDIT_LOG_PATH,
+  OPERATOR_CHALLENGES_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
+  operatorChallengePath,
   operatorDrawOutliersPath,
   operatorDrawPath,
   operatorDrawRunPath,
@@ -48,7 +61,7 @@ import { dialects, startTestServer, type TestApp } from "../helper.js";
 import { TEST_MONTH, TEST_TODAY, useTestClock } from "../support/clock.js";
 import { groupsWalker } from "../support/groups.js";
 import { walkerWithEmail } from "../support/operators.js";
-import { manualForm, multipartBody, photo } from "../support/steps.js";
+import { manualForm, multipartBody, photo, walkedOn } from "../support/steps.js";
 
 /**
  * Every route × every kind of caller, with the status each must get.
@@ -90,6 +103,10 @@ interface World {
   entryId: string;
   /** The group admin's push subscription (one of their browsers). */
   subscriptionId: string;
+  /** The group's challenge, set by its admin, who joined it and completed it (the member has not joined). */
+  groupChallengeId: string;
+  /** A public challenge starting tomorrow, set by the operator. */
+  publicChallengeId: string;
 }
 
 interface Call {
@@ -192,6 +209,54 @@ const MATRIX: Call[] = [
     method: "DELETE",
     url: (world) => `${PUSH_SUBSCRIPTIONS_PATH}/${world.subscriptionId}`,
     expected: { ...SIGNED_OUT, "another walker": 404, "group member": 404, "group admin": 204 },
+  },
+  // Challenges: a group's for its members, a public one's totals for anyone, operators set public ones.
+  { method: "GET", url: () => CHALLENGES_PATH, expected: anyWalker(200) },
+  ...(
+    [
+      ["GET", challengePath, { member: 200, admin: 200 }],
+      ["POST", challengeJoinPath, { member: 201, admin: 200 }],
+      ["POST", challengeLeavePath, { member: 200, admin: 200 }],
+      ["GET", challengeLeaderboardPath, { member: 200, admin: 200 }],
+      ["GET", challengeCertificatePath, { member: 404, admin: 200 }],
+      ["DELETE", challengeFundraisingPath, { member: 409, admin: 204 }],
+    ] as const
+  ).map(
+    ([method, path, { member, admin }]): Call => ({
+      method,
+      url: (world) => path(world.groupChallengeId),
+      expected: { ...SIGNED_OUT, "another walker": 404, "group member": member, "group admin": admin },
+    }),
+  ),
+  {
+    method: "PUT",
+    url: (world) => challengeFundraisingPath(world.groupChallengeId),
+    body: () => ({ url: "https://www.justgiving.com/page/matrix" }),
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 409, "group admin": 204 },
+  },
+  { method: "GET", url: (world) => challengePublicPath(world.publicChallengeId), expected: everyone(200) },
+  {
+    method: "POST",
+    url: (world) => groupChallengesPath(world.groupId),
+    body: () => matrixChallenge(),
+    expected: { ...SIGNED_OUT, "another walker": 404, "group member": 403, "group admin": 201 },
+  },
+  {
+    method: "POST",
+    url: () => OPERATOR_CHALLENGES_PATH,
+    body: () => matrixChallenge(),
+    expected: operatorOnly(201),
+  },
+  {
+    method: "PUT",
+    url: (world) => operatorChallengePath(world.publicChallengeId),
+    body: () => matrixChallenge(),
+    expected: operatorOnly(200),
+  },
+  {
+    method: "DELETE",
+    url: (world) => operatorChallengePath(world.publicChallengeId),
+    expected: operatorOnly(204),
   },
   { method: "POST", url: () => "/api/daily-reset", expected: anyWalker(200) },
   { method: "POST", url: () => "/api/monthly-reset", expected: anyWalker(200) },
@@ -379,6 +444,20 @@ const MATRIX: Call[] = [
   },
 ];
 
+/** A challenge from tomorrow for a week, as both create routes take it. */
+function matrixChallenge() {
+  return {
+    name: "Matrix miles",
+    description: "",
+    charityName: null,
+    kind: "total_steps",
+    target: 50_000,
+    dailyTarget: null,
+    startsOn: addDays(today, 1),
+    endsOn: addDays(today, 7),
+  };
+}
+
 /** What a browser's PushSubscription.toJSON() gives, for Chrome's push service (never posted to here). */
 function browserSubscription() {
   const ecdh = createECDH("prime256v1");
@@ -391,7 +470,7 @@ function browserSubscription() {
 }
 
 const labelOf = (call: Call) =>
-  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id", subscriptionId: ":id", unsubscribePath: EMAIL_UNSUBSCRIBE_PATH })}`;
+  `${call.method} ${call.url({ groupId: 7, joinCode: "", adminId: "", photoUrl: "/api/steps/photos/:id", keyId: ":id", sessionId: ":id", entryId: ":id", subscriptionId: ":id", unsubscribePath: EMAIL_UNSUBSCRIBE_PATH, groupChallengeId: ":id", publicChallengeId: ":id" })}`;
 
 /**
  * MATRIX_ROUTES, a regular expression, keeps only the routes whose "METHOD path" it matches:
@@ -494,6 +573,21 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       unsubscribePath: ((url) => `${url.pathname}${url.search}`)(
         new URL(await app.services.unsubscribeLinks.url(admin.user.id, "weekly_summary")),
       ),
+      groupChallengeId: await (async () => {
+        const { challenges } = app.services;
+        const made = await challenges.createForGroup(
+          group.id,
+          { ...matrixChallenge(), kind: "total_steps", startsOn: today, target: 1_000 } as ChallengeInput,
+          admin.user.id,
+        );
+        await challenges.join(made.id, admin.user.id);
+        await walkedOn(app, admin.user.id, today, 2_000);
+        expect((await challenges.item(made.id, admin.user.id)).completedAt).not.toBeNull();
+        return made.id;
+      })(),
+      publicChallengeId: (
+        await app.services.challenges.createPublic(matrixChallenge() as ChallengeInput, operator.user.id)
+      ).id,
     };
     return { facts, cookies, authorizations };
   };
@@ -579,7 +673,12 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
         (select count(*) from users) as users,
         (select count(*) from step_import_keys) as import_keys,
         (select count(*) from postal_entries) as postal_entries,
-        (select count(*) from audit_log) as audit_log`.execute(db);
+        (select count(*) from audit_log) as audit_log,
+        (select count(*) from challenges) as challenges,
+        (select count(*) from challenge_members) as challenge_members,
+        (select count(*) from challenge_members where fundraising_url is not null) as fundraising`.execute(
+      db,
+    );
     const counts = rows[0] ?? {};
     const charities = await db.selectFrom("users").select(["id", "charity_name"]).orderBy("id").execute();
     return {
@@ -593,6 +692,9 @@ describe.each(dialects)("the authorisation matrix (%s)", (dialect) => {
       importKeys: Number(counts.import_keys),
       postalEntries: Number(counts.postal_entries),
       auditLog: Number(counts.audit_log),
+      challenges: Number(counts.challenges),
+      challengeMembers: Number(counts.challenge_members),
+      fundraising: Number(counts.fundraising),
       charities,
     };
   };

@@ -79,6 +79,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
   let spareKeyId = "";
   /** The public id of a second session of the walker's, for the device list's End. */
   let spareSessionId = "";
+  let challengeId = "";
   /** The session cookie of a walker with a built-in account, for BUILT_IN_ACCOUNT_ROUTES. */
   let builtInCookie = "";
   /** The session cookie of an operator (a confirmed email in OPERATOR_EMAILS), for the operator routes. */
@@ -161,7 +162,24 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
       pictureUrl: null,
     });
     builtInCookie = `cs_session=${(await app.repositories.sessions.open(builtIn.id, 60 * 60_000)).token}`;
-    operatorCookie = (await walkerWithEmail(app, OPERATOR_EMAIL, true)).cookie;
+    const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
+    operatorCookie = operator.cookie;
+    // A public challenge the walker is in, for the challenges' routes to reach.
+    const challenge = await app.services.challenges.createPublic(
+      {
+        name: "Hostile hundred",
+        description: "",
+        charityName: null,
+        kind: "total_steps",
+        target: 100_000,
+        dailyTarget: null,
+        startsOn: today,
+        endsOn: addDays(today, 6),
+      },
+      operator.user.id,
+    );
+    challengeId = challenge.id;
+    await app.services.challenges.join(challengeId, walker.user.id);
   });
   afterAll(async () => {
     await postgres?.end();
@@ -222,6 +240,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
           importKey,
           spareKeyId,
           spareSessionId,
+          challengeId,
         })),
       ),
     );
@@ -325,6 +344,7 @@ function requestFor(
     importKey: string;
     spareKeyId: string;
     spareSessionId: string;
+    challengeId: string;
   },
 ): fc.Arbitrary<InjectOptions> {
   const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? "");
@@ -362,7 +382,9 @@ function requestFor(
                 ? fixtures().spareKeyId
                 : route.url.startsWith(ACCOUNT_SESSIONS_PATH)
                   ? fixtures().spareSessionId
-                  : String(fixtures().groupId);
+                  : /^\/api\/(operator\/)?challenges\//.test(route.url)
+                    ? fixtures().challengeId
+                    : String(fixtures().groupId);
         url = url.replace(`:${pathParams[index]}`, value ?? plausible);
       });
       return url;

@@ -24,6 +24,7 @@ import * as badges from "./0022-badges.js";
 import * as weeklyEmail from "./0023-weekly-email.js";
 import * as notifications from "./0024-notifications.js";
 import * as weeklySummaryNotifications from "./0025-weekly-summary-notifications.js";
+import * as challenges from "./0026-challenges.js";
 
 /** Every migration, listed explicitly (a folder scan breaks once the code is bundled). */
 export const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   "0023-weekly-email": weeklyEmail,
   "0024-notifications": notifications,
   "0025-weekly-summary-notifications": weeklySummaryNotifications,
+  "0026-challenges": challenges,
 };
 
 export const migrationProvider: MigrationProvider = {

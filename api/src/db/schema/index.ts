@@ -1,5 +1,6 @@
 import type { AccountTokensTable } from "./account-tokens.js";
 import type { AppSecretsTable } from "./app-secrets.js";
+import type { ChallengeMembersTable, ChallengesTable } from "./challenges.js";
 import type { DrawPrizesTable, DrawsTable, DrawTicketsTable } from "./draws.js";
 import type { GroupMembersTable, GroupsTable } from "./groups.js";
 import type { LocalAccountsTable } from "./local-accounts.js";
@@ -32,6 +33,8 @@ import type {
 import type { DailyGoalsTable, UserBadgesTable, UsersTable } from "./users.js";
 
 export interface DatabaseSchema {
+  challenges: ChallengesTable;
+  challenge_members: ChallengeMembersTable;
   account_tokens: AccountTokensTable;
   users: UsersTable;
   daily_goals: DailyGoalsTable;

@@ -1,4 +1,6 @@
 import {
+  ChallengeInput,
+  ChallengeItem,
   CreateGroupRequest,
   ErrorResponse,
   GROUP_INVITATION_PATH,
@@ -8,6 +10,7 @@ import {
   GroupInvitationParams,
   GroupLeaderboardResponse,
   GroupMembersResponse,
+  groupChallengesPath,
   isJoinCode,
   JoinGroupRequest,
   londonDay,
@@ -15,6 +18,7 @@ import {
   monthOfDay,
   NoContent,
   normaliseJoinCode,
+  shortDisplayName,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
@@ -86,6 +90,27 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    groupChallengesPath(":id"),
+    {
+      schema: {
+        params: GroupIdParams,
+        body: ChallengeInput,
+        response: { 201: ChallengeItem, ...refusals, 409: ErrorResponse },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await app.services.challenges.createForGroup(
+            request.params.id,
+            request.body,
+            signedInUser(request).id,
+          ),
+        ),
+  );
+
+  app.post(
     "/api/groups/join",
     {
       preValidation: async (request) => normaliseFields(request, { joinCode: normaliseJoinCode }),
@@ -104,9 +129,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await app.services.badges.joinedGroup(userId);
       const { group } = outcome;
       if (outcome.kind === "joined" && group.adminUserId !== userId) {
-        // First name and initial, as the group's members see each other: never an email.
-        const name =
-          [walker.first_name, walker.last_name?.slice(0, 1)].filter(Boolean).join(" ").trim() || "A walker";
+        const name = shortDisplayName(walker.first_name, walker.last_name);
         await app.services.notifier.tell({
           userId: group.adminUserId,
           kind: "group_joined",

@@ -23,6 +23,7 @@ import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
 import type { AuditLogRow } from "../../../repositories/audit-log.js";
 import { toPostalEntry } from "../../../repositories/postal-entries.js";
+import { operatorChallengeRoutes } from "./challenges.js";
 import { reviewRoutes } from "./reviews.js";
 
 /** The month before `month`. */
@@ -64,10 +65,11 @@ function toAuditLogEntry(row: AuditLogRow) {
   };
 }
 
-/** The operators' API: postal entries, the audit log and the review queue. Everyone else finds nothing here. */
+/** The operators' API: postal entries, the audit log, the review queue and public challenges. Everyone else finds nothing here. */
 export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireOperator);
   await app.register(reviewRoutes);
+  await app.register(operatorChallengeRoutes);
   const { postalEntries, auditLog } = app.repositories;
   const refused = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 

@@ -1,0 +1,496 @@
+import { randomUUID } from "node:crypto";
+import {
+  addDays,
+  CHALLENGE_LEADERBOARD_PAGE,
+  CHALLENGE_LISTED_AFTER_END_DAYS,
+  CHALLENGE_MAX_DAYS,
+  CHALLENGE_MESSAGES,
+  CHALLENGES_JOINED_MAX,
+  type ChallengeInput,
+  type ChallengeItem,
+  type ChallengeLeaderboardEntry,
+  type ChallengeLeaderboardResponse,
+  type ChallengeScope,
+  challengeDays,
+  challengeProgress,
+  type DayString,
+  daysBetween,
+  GROUP_RUNNING_CHALLENGES_MAX,
+  isCalendarDay,
+  isFundraisingUrl,
+  londonDay,
+  type PublicChallenge,
+  shortDisplayName,
+} from "@charity-steps/shared-types";
+import type { FastifyBaseLogger } from "fastify";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
+import type { Notifier } from "../notifications/notifier.js";
+import type { AuditEntry } from "../repositories/audit-log.js";
+import type { BadgesRepository } from "../repositories/badges.js";
+import type {
+  ChallengeMemberRow,
+  ChallengeRow,
+  ChallengesRepository,
+  MemberProgress,
+} from "../repositories/challenges.js";
+import type { GroupsRepository } from "../repositories/groups.js";
+import type { UsersRepository } from "../repositories/users.js";
+import { type CertificateText, certificatePng } from "./certificate.js";
+
+/** The badge a completed challenge gives: one per challenge. */
+export const challengeBadgeId = (challengeId: string) => `challenge-${challengeId}`;
+
+/** Certificates kept once drawn (each is a fraction of a second of CPU), newest last. */
+const CERTIFICATES_KEPT = 200;
+
+const longDate = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const dayText = (day: DayString) => longDate.format(new Date(`${day}T12:00:00Z`));
+const steps = (count: number) => count.toLocaleString("en-GB");
+
+/**
+ * Challenges: who may see, set and join them, their progress, and their completion. Progress is
+ * read from the walkers' days each time (no counter to keep in step with late syncs or reviews);
+ * completion is set once, when a read or a walker's new steps find the target reached, and then
+ * gives the challenge's badge and a `challenge_completed` notification.
+ */
+export class ChallengeService {
+  private readonly certificates = new Map<string, Buffer>();
+
+  constructor(
+    private readonly deps: {
+      challenges: ChallengesRepository;
+      groups: GroupsRepository;
+      users: UsersRepository;
+      badges: BadgesRepository;
+      notifier: Pick<Notifier, "tell">;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** The walker's list: public challenges and their groups' not ended over 30 days ago. */
+  async list(userId: string, now = Date.now()): Promise<ChallengeItem[]> {
+    const today = londonDay(now);
+    const visible = await this.deps.challenges.visibleTo(
+      userId,
+      addDays(today, -CHALLENGE_LISTED_AFTER_END_DAYS),
+    );
+    return Promise.all(visible.map(({ challenge, member }) => this.itemOf(challenge, member, userId, now)));
+  }
+
+  async item(id: string, userId: string, now = Date.now()): Promise<ChallengeItem> {
+    const challenge = await this.visible(id, userId);
+    const member = (await this.deps.challenges.member(id, userId)) ?? null;
+    return this.itemOf(challenge, member, userId, now);
+  }
+
+  /** A public challenge (set by operators): anyone may join it. */
+  async createPublic(input: ChallengeInput, operatorId: string, now = Date.now()): Promise<ChallengeItem> {
+    const row = this.newRow(input, "public", null, operatorId, now);
+    await this.deps.challenges.create(
+      row,
+      audit(operatorId, "challenge.create", row.id, null, publicFields(row), now),
+    );
+    return this.itemOf(row, null, operatorId, now);
+  }
+
+  /** A group's challenge, set by its admin; the group's members may join it. */
+  async createForGroup(
+    groupId: number,
+    input: ChallengeInput,
+    userId: string,
+    now = Date.now(),
+  ): Promise<ChallengeItem> {
+    const group = await this.deps.groups.findById(groupId);
+    if (!group || !(await this.deps.challenges.inGroup(groupId, userId))) {
+      throw new NotFoundError("There is no such group.");
+    }
+    if (group.adminUserId !== userId) throw new ForbiddenError(CHALLENGE_MESSAGES.notAdmin);
+    const row = this.newRow(input, "group", groupId, userId, now);
+    if ((await this.deps.challenges.groupNotEnded(groupId, londonDay(now))) >= GROUP_RUNNING_CHALLENGES_MAX) {
+      throw new ConflictError(CHALLENGE_MESSAGES.tooManyRunning);
+    }
+    await this.deps.challenges.create(row, null);
+    return this.itemOf(row, null, userId, now);
+  }
+
+  /**
+   * An operator's change to a public challenge: anything before it starts; once started, only its
+   * end, and only later (still within the longest period).
+   */
+  async editPublic(
+    id: string,
+    input: ChallengeInput,
+    operatorId: string,
+    now = Date.now(),
+  ): Promise<ChallengeItem> {
+    const before = await this.publicChallenge(id);
+    const today = londonDay(now);
+    const started = today >= before.starts_on;
+    const changes = started
+      ? { ends_on: input.endsOn, updated_at: now }
+      : { ...fieldsOf(input), updated_at: now };
+    if (started) {
+      const same =
+        input.name === before.name &&
+        input.description === before.description &&
+        input.charityName === before.charity_name &&
+        input.kind === before.kind &&
+        input.target === before.target &&
+        input.dailyTarget === before.daily_target &&
+        input.startsOn === before.starts_on;
+      if (!same || input.endsOn < before.ends_on || today > before.ends_on) {
+        throw new ConflictError(CHALLENGE_MESSAGES.started);
+      }
+      checkPeriod(before.starts_on, input.endsOn, null);
+    } else {
+      checkInput(input, today);
+    }
+    const after: ChallengeRow = { ...before, ...changes };
+    await this.deps.challenges.update(
+      id,
+      changes,
+      audit(operatorId, "challenge.edit", id, publicFields(before), publicFields(after), now),
+    );
+    return this.itemOf(after, null, operatorId, now);
+  }
+
+  /** An operator cancels a public challenge that has not started: it goes, with its members. */
+  async cancelPublic(id: string, operatorId: string, now = Date.now()): Promise<void> {
+    const before = await this.publicChallenge(id);
+    if (londonDay(now) >= before.starts_on) throw new ConflictError(CHALLENGE_MESSAGES.started);
+    await this.deps.challenges.delete(
+      id,
+      audit(operatorId, "challenge.cancel", id, publicFields(before), null, now),
+    );
+  }
+
+  /** Joins the walker (steps since the start count); `joined` is false when they were in it already. */
+  async join(
+    id: string,
+    userId: string,
+    now = Date.now(),
+  ): Promise<{ joined: boolean; item: ChallengeItem }> {
+    const challenge = await this.visible(id, userId);
+    const today = londonDay(now);
+    if (today > challenge.ends_on) throw new ConflictError(CHALLENGE_MESSAGES.ended);
+    const { challenges } = this.deps;
+    if (!(await challenges.member(id, userId))) {
+      if ((await challenges.joinedNotEnded(userId, today)).length >= CHALLENGES_JOINED_MAX) {
+        throw new ConflictError(CHALLENGE_MESSAGES.tooManyJoined);
+      }
+    }
+    const joined = await challenges.join(id, userId, now);
+    return { joined, item: await this.item(id, userId, now) };
+  }
+
+  async leave(id: string, userId: string, now = Date.now()): Promise<ChallengeItem> {
+    await this.visible(id, userId);
+    await this.deps.challenges.leave(id, userId);
+    return this.item(id, userId, now);
+  }
+
+  /** The members ranked by their own part, a page at a time: display names only. */
+  async leaderboard(
+    id: string,
+    userId: string,
+    cursor: string | undefined,
+    now = Date.now(),
+  ): Promise<ChallengeLeaderboardResponse> {
+    const challenge = await this.visible(id, userId);
+    const offset = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
+      throw new BadRequestError(CHALLENGE_MESSAGES.badCursor);
+    }
+    const rows = await this.deps.challenges.progress(challenge, countsTo(challenge, now));
+    const ranked = rank(challenge, rows);
+    const page = ranked.slice(offset, offset + CHALLENGE_LEADERBOARD_PAGE);
+    const next = offset + CHALLENGE_LEADERBOARD_PAGE;
+    return { items: page, nextCursor: next < ranked.length ? String(next) : null };
+  }
+
+  /** The certificate of a completed challenge, as a PNG. */
+  async certificate(id: string, userId: string, now = Date.now()): Promise<{ png: Buffer; name: string }> {
+    const challenge = await this.visible(id, userId);
+    const member = await this.deps.challenges.member(id, userId);
+    if (!member) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    const item = await this.itemOf(challenge, member, userId, now);
+    if (item.completedAt === null) throw new ConflictError(CHALLENGE_MESSAGES.notCompleted);
+    const [mine] = await this.deps.challenges.progress(challenge, countsTo(challenge, now), userId);
+    const walker = await this.deps.users.findById(userId);
+    const text: CertificateText = {
+      walkerName: [walker?.first_name, walker?.last_name].filter(Boolean).join(" ") || "A walker",
+      challengeName: challenge.name,
+      achievement:
+        challenge.kind === "daily_target"
+          ? `${mine?.daysOnTarget ?? 0} days of ${steps(challenge.daily_target ?? 0)} steps`
+          : challenge.kind === "team_total"
+            ? `${steps(mine?.steps ?? 0)} steps toward the team's ${steps(challenge.target)}`
+            : `${steps(mine?.steps ?? 0)} steps`,
+      dates: `${dayText(challenge.starts_on)} to ${dayText(challenge.ends_on)}`,
+      charityName: challenge.charity_name,
+      fundraisingUrl: member.fundraising_url,
+    };
+    const key = JSON.stringify(text);
+    let png = this.certificates.get(key);
+    if (!png) {
+      png = certificatePng(text);
+      if (this.certificates.size >= CERTIFICATES_KEPT) {
+        this.certificates.delete(this.certificates.keys().next().value as string);
+      }
+      this.certificates.set(key, png);
+    }
+    const slug =
+      challenge.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "") || "challenge";
+    return { png, name: `charity-steps-${slug}-certificate.png` };
+  }
+
+  /** Sets the walker's fundraising page in the challenge, or removes it with null. */
+  async setFundraising(id: string, userId: string, url: string | null): Promise<void> {
+    await this.visible(id, userId);
+    if (url !== null && !isFundraisingUrl(url)) throw new BadRequestError(CHALLENGE_MESSAGES.fundraisingUrl);
+    if (!(await this.deps.challenges.setFundraising(id, userId, url))) {
+      throw new ConflictError(CHALLENGE_MESSAGES.fundraisingNotJoined);
+    }
+  }
+
+  /** A public challenge's totals, for anyone: no names. */
+  async publicView(id: string, now = Date.now()): Promise<PublicChallenge> {
+    const challenge = await this.deps.challenges.find(id);
+    if (!challenge || challenge.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    const totals = await this.deps.challenges.totals(challenge, countsTo(challenge, now));
+    return {
+      id: challenge.id,
+      name: challenge.name,
+      description: challenge.description,
+      charityName: challenge.charity_name as PublicChallenge["charityName"],
+      kind: challenge.kind,
+      target: challenge.target,
+      startsOn: challenge.starts_on,
+      endsOn: challenge.ends_on,
+      walkers: totals.walkers,
+      steps: totals.steps,
+    };
+  }
+
+  /** Steps arrived for the walker: completes whatever they joined that the steps now reach. */
+  async stepsArrived(userId: string, now = Date.now()): Promise<void> {
+    const started = (await this.deps.challenges.joinedNotEnded(userId, londonDay(now))).filter(
+      (challenge) => challenge.starts_on <= londonDay(now),
+    );
+    for (const challenge of started) {
+      const member = await this.deps.challenges.member(challenge.id, userId);
+      if (member && member.completed_at === null) await this.itemOf(challenge, member, userId, now);
+    }
+  }
+
+  /** Names of the challenges whose badges the walker has, for the badge list. */
+  async badgeNames(badgeIds: readonly string[]): Promise<Map<string, string>> {
+    const ids = badgeIds
+      .filter((id) => id.startsWith("challenge-"))
+      .map((id) => id.slice("challenge-".length));
+    const names = await this.deps.challenges.names(ids);
+    return new Map([...names].map(([id, name]) => [challengeBadgeId(id), name]));
+  }
+
+  /** The walker's view of a challenge, completing it (once) when its target is reached. */
+  private async itemOf(
+    challenge: ChallengeRow,
+    member: ChallengeMemberRow | null,
+    userId: string,
+    now: number,
+  ): Promise<ChallengeItem> {
+    let completedAt = member?.completed_at ?? null;
+    let progress: ChallengeItem["progress"] = null;
+    if (member) {
+      const to = countsTo(challenge, now);
+      let value: number;
+      if (challenge.kind === "team_total") {
+        value = (await this.deps.challenges.totals(challenge, to)).steps;
+      } else {
+        const [mine] = await this.deps.challenges.progress(challenge, to, userId);
+        value = challenge.kind === "daily_target" ? (mine?.daysOnTarget ?? 0) : (mine?.steps ?? 0);
+      }
+      progress = challengeProgress(value, challenge.target);
+      if (completedAt === null && value >= challenge.target) {
+        completedAt = now;
+        await this.complete(challenge, challenge.kind === "team_total" ? null : [userId], now);
+      }
+    }
+    return {
+      id: challenge.id,
+      name: challenge.name,
+      description: challenge.description,
+      charityName: challenge.charity_name as ChallengeItem["charityName"],
+      kind: challenge.kind,
+      target: challenge.target,
+      dailyTarget: challenge.daily_target,
+      startsOn: challenge.starts_on,
+      endsOn: challenge.ends_on,
+      scope: challenge.scope,
+      groupId: challenge.group_id,
+      joined: member !== null,
+      progress,
+      completedAt: completedAt === null ? null : new Date(completedAt).toISOString(),
+    };
+  }
+
+  /** Marks the walkers completed (a team's: every member), once; each gets the badge and word of it. */
+  private async complete(challenge: ChallengeRow, userIds: string[] | null, now: number): Promise<void> {
+    const completed = await this.deps.challenges.complete(challenge.id, userIds, now);
+    for (const userId of completed) {
+      await this.deps.badges.award(userId, [challengeBadgeId(challenge.id)], now);
+      await this.deps.notifier.tell(
+        {
+          userId,
+          kind: "challenge_completed",
+          eventKey: challenge.id,
+          title: "Challenge completed!",
+          body:
+            challenge.kind === "team_total"
+              ? `Your team reached ${steps(challenge.target)} steps in "${challenge.name}". Your certificate is ready.`
+              : `You completed "${challenge.name}". Your certificate is ready.`,
+          url: `/challenges/${challenge.id}`,
+        },
+        now,
+      );
+    }
+  }
+
+  /** The challenge when the walker may see it: public, or of a group they are in; else 404. */
+  private async visible(id: string, userId: string): Promise<ChallengeRow> {
+    const challenge = await this.deps.challenges.find(id);
+    if (!challenge) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    if (challenge.scope === "group") {
+      if (challenge.group_id === null || !(await this.deps.challenges.inGroup(challenge.group_id, userId))) {
+        throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+      }
+    }
+    return challenge;
+  }
+
+  private async publicChallenge(id: string): Promise<ChallengeRow> {
+    const challenge = await this.deps.challenges.find(id);
+    if (!challenge || challenge.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    return challenge;
+  }
+
+  private newRow(
+    input: ChallengeInput,
+    scope: ChallengeScope,
+    groupId: number | null,
+    createdBy: string,
+    now: number,
+  ): ChallengeRow {
+    checkInput(input, londonDay(now));
+    return {
+      id: randomUUID(),
+      ...fieldsOf(input),
+      scope,
+      group_id: groupId,
+      created_by: createdBy,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+}
+
+/** The last London day that counts so far: today while the challenge runs, then its end. */
+function countsTo(challenge: ChallengeRow, now: number): DayString {
+  const today = londonDay(now);
+  return today < challenge.ends_on ? today : challenge.ends_on;
+}
+
+function fieldsOf(input: ChallengeInput) {
+  return {
+    name: input.name.trim(),
+    description: input.description.trim(),
+    charity_name: input.charityName,
+    kind: input.kind,
+    target: input.target,
+    daily_target: input.dailyTarget,
+    starts_on: input.startsOn,
+    ends_on: input.endsOn,
+  };
+}
+
+/** An operator's change, for the audit log. */
+function audit(
+  operatorUserId: string,
+  action: string,
+  id: string,
+  before: object | null,
+  after: object | null,
+  at: number,
+): AuditEntry {
+  return { operatorUserId, action, subject: `challenge:${id}`, before, after, at };
+}
+
+/** What the audit log keeps of a public challenge. */
+function publicFields(row: ChallengeRow) {
+  const {
+    id: _id,
+    created_at: _created,
+    updated_at: _updated,
+    created_by: _by,
+    group_id: _group,
+    ...fields
+  } = row;
+  return fields;
+}
+
+/** What the schema cannot say: real days, the period, the daily target's place, a target in days. */
+function checkInput(input: ChallengeInput, today: DayString): void {
+  if (!input.name.trim()) throw new BadRequestError("name must not be blank.");
+  for (const field of ["startsOn", "endsOn"] as const) {
+    if (!isCalendarDay(input[field])) throw new BadRequestError(`${field} must be a real date, YYYY-MM-DD.`);
+  }
+  if (input.startsOn < today) throw new BadRequestError(CHALLENGE_MESSAGES.startsInPast);
+  checkPeriod(input.startsOn, input.endsOn, input);
+}
+
+function checkPeriod(startsOn: DayString, endsOn: DayString, input: ChallengeInput | null): void {
+  if (endsOn < startsOn) throw new BadRequestError(CHALLENGE_MESSAGES.endsBeforeStart);
+  if (daysBetween(startsOn, endsOn) + 1 > CHALLENGE_MAX_DAYS)
+    throw new BadRequestError(CHALLENGE_MESSAGES.tooLong);
+  if (!input) return;
+  if (input.kind === "daily_target") {
+    if (input.dailyTarget === null) throw new BadRequestError(CHALLENGE_MESSAGES.dailyTargetNeeded);
+    if (input.target > challengeDays(input)) throw new BadRequestError(CHALLENGE_MESSAGES.daysTarget);
+  } else if (input.dailyTarget !== null) {
+    throw new BadRequestError(CHALLENGE_MESSAGES.dailyTargetOnlyForDaily);
+  }
+}
+
+/** Members by their own part (days on target, or steps), ties by name then id; equal parts share a rank. */
+function rank(challenge: ChallengeRow, rows: MemberProgress[]): ChallengeLeaderboardEntry[] {
+  const valueOf = (row: MemberProgress) => (challenge.kind === "daily_target" ? row.daysOnTarget : row.steps);
+  const sorted = [...rows].sort(
+    (a, b) =>
+      valueOf(b) - valueOf(a) ||
+      names.compare(a.firstName ?? "", b.firstName ?? "") ||
+      names.compare(a.lastName ?? "", b.lastName ?? "") ||
+      (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+  );
+  let previous: { value: number; rank: number } | undefined;
+  return sorted.map((row, index) => {
+    const value = valueOf(row);
+    const position = previous?.value === value ? previous.rank : index + 1;
+    previous = { value, rank: position };
+    return {
+      rank: position,
+      displayName: shortDisplayName(row.firstName, row.lastName),
+      progress: challengeProgress(value, challenge.target),
+      fundraisingUrl: row.fundraisingUrl,
+    };
+  });
+}
+
+const names = new Intl.Collator("en-GB");

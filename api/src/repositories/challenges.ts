@@ -1,0 +1,320 @@
+import type { DayString } from "@charity-steps/shared-types";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../db/database.js";
+import type { ChallengeMembersTable, ChallengesTable } from "../db/schema/challenges.js";
+import type { DatabaseSchema } from "../db/schema/index.js";
+import type { AuditEntry, AuditLogRepository } from "./audit-log.js";
+
+export type ChallengeRow = ChallengesTable;
+export type ChallengeMemberRow = ChallengeMembersTable;
+
+/** A challenge as a walker sees it in their list: the row, and their membership if they joined. */
+export interface VisibleChallenge {
+  challenge: ChallengeRow;
+  member: ChallengeMemberRow | null;
+}
+
+/** One member's part of a challenge over its days so far. */
+export interface MemberProgress {
+  userId: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** Counted steps over the period. */
+  steps: number;
+  /** Days whose counted steps reached the challenge's daily target (0 without one). */
+  daysOnTarget: number;
+  fundraisingUrl: string | null;
+}
+
+/**
+ * Challenges, the walkers in them, and their progress, read from the walkers' days over each
+ * challenge's period (`step_days`: every counted step, pending ones included, as the leaderboards
+ * count them).
+ */
+export class ChallengesRepository {
+  constructor(
+    private readonly database: Database,
+    private readonly auditLog: AuditLogRepository,
+  ) {}
+
+  private get db(): Kysely<DatabaseSchema> {
+    return this.database.db;
+  }
+
+  /** Stores a new challenge; an operator's change is logged with it (`audit`), or not at all. */
+  async create(row: ChallengeRow, audit: AuditEntry | null): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      await trx.insertInto("challenges").values(row).execute();
+      if (audit) await this.auditLog.append(trx, audit);
+    });
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Omit<ChallengeRow, "id" | "scope" | "group_id">>,
+    audit: AuditEntry | null,
+  ): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      await trx.updateTable("challenges").set(changes).where("id", "=", id).execute();
+      if (audit) await this.auditLog.append(trx, audit);
+    });
+  }
+
+  /** Removes a challenge and its members. */
+  async delete(id: string, audit: AuditEntry | null): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      await trx.deleteFrom("challenges").where("id", "=", id).execute();
+      if (audit) await this.auditLog.append(trx, audit);
+    });
+  }
+
+  async find(id: string): Promise<ChallengeRow | undefined> {
+    const row = await this.db.selectFrom("challenges").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? challengeNumbers(row) : undefined;
+  }
+
+  async member(challengeId: string, userId: string): Promise<ChallengeMemberRow | undefined> {
+    const row = await this.db
+      .selectFrom("challenge_members")
+      .selectAll()
+      .where("challenge_id", "=", challengeId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row ? memberNumbers(row) : undefined;
+  }
+
+  /**
+   * The public challenges and those of the walker's groups that end on or after `endedSince`, with
+   * the walker's membership; soonest end first.
+   */
+  async visibleTo(userId: string, endedSince: DayString): Promise<VisibleChallenge[]> {
+    const rows = await this.db
+      .selectFrom("challenges as c")
+      .leftJoin("challenge_members as m", (join) =>
+        join.onRef("m.challenge_id", "=", "c.id").on("m.user_id", "=", userId),
+      )
+      .where("c.ends_on", ">=", endedSince)
+      .where((eb) =>
+        eb.or([
+          eb("c.scope", "=", "public"),
+          eb(
+            "c.group_id",
+            "in",
+            eb
+              .selectFrom("group_members")
+              .select("group_members.group_id")
+              .where("group_members.user_id", "=", userId),
+          ),
+        ]),
+      )
+      .selectAll("c")
+      .select([
+        "m.joined_at as m_joined_at",
+        "m.completed_at as m_completed_at",
+        "m.fundraising_url as m_fundraising_url",
+      ])
+      .orderBy("c.ends_on")
+      .orderBy("c.starts_on")
+      .orderBy("c.id")
+      .execute();
+    return rows.map(({ m_joined_at, m_completed_at, m_fundraising_url, ...challenge }) => ({
+      challenge: challengeNumbers(challenge),
+      member:
+        m_joined_at === null
+          ? null
+          : {
+              challenge_id: challenge.id,
+              user_id: userId,
+              joined_at: Number(m_joined_at),
+              completed_at: m_completed_at === null ? null : Number(m_completed_at),
+              fundraising_url: m_fundraising_url,
+            },
+    }));
+  }
+
+  /** Whether the walker is a member of the group. */
+  async inGroup(groupId: number, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("group_members")
+      .select("user_id")
+      .where("group_id", "=", groupId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The challenges the walker joined that end on or after `today`. */
+  async joinedNotEnded(userId: string, today: DayString): Promise<ChallengeRow[]> {
+    const rows = await this.db
+      .selectFrom("challenge_members as m")
+      .innerJoin("challenges as c", "c.id", "m.challenge_id")
+      .where("m.user_id", "=", userId)
+      .where("c.ends_on", ">=", today)
+      .selectAll("c")
+      .execute();
+    return rows.map(challengeNumbers);
+  }
+
+  /** How many of the group's challenges end on or after `today`. */
+  async groupNotEnded(groupId: number, today: DayString): Promise<number> {
+    const { count } = await this.db
+      .selectFrom("challenges")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("group_id", "=", groupId)
+      .where("ends_on", ">=", today)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  /** Adds the walker; false when they had joined already. */
+  async join(challengeId: string, userId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto("challenge_members")
+      .values({
+        challenge_id: challengeId,
+        user_id: userId,
+        joined_at: now,
+        completed_at: null,
+        fundraising_url: null,
+      })
+      .onConflict((conflict) => conflict.columns(["challenge_id", "user_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async leave(challengeId: string, userId: string): Promise<void> {
+    await this.db
+      .deleteFrom("challenge_members")
+      .where("challenge_id", "=", challengeId)
+      .where("user_id", "=", userId)
+      .execute();
+  }
+
+  /** Sets (or with null removes) the member's fundraising page; false when they have not joined. */
+  async setFundraising(challengeId: string, userId: string, url: string | null): Promise<boolean> {
+    const result = await this.db
+      .updateTable("challenge_members")
+      .set({ fundraising_url: url })
+      .where("challenge_id", "=", challengeId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Members' steps and days on target from the start to `countsTo`: all members, or only `userId`.
+   * Each member's days are read by key (walker, day), so a challenge costs its members' days.
+   */
+  async progress(challenge: ChallengeRow, countsTo: DayString, userId?: string): Promise<MemberProgress[]> {
+    // Without a daily target no day counts: a threshold no day's steps reach.
+    const daily = challenge.daily_target ?? 2_147_483_647;
+    let query = this.db
+      .selectFrom("challenge_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .leftJoin("step_days as d", (join) =>
+        join
+          .onRef("d.user_id", "=", "m.user_id")
+          .on("d.day", ">=", challenge.starts_on)
+          .on("d.day", "<=", countsTo),
+      )
+      .where("m.challenge_id", "=", challenge.id)
+      .groupBy(["m.user_id", "u.first_name", "u.last_name", "m.fundraising_url"])
+      .select((eb) => [
+        "m.user_id",
+        "u.first_name",
+        "u.last_name",
+        "m.fundraising_url",
+        eb.fn.coalesce(eb.fn.sum<number>("d.total_steps"), sql<number>`0`).as("steps"),
+        eb.fn
+          .coalesce(
+            eb.fn.sum<number>(eb.case().when("d.total_steps", ">=", daily).then(1).else(0).end()),
+            sql<number>`0`,
+          )
+          .as("days"),
+      ]);
+    if (userId !== undefined) query = query.where("m.user_id", "=", userId);
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      userId: row.user_id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      steps: Number(row.steps),
+      daysOnTarget: Number(row.days),
+      fundraisingUrl: row.fundraising_url,
+    }));
+  }
+
+  /** The members' steps together from the start to `countsTo`, and how many they are. */
+  async totals(challenge: ChallengeRow, countsTo: DayString): Promise<{ walkers: number; steps: number }> {
+    const row = await this.db
+      .selectFrom("challenge_members as m")
+      .where("m.challenge_id", "=", challenge.id)
+      .select((eb) => [
+        eb.fn.countAll<number>().as("walkers"),
+        eb
+          .selectFrom("step_days as d")
+          .innerJoin("challenge_members as j", "j.user_id", "d.user_id")
+          .where("j.challenge_id", "=", challenge.id)
+          .where("d.day", ">=", challenge.starts_on)
+          .where("d.day", "<=", countsTo)
+          .select((inner) => inner.fn.sum<number>("d.total_steps").as("s"))
+          .as("steps"),
+      ])
+      .executeTakeFirstOrThrow();
+    return { walkers: Number(row.walkers), steps: Number(row.steps ?? 0) };
+  }
+
+  /**
+   * Marks members completed at `now`: `userIds`, or every member (a team's target), those not
+   * completed before; answers who was marked, each once however many processes try.
+   */
+  async complete(challengeId: string, userIds: readonly string[] | null, now: number): Promise<string[]> {
+    if (userIds !== null && userIds.length === 0) return [];
+    let query = this.db
+      .updateTable("challenge_members")
+      .set({ completed_at: now })
+      .where("challenge_id", "=", challengeId)
+      .where("completed_at", "is", null);
+    if (userIds !== null) query = query.where("user_id", "in", userIds);
+    const rows = await query.returning("user_id").execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  /** The names of challenges, by id: for the badges they give. */
+  async names(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("challenges")
+      .select(["id", "name"])
+      .where("id", "in", ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+}
+
+function challengeNumbers<T extends ChallengeRow>(row: T): ChallengeRow {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    charity_name: row.charity_name,
+    kind: row.kind,
+    target: Number(row.target),
+    daily_target: row.daily_target === null ? null : Number(row.daily_target),
+    starts_on: row.starts_on,
+    ends_on: row.ends_on,
+    scope: row.scope,
+    group_id: row.group_id === null ? null : Number(row.group_id),
+    created_by: row.created_by,
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function memberNumbers(row: ChallengeMemberRow): ChallengeMemberRow {
+  return {
+    ...row,
+    joined_at: Number(row.joined_at),
+    completed_at: row.completed_at === null ? null : Number(row.completed_at),
+  };
+}
