@@ -23,7 +23,7 @@ export interface CertificateText {
 }
 
 /** A line no wider than the card: longer text is cut with an ellipsis (the name is 80 characters at most). */
-function fit(text: string, max: number): string {
+function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -36,15 +36,15 @@ export function certificateSvg(text: CertificateText): string {
   const lines = [
     line(110, 30, "CHARITY STEPS · CERTIFICATE OF COMPLETION", { bold: true, fill: "#0f766e" }),
     line(200, 34, "This is to certify that", { fill: "#475569" }),
-    line(275, 58, fit(text.walkerName, 34), { bold: true }),
+    line(275, 58, clip(text.walkerName, 34), { bold: true }),
     line(340, 30, "completed the challenge", { fill: "#475569" }),
-    line(400, 42, fit(text.challengeName, 44), { bold: true, fill: "#0f766e" }),
-    line(460, 30, fit(`${text.achievement}, ${text.dates}`, 70)),
+    line(400, 42, clip(text.challengeName, 44), { bold: true, fill: "#0f766e" }),
+    line(460, 30, clip(`${text.achievement}, ${text.dates}`, 70)),
     ...(text.charityName
-      ? [line(510, 28, fit(`Walking for ${text.charityName}`, 70), { fill: "#475569" })]
+      ? [line(510, 28, clip(`Walking for ${text.charityName}`, 70), { fill: "#475569" })]
       : []),
     ...(text.fundraisingUrl
-      ? [line(555, 22, fit(`Fundraising page: ${text.fundraisingUrl}`, 90), { fill: "#475569" })]
+      ? [line(555, 22, clip(`Fundraising page: ${text.fundraisingUrl}`, 90), { fill: "#475569" })]
       : []),
   ];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${CERTIFICATE_WIDTH}" height="${CERTIFICATE_HEIGHT}" viewBox="0 0 ${CERTIFICATE_WIDTH} ${CERTIFICATE_HEIGHT}">

@@ -264,7 +264,7 @@ export class ChallengeService {
   /** A public challenge's totals, for anyone: no names. */
   async publicView(id: string, now = Date.now()): Promise<PublicChallenge> {
     const challenge = await this.deps.challenges.find(id);
-    if (!challenge || challenge.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    if (challenge?.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
     const totals = await this.deps.challenges.totals(challenge, countsTo(challenge, now));
     return {
       id: challenge.id,
@@ -378,7 +378,7 @@ export class ChallengeService {
 
   private async publicChallenge(id: string): Promise<ChallengeRow> {
     const challenge = await this.deps.challenges.find(id);
-    if (!challenge || challenge.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    if (challenge?.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
     return challenge;
   }
 
@@ -405,7 +405,7 @@ export class ChallengeService {
 /** The last London day that counts so far: today while the challenge runs, then its end. */
 function countsTo(challenge: ChallengeRow, now: number): DayString {
   const today = londonDay(now);
-  return today < challenge.ends_on ? today : challenge.ends_on;
+  return Math.min(today, challenge.ends_on);
 }
 
 function fieldsOf(input: ChallengeInput) {
@@ -471,17 +471,17 @@ function checkPeriod(startsOn: DayString, endsOn: DayString, input: ChallengeInp
 
 /** Members by their own part (days on target, or steps), ties by name then id; equal parts share a rank. */
 function rank(challenge: ChallengeRow, rows: MemberProgress[]): ChallengeLeaderboardEntry[] {
-  const valueOf = (row: MemberProgress) => (challenge.kind === "daily_target" ? row.daysOnTarget : row.steps);
+  const partOf = (row: MemberProgress) => (challenge.kind === "daily_target" ? row.daysOnTarget : row.steps);
   const sorted = [...rows].sort(
     (a, b) =>
-      valueOf(b) - valueOf(a) ||
+      partOf(b) - partOf(a) ||
       names.compare(a.firstName ?? "", b.firstName ?? "") ||
       names.compare(a.lastName ?? "", b.lastName ?? "") ||
       (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
   );
   let previous: { value: number; rank: number } | undefined;
   return sorted.map((row, index) => {
-    const value = valueOf(row);
+    const value = partOf(row);
     const position = previous?.value === value ? previous.rank : index + 1;
     previous = { value, rank: position };
     return {
