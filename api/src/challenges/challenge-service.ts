@@ -405,7 +405,8 @@ export class ChallengeService {
 /** The last London day that counts so far: today while the challenge runs, then its end. */
 function countsTo(challenge: ChallengeRow, now: number): DayString {
   const today = londonDay(now);
-  return Math.min(today, challenge.ends_on);
+  // Days are YYYY-MM-DD strings, which sort as the days do (no Math.min for strings).
+  return [today, challenge.ends_on].sort()[0] as DayString;
 }
 
 function fieldsOf(input: ChallengeInput) {
