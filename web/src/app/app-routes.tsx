@@ -32,6 +32,7 @@ const signedInScreens = {
   [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
   [paths.welcome]: () => import("./routes/welcome-page"),
   [paths.notifications]: () => import("../features/notifications/notifications-page"),
+  [paths.challenges]: () => import("../features/challenges/challenges-page"),
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
 const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
@@ -55,6 +56,13 @@ const AppleHealthPage = lazy(() =>
 const WelcomePage = lazy(() => signedInScreens[paths.welcome]().then((m) => ({ default: m.WelcomePage })));
 const NotificationsPage = lazy(() =>
   signedInScreens[paths.notifications]().then((m) => ({ default: m.NotificationsPage })),
+);
+const ChallengesPage = lazy(() =>
+  signedInScreens[paths.challenges]().then((m) => ({ default: m.ChallengesPage })),
+);
+// A challenge's page: a public one's totals signed out, the whole challenge signed in.
+const ChallengePage = lazy(() =>
+  import("../features/challenges/challenge-page").then((m) => ({ default: m.ChallengePage })),
 );
 // A month's draw results are public; a prize's claim form is for its signed-in winner.
 const DrawResultsPage = lazy(() =>
@@ -108,6 +116,8 @@ export function AppRoutes() {
         <Route path={paths.groupJoin} element={<JoinLinkPage />} />
         <Route path={paths.account} element={protect(<AccountPage />)} />
         <Route path={paths.notifications} element={protect(<NotificationsPage />)} />
+        <Route path={paths.challenges} element={protect(<ChallengesPage />)} />
+        <Route path={paths.challenge} element={<ChallengePage />} />
         <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
         <Route path={paths.terms} element={<TermsPage />} />
         <Route path={paths.subscribe} element={<SubscribePage />} />

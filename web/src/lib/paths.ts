@@ -16,8 +16,14 @@ export const paths = {
   welcome: "/welcome",
   operator: "/operator",
   notifications: "/notifications",
+  challenges: "/challenges",
+  challenge: "/challenges/:id",
 } as const;
 
 export function groupPath(id: number): string {
   return `${paths.groups}/${id}`;
+}
+
+export function challengePagePath(id: string): string {
+  return `${paths.challenges}/${id}`;
 }

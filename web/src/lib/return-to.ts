@@ -3,8 +3,12 @@ import { GROUP_JOIN_LINK_PREFIX } from "@charity-steps/shared-types";
 /** Where to go back to after signing in, for this tab only. */
 const RETURN_TO_KEY = "charity-steps:return-to";
 
-/** Only a join link is ever returned to: a path on this site, never an address from outside. */
+/**
+ * Only a group's join link or a challenge's page is ever returned to: a path on this site, never an
+ * address from outside.
+ */
 function isReturnable(path: string): boolean {
+  if (/^\/challenges\/[0-9a-f-]{36}$/.test(path)) return true;
   return /^\/groups\/join\/[A-Za-z0-9%\s-]{1,64}$/.test(path) && path.startsWith(GROUP_JOIN_LINK_PREFIX);
 }
 

@@ -7,8 +7,10 @@ import {
   BADGES_PATH,
   type BadgesResponse,
   badgesShown,
+  CHALLENGES_PATH,
   CHARITY_IMPACT_PATH,
   CHARITY_NAMES,
+  type ChallengesResponse,
   type CharityImpactResponse,
   type CharitySelectionResponse,
   type DailyResetResponse,
@@ -152,6 +154,7 @@ export const defaultHandlers = [
     } satisfies PreferencesResponse),
   ),
   http.get(BADGES_PATH, () => HttpResponse.json(badgesOf({}))),
+  http.get(CHALLENGES_PATH, () => HttpResponse.json({ items: [] } satisfies ChallengesResponse)),
   http.get(NOTIFICATIONS_PATH, () =>
     HttpResponse.json({ items: [], unread: 0, next: null } satisfies NotificationsResponse),
   ),

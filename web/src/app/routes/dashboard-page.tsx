@@ -6,7 +6,7 @@ import {
   type StepHistoryResponse,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
-import { Gift, Heart, Trophy, Users } from "lucide-react";
+import { Flag, Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { CharityImpactLine } from "../../components/charity-impact-line";
@@ -14,6 +14,7 @@ import { LoadLater } from "../../components/load-later";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { BadgeAnnouncer } from "../../features/badges/badge-announcer";
+import { ChallengesDashboardCard } from "../../features/challenges/challenges-dashboard-card";
 import { ProgressRing } from "../../features/dashboard/progress-ring";
 import { StepHistoryChart } from "../../features/dashboard/step-history-chart";
 import {
@@ -132,7 +133,10 @@ export function DashboardPage() {
         </Tile>
       </div>
 
-      <nav className="fit-grid mt-3 gap-3 [--fit-min:5.5rem]" aria-label="Charity, prizes and groups">
+      <nav
+        className="fit-grid mt-3 gap-3 [--fit-min:5.5rem]"
+        aria-label="Charity, prizes, groups and challenges"
+      >
         <LinkTile
           to={paths.charity}
           icon={<Heart aria-hidden="true" className="size-5" />}
@@ -151,7 +155,15 @@ export function DashboardPage() {
         <LinkTile to={paths.groups} icon={<Users aria-hidden="true" className="size-5" />} title="Groups">
           Join &amp; compete
         </LinkTile>
+        <LinkTile
+          to={paths.challenges}
+          icon={<Flag aria-hidden="true" className="size-5" />}
+          title="Challenges"
+        >
+          Walk for a target
+        </LinkTile>
       </nav>
+      <ChallengesDashboardCard />
 
       {data?.charityName && (
         <CharityImpactLine charityName={data.charityName} className="card mt-3 p-3 text-center" />

@@ -65,6 +65,12 @@ export function GroupsPage() {
       </div>
       {open === "create" && <CreateGroupForm onDone={() => setOpen(null)} />}
       {open === "join" && <JoinGroupForm onDone={() => setOpen(null)} />}
+      <p className="mt-3 text-sm">
+        <Link to={paths.challenges} className="link">
+          Challenges
+        </Link>
+        : walk for a target together. A group's admin can set one for the group there.
+      </p>
 
       <div className="mt-4">
         {groups.isLoading ? (

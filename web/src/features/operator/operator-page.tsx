@@ -5,6 +5,7 @@ import { NotFoundPage } from "../../components/not-found-page";
 import { Page } from "../../components/page";
 import { useAuth } from "../../lib/use-auth";
 import { AuditLog } from "./audit-log";
+import { OperatorChallenges } from "./operator-challenges";
 import { OperatorDraws } from "./operator-draws";
 import { OperatorReviews } from "./operator-reviews";
 import { OperatorWalkerReviews } from "./operator-walker-reviews";
@@ -30,6 +31,7 @@ export function OperatorConsole() {
       <OperatorReviews />
       <OperatorWalkerReviews />
       <OperatorDraws />
+      <OperatorChallenges />
       <AuditLog />
     </Page>
   );
