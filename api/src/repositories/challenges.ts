@@ -280,6 +280,33 @@ export class ChallengesRepository {
     return rows.map((row) => row.user_id);
   }
 
+  /** Every challenge the walker is in, with their membership, by start: for their data export. */
+  async membershipsOf(userId: string): Promise<VisibleChallenge[]> {
+    const rows = await this.db
+      .selectFrom("challenge_members as m")
+      .innerJoin("challenges as c", "c.id", "m.challenge_id")
+      .where("m.user_id", "=", userId)
+      .selectAll("c")
+      .select([
+        "m.joined_at as m_joined_at",
+        "m.completed_at as m_completed_at",
+        "m.fundraising_url as m_fundraising_url",
+      ])
+      .orderBy("c.starts_on")
+      .orderBy("c.id")
+      .execute();
+    return rows.map(({ m_joined_at, m_completed_at, m_fundraising_url, ...challenge }) => ({
+      challenge: challengeNumbers(challenge),
+      member: {
+        challenge_id: challenge.id,
+        user_id: userId,
+        joined_at: Number(m_joined_at),
+        completed_at: m_completed_at === null ? null : Number(m_completed_at),
+        fundraising_url: m_fundraising_url,
+      },
+    }));
+  }
+
   /** The names of challenges, by id: for the badges they give. */
   async names(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

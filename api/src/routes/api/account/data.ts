@@ -180,6 +180,21 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
       })),
     };
   };
+  /** The challenges the walker is in: when they joined, completed, and their fundraising page. */
+  const challengesExport = async (userId: string) =>
+    (await app.repositories.challenges.membershipsOf(userId)).map(({ challenge, member }) => ({
+      id: challenge.id,
+      name: challenge.name,
+      kind: challenge.kind,
+      target: challenge.target,
+      dailyTarget: challenge.daily_target,
+      startsOn: challenge.starts_on,
+      endsOn: challenge.ends_on,
+      charity: challenge.charity_name,
+      joinedAt: member ? iso(member.joined_at) : null,
+      completedAt: member ? isoOrNull(member.completed_at) : null,
+      fundraisingUrl: member?.fundraising_url ?? null,
+    }));
   const builtInIssuer = builtInIssuerOf(app.config);
 
   /** Walkers whose export is being prepared by this process. */
@@ -242,6 +257,9 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
         await zip.file("notifications.json", async (put) =>
           put(`${JSON.stringify(await notificationsExport(user.id), null, 2)}\n`),
+        );
+        await zip.file("challenges.json", async (put) =>
+          put(`${JSON.stringify(await challengesExport(user.id), null, 2)}\n`),
         );
         await zip.jsonArray("days.json", accountData.days(user.id), dayJson);
         await zip.file("days.csv", async (put) => {

@@ -75,6 +75,33 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
     });
     await ana.account.put(NOTIFICATION_PREFERENCES_PATH, { quietHours: { start: "22:00", end: "07:00" } });
 
+    // A challenge Ana is in, with her fundraising page.
+    const operatorId = (
+      await app.repositories.users.upsertFromIdentity({
+        issuer: "https://issuer.test",
+        subject: `operator-${dialect}`,
+        email: null,
+        firstName: "Op",
+        lastName: null,
+        pictureUrl: null,
+      })
+    ).id;
+    const challenge = await app.services.challenges.createPublic(
+      {
+        name: "Ana's Winter Walk",
+        description: "",
+        charityName: "British Heart Foundation",
+        kind: "total_steps",
+        target: 50_000,
+        dailyTarget: null,
+        startsOn: "2026-11-21",
+        endsOn: "2026-11-30",
+      },
+      operatorId,
+    );
+    await app.services.challenges.join(challenge.id, ana.user.id);
+    await app.services.challenges.setFundraising(challenge.id, ana.user.id, "https://www.bhf.org.uk/ana");
+
     const download = await downloadExport(app, ana.cookie);
     const { response } = download;
     const confirmed = Date.UTC(2026, 10, 2, 9, 0);
@@ -95,6 +122,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
 
     const names = Object.keys(download.files).sort();
     expect(names.filter((name) => !name.startsWith("photos/"))).toEqual([
+      "challenges.json",
       "days.csv",
       "days.json",
       "groups.json",
@@ -125,6 +153,21 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
       },
     ]);
     expect(download.text("notifications.json")).not.toContain("the-capability-to-push-to-ana");
+    expect(download.json("challenges.json")).toEqual([
+      {
+        id: challenge.id,
+        name: "Ana's Winter Walk",
+        kind: "total_steps",
+        target: 50_000,
+        dailyTarget: null,
+        startsOn: "2026-11-21",
+        endsOn: "2026-11-30",
+        charity: "British Heart Foundation",
+        joinedAt: expect.stringMatching(/^2026-11-21T/),
+        completedAt: null,
+        fundraisingUrl: "https://www.bhf.org.uk/ana",
+      },
+    ]);
 
     expect(download.json("profile.json")).toEqual({
       firstName: ana.firstName,
