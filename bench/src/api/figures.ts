@@ -27,7 +27,7 @@ import {
   syncSide,
 } from "./load.js";
 import type { SeedPlan } from "./protocol.js";
-import { residentMegabytes, startServer, withApp } from "./server-process.js";
+import { type RunningServer, residentMegabytes, startServer, withApp } from "./server-process.js";
 
 /**
  * The leaderboard's and dashboard's budgets are the latency of one request: at 50 connections a
@@ -252,14 +252,16 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
     const largest = run.groupSizes.at(-1) ?? 0;
     if (dialect === "postgres" && postgres.url === null) {
       const why = postgres.why;
-      figures.push(
-        notMeasured(
-          `leaderboard p99, ${rows(largest)} members, 1 connection (${label})`,
-          "ms",
-          "≤ 100 ms",
-          why,
-        ),
-      );
+      for (const what of ["leaderboard", "challenge leaderboard"]) {
+        figures.push(
+          notMeasured(
+            `${what} p99, ${rows(largest)} members, 1 connection (${label})`,
+            "ms",
+            "≤ 100 ms",
+            why,
+          ),
+        );
+      }
       figures.push(notMeasured(`dashboard stats p99, 1 connection (${label})`, "ms", "≤ 5 ms", why));
       continue;
     }
@@ -271,52 +273,15 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
       groups: run.groupSizes,
     };
     await withApp(context.root, dialect, postgres.url, plan, async (server) => {
-      // The sizes take turns, so that the growth compares sizes measured under the same conditions.
-      const results = await alternating(
-        run.groupSizes.map((size) => ({
-          server,
-          title: `leaderboard ${size} ${label}`,
-          next: (random: () => number): Request => ({
-            method: "GET",
-            path: `/api/groups/${server.groups[size]}/leaderboard`,
-            headers: { cookie: pick(server.cookies, random) },
-          }),
-          connections: READ_CONNECTIONS,
-        })),
-        run,
-      );
-      const p99s: number[] = [];
-      for (const [index, size] of run.groupSizes.entries()) {
-        const result = results[index];
-        if (!result) continue;
-        log(
-          `leaderboard ${size} (${label}): ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${describeErrors(result)}`,
-        );
-        p99s.push(result.p99);
-        const name = `leaderboard p99, ${rows(size)} members, 1 connection (${label})`;
-        figures.push(
-          size === largest
-            ? bounded({ name, value: result.p99, unit: "ms", limit: 100, ...note(result) }, run.quick)
-            : { name, value: result.p99, unit: "ms", budget: "(growth, below)", pass: null, ...note(result) },
-        );
-      }
-      const [, middle, top] = p99s;
-      if (middle !== undefined && top !== undefined) {
-        const sizes = run.groupSizes;
-        figures.push(
-          relative(
-            {
-              name: `leaderboard growth ${rows(sizes[2] ?? 0)}/${rows(sizes[1] ?? 0)} members (${label})`,
-              value: top,
-              unit: "ms",
-              reference: { name: `p99 at ${rows(sizes[1] ?? 0)}`, value: Math.max(middle, 1), unit: "ms" },
-              maxRatio: 10,
-              budget: "≤ 10× (no worse than linear)",
-              note: `p99 ${p99s.join(" / ")} ms at ${sizes.map(rows).join(" / ")} members`,
-            },
-            run.quick,
-          ),
-        );
+      // A group's leaderboard (this month), and a public challenge's (its days so far), by size.
+      for (const board of [
+        { what: "leaderboard", path: (size: number) => `/api/groups/${server.groups[size]}/leaderboard` },
+        {
+          what: "challenge leaderboard",
+          path: (size: number) => `/api/challenges/${server.challenges[size]}/leaderboard`,
+        },
+      ]) {
+        figures.push(...(await leaderboardBySize(server, board, label, run)));
       }
       const stats = await load(
         server,
@@ -459,4 +424,66 @@ const rows = (count: number) =>
 function note(result: LoadResult): { note?: string } {
   const errors = describeErrors(result).trim();
   return errors ? { note: errors.slice(1, -1) } : {};
+}
+
+/**
+ * A leaderboard's p99 at each size, the sizes taking turns so that the growth compares sizes
+ * measured under the same conditions: the largest bounded at 100 ms, and its growth over the middle
+ * size at no worse than linear.
+ */
+async function leaderboardBySize(
+  server: RunningServer,
+  board: { what: string; path: (size: number) => string },
+  label: string,
+  run: Settings,
+): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const sizes = run.groupSizes;
+  const largest = sizes.at(-1) ?? 0;
+  const results = await alternating(
+    sizes.map((size) => ({
+      server,
+      title: `${board.what} ${size} ${label}`,
+      next: (random: () => number): Request => ({
+        method: "GET",
+        path: board.path(size),
+        headers: { cookie: pick(server.cookies, random) },
+      }),
+      connections: READ_CONNECTIONS,
+    })),
+    run,
+  );
+  const p99s: number[] = [];
+  for (const [index, size] of sizes.entries()) {
+    const result = results[index];
+    if (!result) continue;
+    process.stdout.write(
+      `  ${board.what} ${size} (${label}): ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${describeErrors(result)}\n`,
+    );
+    p99s.push(result.p99);
+    const name = `${board.what} p99, ${rows(size)} members, 1 connection (${label})`;
+    figures.push(
+      size === largest
+        ? bounded({ name, value: result.p99, unit: "ms", limit: 100, ...note(result) }, run.quick)
+        : { name, value: result.p99, unit: "ms", budget: "(growth, below)", pass: null, ...note(result) },
+    );
+  }
+  const [, middle, top] = p99s;
+  if (middle !== undefined && top !== undefined) {
+    figures.push(
+      relative(
+        {
+          name: `${board.what} growth ${rows(sizes[2] ?? 0)}/${rows(sizes[1] ?? 0)} members (${label})`,
+          value: top,
+          unit: "ms",
+          reference: { name: `p99 at ${rows(sizes[1] ?? 0)}`, value: Math.max(middle, 1), unit: "ms" },
+          maxRatio: 10,
+          budget: "≤ 10× (no worse than linear)",
+          note: `p99 ${p99s.join(" / ")} ms at ${sizes.map(rows).join(" / ")} members`,
+        },
+        run.quick,
+      ),
+    );
+  }
+  return figures;
 }

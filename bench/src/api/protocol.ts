@@ -33,5 +33,7 @@ export type ServerMessage =
       cookies: string[];
       /** Group id by member count. */
       groups: Record<number, number>;
+      /** A public challenge's id by member count (the same first N walkers). */
+      challenges: Record<number, string>;
     }
   | { kind: "heap"; heapUsedMb: number };

@@ -17,6 +17,7 @@ export interface RunningServer {
   port: number;
   cookies: string[];
   groups: Record<number, number>;
+  challenges: Record<number, string>;
   /** The server's heap in MB right after a full garbage collection. */
   heap(): Promise<number>;
   stop(): Promise<void>;
@@ -66,6 +67,7 @@ export async function startServer(
     port: message.port,
     cookies: message.cookies,
     groups: message.groups,
+    challenges: message.challenges,
     heap: () =>
       new Promise<number>((resolve) => {
         const answer = (reply: ServerMessage) => {

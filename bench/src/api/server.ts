@@ -4,12 +4,12 @@
  * is its own and the load comes from the bench process. Tells the parent over IPC when it listens,
  * with the session cookies and group ids it made.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildApp, loadConfig } from "@charity-steps/api";
-import { londonDay } from "@charity-steps/shared-types";
+import { addDays, londonDay } from "@charity-steps/shared-types";
 import type { SeedPlan, ServerMessage } from "./protocol.js";
 
 // The parent runs this bundled from bench/.cache, so it says where the repository is.
@@ -164,6 +164,20 @@ async function seed(db: unknown, dialect: "sqlite" | "postgres", sql: SqlTag, pl
     );
     groups[size] = id;
   }
+  // A public challenge of the same first N walkers, running through today: its leaderboard reads
+  // each member's days since its start (the month's days seeded above).
+  const challenges: Record<number, string> = {};
+  for (const size of plan.groups) {
+    const id = randomUUID();
+    await run(
+      `insert into challenges (id, name, description, charity_name, kind, target, daily_target, starts_on, ends_on, scope, group_id, created_by, created_at, updated_at)
+       values ('${id}', 'Challenge of ${size}', '', null, 'total_steps', 10000000, null, '${addDays(today, -29)}', '${addDays(today, 1)}', 'public', null, null, ${now}, ${now})`,
+    );
+    await run(
+      `insert into challenge_members (challenge_id, user_id, joined_at, completed_at, fundraising_url) select '${id}', id, ${now}, null, null from users where id < '${walkerId(size)}'`,
+    );
+    challenges[size] = id;
+  }
   // The bulk load's deferred work is done now, not during the measurement: VACUUM (or autovacuum
   // visits the million fresh rows), and a checkpoint (or their pages are written out mid-run).
   if (postgres) {
@@ -172,7 +186,7 @@ async function seed(db: unknown, dialect: "sqlite" | "postgres", sql: SqlTag, pl
   } else {
     await run("pragma wal_checkpoint(truncate)");
   }
-  return { cookies, groups };
+  return { cookies, groups, challenges };
 }
 
 const walkerId = (index: number) => `w${String(index).padStart(7, "0")}`;
@@ -182,7 +196,7 @@ let server: Listening;
 let message: ServerMessage;
 if (kind === "bare") {
   server = await bare();
-  message = { kind: "listening", port, cookies: [], groups: {} };
+  message = { kind: "listening", port, cookies: [], groups: {}, challenges: {} };
 } else {
   const plan = JSON.parse(process.env.BENCH_SEED ?? "{}") as SeedPlan;
   const built = await app(plan);
