@@ -6,14 +6,14 @@ export default defineConfig({
     // The run's app server pool (each file gets a server of its own, the first building what is
     // stale): see support/global-setup.ts.
     globalSetup: ["support/global-setup.ts"],
-    // Three files at once, each with its own app server and its own Chromium. A file spends much
-    // of its time waiting (a walk in real time, a sync's retry, a page's network going quiet), so
-    // a third file fills the cores where two left them idle half the time; a fourth gained
-    // nothing. While the files shared one Chromium, a page of one would now and then stall for
-    // half a minute or more while another file ran; with a Chromium each, that has not happened.
+    // Two files at once, each with its own app server and its own Chromium. A third filled the
+    // cores better (a file spends much of its time waiting), but on a loaded 2-core machine the
+    // pages' timers then ran late: a walk simulated in real time counted 11 steps of 18, and a
+    // screen took over 30 s. While the files shared one Chromium, a page of one would stall for
+    // half a minute while another ran; with a Chromium each, that has not happened.
     // E2E_FILES_AT_ONCE=1 runs them one by one.
     fileParallelism: true,
-    maxWorkers: Number(process.env.E2E_FILES_AT_ONCE ?? 3),
+    maxWorkers: Number(process.env.E2E_FILES_AT_ONCE ?? 2),
     // The files share the worker's modules (playwright's among them) instead of loading them again.
     isolate: false,
     testTimeout: 60_000,

@@ -63,6 +63,17 @@ describe("challenges", () => {
     challengeUrl =
       /https?:\/\/\S+\/challenges\/[0-9a-f-]{36}/.exec((await toast.textContent()) ?? "")?.[0] ?? "";
     expect(challengeUrl).toMatch(/\/challenges\/[0-9a-f-]{36}$/);
+    // It starts today, so only its end can move, and only later.
+    const listed = section.getByRole("list", { name: "Public challenges not ended" }).getByRole("listitem");
+    const row = listed.filter({ hasText: "Walk All Over Winter" });
+    const end = row.getByLabel("New end");
+    const later = new Date(Date.parse(`${await end.inputValue()}T12:00:00Z`) + 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    await end.fill(later);
+    await row.getByRole("button", { name: "Move end" }).click();
+    await page.locator("li.toast").filter({ hasText: "The end moved" }).waitFor();
+    await expect.poll(() => row.textContent()).toContain(`to ${later}`);
     expect(people[0]?.errors).toEqual([]);
   });
 

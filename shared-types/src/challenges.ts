@@ -83,6 +83,7 @@ export const CHALLENGE_MESSAGES = {
   notCompleted: "The certificate comes once you have completed the challenge.",
   notAdmin: "Only the group's admin can set its challenges.",
   badCursor: "cursor is not one this leaderboard gave.",
+  certificatesTooFast: "Too many certificates drawn just now. Please try again in a minute.",
 } as const;
 
 /** What both create routes (and the operator's edit) take. */

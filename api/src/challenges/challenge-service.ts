@@ -23,7 +23,7 @@ import {
   shortDisplayName,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
 import type { Notifier } from "../notifications/notifier.js";
 import type { AuditEntry } from "../repositories/audit-log.js";
 import type { BadgesRepository } from "../repositories/badges.js";
@@ -42,6 +42,10 @@ export const challengeBadgeId = (challengeId: string) => `challenge-${challengeI
 
 /** Certificates kept once drawn (each is a fraction of a second of CPU), newest last. */
 const CERTIFICATES_KEPT = 200;
+/** Certificates one walker may have drawn (not kept ones) in a minute: drawing holds the event loop. */
+export const CERTIFICATES_DRAWN_PER_MINUTE = 6;
+/** Walkers whose recent drawings are remembered; past it the oldest are forgotten. */
+const DRAWERS_REMEMBERED = 10_000;
 
 const longDate = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -60,6 +64,8 @@ const steps = (count: number) => count.toLocaleString("en-GB");
  */
 export class ChallengeService {
   private readonly certificates = new Map<string, Buffer>();
+  /** When each walker's certificates were last drawn (not served from those kept). */
+  private readonly drawnAt = new Map<string, number[]>();
 
   constructor(
     private readonly deps: {
@@ -238,6 +244,7 @@ export class ChallengeService {
     const key = JSON.stringify(text);
     let png = this.certificates.get(key);
     if (!png) {
+      this.countDrawing(userId, now);
       png = certificatePng(text);
       if (this.certificates.size >= CERTIFICATES_KEPT) {
         this.certificates.delete(this.certificates.keys().next().value as string);
@@ -250,6 +257,18 @@ export class ChallengeService {
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "") || "challenge";
     return { png, name: `charity-steps-${slug}-certificate.png` };
+  }
+
+  /** Counts a drawing against the walker's minute; a 429 past CERTIFICATES_DRAWN_PER_MINUTE. */
+  private countDrawing(userId: string, now: number): void {
+    const recent = (this.drawnAt.get(userId) ?? []).filter((at) => now - at < 60_000);
+    if (recent.length >= CERTIFICATES_DRAWN_PER_MINUTE) {
+      throw new AppError(429, CHALLENGE_MESSAGES.certificatesTooFast);
+    }
+    this.drawnAt.delete(userId);
+    if (this.drawnAt.size >= DRAWERS_REMEMBERED)
+      this.drawnAt.delete(this.drawnAt.keys().next().value as string);
+    this.drawnAt.set(userId, [...recent, now]);
   }
 
   /** Sets the walker's fundraising page in the challenge, or removes it with null. */

@@ -24,9 +24,8 @@ export function challengePaceText(challenge: ChallengeItem, today: DayString): s
   const left = pace.daysLeft === 1 ? "Last day" : `${pace.daysLeft} days left`;
   if (challenge.progress === null) return left;
   if (pace.onTrack) return `${left} · On track`;
-  return challenge.kind === "daily_target"
-    ? `${left} · ${formatSteps(pace.stepsPerDay)} steps a day to finish`
-    : `${left} · ${formatSteps(pace.stepsPerDay)} steps a day to finish`;
+  // For days on a daily target, the steps a day are the target's own.
+  return `${left} · ${formatSteps(pace.stepsPerDay)} steps a day to finish`;
 }
 
 /** The challenge's progress as a bar, with its value in words for screen readers. */

@@ -1,13 +1,26 @@
-import { CHALLENGES_PATH, type ChallengeItem, OPERATOR_CHALLENGES_PATH } from "@charity-steps/shared-types";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  CHALLENGES_PATH,
+  type ChallengeInput,
+  type ChallengeItem,
+  type ChallengesResponse,
+  londonDay,
+  OPERATOR_CHALLENGES_PATH,
+  operatorChallengePath,
+} from "@charity-steps/shared-types";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Flag } from "lucide-react";
+import { type FormEvent, useState } from "react";
 import { Link } from "react-router-dom";
 import { ChallengeForm } from "../../components/challenge-form";
-import { apiRequest } from "../../lib/api-client";
+import { ConfirmDialog } from "../../components/confirm-dialog";
+import { apiRequest, serverMessage } from "../../lib/api-client";
 import { challengePagePath, paths } from "../../lib/paths";
 import { toast } from "../../lib/toast-store";
 
-/** Operators set public challenges: anyone may join them, and their totals are public. */
+/**
+ * Operators set public challenges (anyone may join them, and their totals are public), cancel one
+ * before it starts, and move a running one's end later.
+ */
 export function OperatorChallenges() {
   const queryClient = useQueryClient();
   const create = useMutation({
@@ -36,11 +49,113 @@ export function OperatorChallenges() {
           });
         }}
       />
+      <PublicChallengesList />
       <p className="text-sm">
         <Link to={paths.challenges} className="link">
           See the challenges as walkers do
         </Link>
       </p>
     </section>
+  );
+}
+
+/** The public challenges not ended: cancel one that has not started, or move a running one's end later. */
+function PublicChallengesList() {
+  const queryClient = useQueryClient();
+  const challenges = useQuery<ChallengesResponse | null>({ queryKey: [CHALLENGES_PATH] });
+  const today = londonDay();
+  const [cancelling, setCancelling] = useState<ChallengeItem | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [CHALLENGES_PATH] });
+  const cancel = useMutation({
+    mutationFn: async (id: string) => apiRequest("DELETE", operatorChallengePath(id)),
+    onSuccess: refresh,
+    onError: (error) =>
+      toast({
+        title: "Not cancelled",
+        description: serverMessage(error, "Please try again."),
+        variant: "destructive",
+      }),
+  });
+  const moveEnd = useMutation({
+    mutationFn: async ({ item, endsOn }: { item: ChallengeItem; endsOn: string }) => {
+      const input: ChallengeInput = {
+        name: item.name,
+        description: item.description,
+        charityName: item.charityName,
+        kind: item.kind,
+        target: item.target,
+        dailyTarget: item.dailyTarget,
+        startsOn: item.startsOn,
+        endsOn,
+      };
+      await apiRequest("PUT", operatorChallengePath(item.id), input);
+    },
+    onSuccess: () => {
+      toast({ title: "The end moved" });
+      return refresh();
+    },
+    onError: (error) =>
+      toast({
+        title: "Not moved",
+        description: serverMessage(error, "Please try again."),
+        variant: "destructive",
+      }),
+  });
+  const running = (challenges.data?.items ?? []).filter(
+    (item) => item.scope === "public" && item.endsOn >= today,
+  );
+  if (running.length === 0) return null;
+  const submitEnd = (item: ChallengeItem) => (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const endsOn = String(new FormData(event.currentTarget).get("endsOn") ?? "");
+    moveEnd.mutate({ item, endsOn });
+  };
+  return (
+    <>
+      <h3 className="font-semibold">Public challenges not ended</h3>
+      <ul className="space-y-2" aria-label="Public challenges not ended">
+        {running.map((item) => (
+          <li key={item.id} className="rounded-lg border border-line p-3">
+            <p className="font-medium [overflow-wrap:anywhere]">{item.name}</p>
+            <p className="text-sm text-muted">
+              {item.startsOn} to {item.endsOn}
+            </p>
+            {today < item.startsOn ? (
+              <button type="button" className="btn-secondary mt-2" onClick={() => setCancelling(item)}>
+                Cancel challenge
+              </button>
+            ) : (
+              <form className="mt-2 flex flex-wrap items-end gap-2" onSubmit={submitEnd(item)}>
+                <label className="block text-sm font-medium">
+                  New end
+                  <input
+                    name="endsOn"
+                    type="date"
+                    className="field"
+                    min={item.endsOn}
+                    defaultValue={item.endsOn}
+                    required
+                  />
+                </label>
+                <button type="submit" className="btn-secondary" disabled={moveEnd.isPending}>
+                  Move end
+                </button>
+              </form>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={cancelling !== null}
+        title="Cancel this challenge?"
+        description={`${cancelling?.name ?? "It"} goes, with everyone who joined it. It has not started, so no steps are lost.`}
+        confirmLabel="Cancel challenge"
+        onConfirm={() => {
+          if (cancelling) cancel.mutate(cancelling.id);
+          setCancelling(null);
+        }}
+        onCancel={() => setCancelling(null)}
+      />
+    </>
   );
 }

@@ -86,6 +86,7 @@ export const challengesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: Type.Unsafe<Buffer>(Type.String({ description: "A PNG image, 1200 × 630" })),
           ...refusals,
           409: ErrorResponse,
+          429: ErrorResponse,
         },
       },
     },

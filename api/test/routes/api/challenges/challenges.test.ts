@@ -3,6 +3,7 @@ import {
   type BadgesResponse,
   CHALLENGE_LEADERBOARD_PAGE,
   CHALLENGE_MESSAGES,
+  CHALLENGES_JOINED_MAX,
   CHALLENGES_PATH,
   type ChallengeInput,
   type ChallengeItem,
@@ -25,6 +26,7 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CERTIFICATES_DRAWN_PER_MINUTE } from "../../../../src/challenges/challenge-service.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, useTestClock } from "../../../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
@@ -182,6 +184,21 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       'attachment; filename="charity-steps-winter-hundred-k-certificate.png"',
     );
     expect(pngSize(certificate.rawPayload)).toEqual({ width: 1200, height: 630 });
+    // Drawing a certificate holds the server a moment: six a minute per walker; one drawn before is kept.
+    for (let index = 1; index < CERTIFICATES_DRAWN_PER_MINUTE; index++) {
+      await ada.api.put(challengeFundraisingPath(item.id), {
+        url: `https://www.justgiving.com/page/ada-${index}`,
+      });
+      expect((await ada.api.get(challengeCertificatePath(item.id))).statusCode, `drawing ${index + 1}`).toBe(
+        200,
+      );
+    }
+    await ada.api.put(challengeFundraisingPath(item.id), { url: "https://www.justgiving.com/page/ada-more" });
+    const tooFast = await ada.api.get(challengeCertificatePath(item.id));
+    expect(tooFast.statusCode).toBe(429);
+    expect(tooFast.json().message).toBe(CHALLENGE_MESSAGES.certificatesTooFast);
+    await ada.api.put(challengeFundraisingPath(item.id), { url: "https://www.justgiving.com/page/ada-1" });
+    expect((await ada.api.get(challengeCertificatePath(item.id))).statusCode).toBe(200);
     // Someone not in it: no certificate of theirs to give.
     const bo = await walker("Bo");
     expect((await bo.api.get(challengeCertificatePath(item.id))).statusCode).toBe(404);
@@ -455,5 +472,23 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       "challenge.create",
       "challenge.cancel",
     ]);
+  });
+
+  it(`lets a walker be in at most ${CHALLENGES_JOINED_MAX} challenges that have not ended`, async () => {
+    const fay = await walker("Fay");
+    const many = [];
+    for (let index = 0; index <= CHALLENGES_JOINED_MAX; index++) {
+      many.push(await createPublic({ name: `Many ${index}`, target: 1_000_000 }));
+    }
+    for (const each of many.slice(0, CHALLENGES_JOINED_MAX)) {
+      await app.repositories.challenges.join(each.id, fay.user.id, Date.now());
+    }
+    const last = many.at(-1) as ChallengeItem;
+    const refused = await fay.api.post(challengeJoinPath(last.id));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(CHALLENGE_MESSAGES.tooManyJoined);
+    // Leaving one makes room.
+    await fay.api.post(challengeLeavePath(many[0]?.id ?? ""));
+    expect((await fay.api.post(challengeJoinPath(last.id))).statusCode).toBe(201);
   });
 });

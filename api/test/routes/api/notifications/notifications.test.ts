@@ -268,6 +268,49 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect(listed).toEqual([{ kind: "entry_reviewed" }]);
   });
 
+  it("pushes a completed challenge and Monday's look back on the week, each with its text", async () => {
+    const walker = await subscribedWalker("Cleo");
+    const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
+    const { challenges } = app.services;
+    const challenge = await challenges.createPublic(
+      {
+        name: "Weekend Ten K",
+        description: "",
+        charityName: null,
+        kind: "total_steps",
+        target: 10_000,
+        dailyTarget: null,
+        startsOn: TEST_TODAY,
+        endsOn: addDays(TEST_TODAY, 1),
+      },
+      operator.user.id,
+    );
+    await challenges.join(challenge.id, walker.userId);
+    await walkedOn(app, walker.userId, TEST_TODAY, 10_500);
+    await challenges.stepsArrived(walker.userId);
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
+    // Monday 23 November, 08:30 London: the week's look, past the quiet hours (to 08:00), pushed at once.
+    // The clock stays at that Monday while the push goes: the worker sends what is due by its clock.
+    await atMoment("2026-11-23T08:30:00Z", async () => {
+      await app.services.weeklySummaries.tick();
+      await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 2);
+    });
+    expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload)).toEqual([
+      {
+        kind: "challenge_completed",
+        title: "Challenge completed!",
+        body: 'You completed "Weekend Ten K". Your certificate is ready.',
+        url: `/challenges/${challenge.id}`,
+      },
+      {
+        kind: "weekly_summary",
+        title: "Your week from Mon 16 Nov",
+        body: "10,500 steps, 1 of 7 days on goal. Your first week of steps with us.",
+        url: "/dashboard",
+      },
+    ]);
+  });
+
   it("reminds a walker at their reminder time when a streak of 2 or more needs today's goal", async () => {
     const onStreak = await subscribedWalker("Streaker");
     const shortStreak = await subscribedWalker("Beginner");
