@@ -4,23 +4,14 @@ import {
   type NotificationPreferences,
   type NotificationsResponse,
 } from "@charity-steps/shared-types";
-import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { useTestClock } from "../support/clock.js";
-import { startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
-import { stepsClient } from "../support/steps.js";
+import { mailHeader, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
+import { mailedWalker } from "../support/steps.js";
 
 // 21 November 2026, 12:00 London: outside the default quiet hours.
 useTestClock();
-
-/** A header as the mail client reads it. */
-const header = (mail: ParsedMail | undefined, name: string) =>
-  mail?.headerLines
-    .find((line) => line.key === name)
-    ?.line.replace(/\r\n\s*/g, " ")
-    .slice(name.length + 1)
-    .trim();
 
 describe.each(dialects)("notifications by email (%s)", (dialect) => {
   let smtp: TestSmtpServer;
@@ -37,17 +28,8 @@ describe.each(dialects)("notifications by email (%s)", (dialect) => {
     await smtp?.close();
   });
 
-  async function walker(name: string, { confirmed = true } = {}) {
-    const created = await createSignedInWalker(testApp.app, name);
-    if (confirmed) {
-      await testApp.app.database.db
-        .updateTable("users")
-        .set({ email_verified_at: Date.UTC(2026, 10, 1) })
-        .where("id", "=", created.user.id)
-        .execute();
-    }
-    return { ...created, api: stepsClient(testApp.app, created.cookie) };
-  }
+  const walker = (name: string, options?: { confirmed?: boolean }) =>
+    mailedWalker(testApp.app, name, options);
   const notify = (userId: string, kind: "new_sign_in" | "goal_reached", eventKey: string) =>
     testApp.app.services.notifier.notify({
       userId,
@@ -85,8 +67,8 @@ describe.each(dialects)("notifications by email (%s)", (dialect) => {
     expect(mail?.text).toContain("Someone signed in with Firefox on Android at 12:00 on 21 November.");
     const { publicUrl } = testApp.app.config;
     expect(mail?.text).toContain(`Open Charity Steps:\n${publicUrl}/account`);
-    expect(header(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
-    const link = new URL(/^<([^>]+)>$/.exec(header(mail, "list-unsubscribe") ?? "")?.[1] ?? "");
+    expect(mailHeader(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const link = new URL(/^<([^>]+)>$/.exec(mailHeader(mail, "list-unsubscribe") ?? "")?.[1] ?? "");
     expect(link.origin).toBe(new URL(publicUrl).origin);
     expect(link.searchParams.get("kind")).toBe("new_sign_in");
     expect(mail?.text).toContain("“A sign-in from a new browser” is on in your notification settings");

@@ -10,10 +10,10 @@ import {
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { atMoment, useTestClock } from "../support/clock.js";
-import { startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
-import { stepsClient, walkedOn } from "../support/steps.js";
+import { mailHeader, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
+import { mailedWalker, walkedOn } from "../support/steps.js";
 
 // Walkers sign in at a fixed moment (21 November 2026), whatever day the tests run on.
 useTestClock();
@@ -33,18 +33,8 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     await smtp?.close();
   });
 
-  /** A walker whose email is confirmed (as its mailed link would). */
-  async function walker(name: string, { confirmed = true } = {}) {
-    const created = await createSignedInWalker(testApp.app, name);
-    if (confirmed) {
-      await testApp.app.database.db
-        .updateTable("users")
-        .set({ email_verified_at: Date.UTC(2026, 10, 1) })
-        .where("id", "=", created.user.id)
-        .execute();
-    }
-    return { ...created, api: stepsClient(testApp.app, created.cookie) };
-  }
+  const walker = (name: string, options?: { confirmed?: boolean }) =>
+    mailedWalker(testApp.app, name, options);
   const walked = (userId: string, day: DayString, steps: number) => walkedOn(testApp.app, userId, day, steps);
   const tick = (iso: string) => atMoment(iso, () => testApp.app.services.weeklySummaries.tick());
   const listed = async (cookie: string) =>
@@ -107,12 +97,7 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(mail?.text).toContain("- Your 18,000 steps last week walked for British Heart Foundation");
     expect(mail?.text).toMatch(/See it in Charity Steps: http\S+\/dashboard\n/);
     // The headers as the mail client reads them (RFC 8058).
-    const header = (name: string) =>
-      mail?.headerLines
-        .find((line) => line.key === name)
-        ?.line.replace(/\r\n\s*/g, " ")
-        .slice(name.length + 1)
-        .trim();
+    const header = (name: string) => mailHeader(mail, name);
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     const link = new URL(/^<([^>]+)>$/.exec(header("list-unsubscribe") ?? "")?.[1] ?? "");
     expect(link.pathname).toBe(EMAIL_UNSUBSCRIBE_PATH);

@@ -84,3 +84,12 @@ export function logCapture() {
     stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   };
 }
+
+/** A header of a received mail as a mail client reads it (folded lines joined). */
+export function mailHeader(mail: ParsedMail | undefined, name: string): string | undefined {
+  return mail?.headerLines
+    .find((line) => line.key === name)
+    ?.line.replace(/\r\n\s*/g, " ")
+    .slice(name.length + 1)
+    .trim();
+}

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type DayString, londonDayStart } from "@charity-steps/shared-types";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
+import { createSignedInWalker } from "../helper.js";
 
 /** A walker's request to the API: JSON, same-origin, with their session cookie. */
 export function stepsClient(app: FastifyInstance, cookie: string) {
@@ -176,4 +177,17 @@ export function walkedOn(app: FastifyInstance, userId: string, day: DayString, s
     { userId, day, counterId: "device:phone", kind: "motion", source: "device_motion", steps },
     londonDayStart(day) + 20 * 3_600_000,
   );
+}
+
+/** A signed-in walker, their email confirmed (as its mailed link would) unless `confirmed` is false. */
+export async function mailedWalker(app: FastifyInstance, name: string, { confirmed = true } = {}) {
+  const created = await createSignedInWalker(app, name);
+  if (confirmed) {
+    await app.database.db
+      .updateTable("users")
+      .set({ email_verified_at: Date.UTC(2026, 10, 1) })
+      .where("id", "=", created.user.id)
+      .execute();
+  }
+  return { ...created, api: stepsClient(app, created.cookie) };
 }
