@@ -28,7 +28,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CERTIFICATES_DRAWN_PER_MINUTE } from "../../../../src/challenges/challenge-service.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
-import { atMoment, useTestClock } from "../../../support/clock.js";
+import { atMoment, TEST_NOW, useTestClock } from "../../../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
 
@@ -481,7 +481,7 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       many.push(await createPublic({ name: `Many ${index}`, target: 1_000_000 }));
     }
     for (const each of many.slice(0, CHALLENGES_JOINED_MAX)) {
-      await app.repositories.challenges.join(each.id, fay.user.id, Date.now());
+      await app.repositories.challenges.join(each.id, fay.user.id, TEST_NOW.getTime());
     }
     const last = many.at(-1) as ChallengeItem;
     const refused = await fay.api.post(challengeJoinPath(last.id));
