@@ -186,7 +186,7 @@ export class ChallengeService {
     if (today > challenge.ends_on) throw new ConflictError(CHALLENGE_MESSAGES.ended);
     const { challenges } = this.deps;
     if (!(await challenges.member(id, userId))) {
-      if ((await challenges.joinedNotEnded(userId, today)).length >= CHALLENGES_JOINED_MAX) {
+      if ((await challenges.membershipsOf(userId, today)).length >= CHALLENGES_JOINED_MAX) {
         throw new ConflictError(CHALLENGE_MESSAGES.tooManyJoined);
       }
     }
@@ -301,12 +301,11 @@ export class ChallengeService {
 
   /** Steps arrived for the walker: completes whatever they joined that the steps now reach. */
   async stepsArrived(userId: string, now = Date.now()): Promise<void> {
-    const started = (await this.deps.challenges.joinedNotEnded(userId, londonDay(now))).filter(
-      (challenge) => challenge.starts_on <= londonDay(now),
-    );
-    for (const challenge of started) {
-      const member = await this.deps.challenges.member(challenge.id, userId);
-      if (member && member.completed_at === null) await this.itemOf(challenge, member, userId, now);
+    const today = londonDay(now);
+    for (const { challenge, member } of await this.deps.challenges.membershipsOf(userId, today)) {
+      if (challenge.starts_on <= today && member?.completed_at === null) {
+        await this.itemOf(challenge, member, userId, now);
+      }
     }
   }
 

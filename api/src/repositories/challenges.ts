@@ -108,28 +108,12 @@ export class ChallengesRepository {
         ]),
       )
       .selectAll("c")
-      .select([
-        "m.joined_at as m_joined_at",
-        "m.completed_at as m_completed_at",
-        "m.fundraising_url as m_fundraising_url",
-      ])
+      .select(MEMBERSHIP_COLUMNS)
       .orderBy("c.ends_on")
       .orderBy("c.starts_on")
       .orderBy("c.id")
       .execute();
-    return rows.map(({ m_joined_at, m_completed_at, m_fundraising_url, ...challenge }) => ({
-      challenge: challengeNumbers(challenge),
-      member:
-        m_joined_at === null
-          ? null
-          : {
-              challenge_id: challenge.id,
-              user_id: userId,
-              joined_at: Number(m_joined_at),
-              completed_at: m_completed_at === null ? null : Number(m_completed_at),
-              fundraising_url: m_fundraising_url,
-            },
-    }));
+    return rows.map((row) => withMembership(row, userId));
   }
 
   /** Whether the walker is a member of the group. */
@@ -141,18 +125,6 @@ export class ChallengesRepository {
       .where("user_id", "=", userId)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** The challenges the walker joined that end on or after `today`. */
-  async joinedNotEnded(userId: string, today: DayString): Promise<ChallengeRow[]> {
-    const rows = await this.db
-      .selectFrom("challenge_members as m")
-      .innerJoin("challenges as c", "c.id", "m.challenge_id")
-      .where("m.user_id", "=", userId)
-      .where("c.ends_on", ">=", today)
-      .selectAll("c")
-      .execute();
-    return rows.map(challengeNumbers);
   }
 
   /** How many of the group's challenges end on or after `today`. */
@@ -277,31 +249,21 @@ export class ChallengesRepository {
     return rows.map((row) => row.user_id);
   }
 
-  /** Every challenge the walker is in, with their membership, by start: for their data export. */
-  async membershipsOf(userId: string): Promise<VisibleChallenge[]> {
-    const rows = await this.db
+  /**
+   * The challenges the walker is in, with their membership, by start: every one (their data export),
+   * or those that end on or after `notEndedOn`.
+   */
+  async membershipsOf(userId: string, notEndedOn?: DayString): Promise<VisibleChallenge[]> {
+    let query = this.db
       .selectFrom("challenge_members as m")
       .innerJoin("challenges as c", "c.id", "m.challenge_id")
       .where("m.user_id", "=", userId)
       .selectAll("c")
-      .select([
-        "m.joined_at as m_joined_at",
-        "m.completed_at as m_completed_at",
-        "m.fundraising_url as m_fundraising_url",
-      ])
+      .select(MEMBERSHIP_COLUMNS)
       .orderBy("c.starts_on")
-      .orderBy("c.id")
-      .execute();
-    return rows.map(({ m_joined_at, m_completed_at, m_fundraising_url, ...challenge }) => ({
-      challenge: challengeNumbers(challenge),
-      member: {
-        challenge_id: challenge.id,
-        user_id: userId,
-        joined_at: Number(m_joined_at),
-        completed_at: m_completed_at === null ? null : Number(m_completed_at),
-        fundraising_url: m_fundraising_url,
-      },
-    }));
+      .orderBy("c.id");
+    if (notEndedOn !== undefined) query = query.where("c.ends_on", ">=", notEndedOn);
+    return (await query.execute()).map((row) => withMembership(row, userId));
   }
 
   /** The names of challenges, by id: for the badges they give. */
@@ -314,6 +276,37 @@ export class ChallengesRepository {
       .execute();
     return new Map(rows.map((row) => [row.id, row.name]));
   }
+}
+
+/** A walker's membership read beside its challenge's columns (null columns: not joined). */
+const MEMBERSHIP_COLUMNS = [
+  "m.joined_at as m_joined_at",
+  "m.completed_at as m_completed_at",
+  "m.fundraising_url as m_fundraising_url",
+] as const;
+
+function withMembership(
+  row: ChallengeRow & {
+    m_joined_at: number | null;
+    m_completed_at: number | null;
+    m_fundraising_url: string | null;
+  },
+  userId: string,
+): VisibleChallenge {
+  const { m_joined_at, m_completed_at, m_fundraising_url, ...challenge } = row;
+  return {
+    challenge: challengeNumbers(challenge),
+    member:
+      m_joined_at === null
+        ? null
+        : {
+            challenge_id: challenge.id,
+            user_id: userId,
+            joined_at: Number(m_joined_at),
+            completed_at: m_completed_at === null ? null : Number(m_completed_at),
+            fundraising_url: m_fundraising_url,
+          },
+  };
 }
 
 function challengeNumbers<T extends ChallengeRow>(row: T): ChallengeRow {

@@ -24,7 +24,7 @@ import { toast } from "../../lib/toast-store";
 export function OperatorChallenges() {
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: async (input: Parameters<Parameters<typeof ChallengeForm>[0]["onSubmit"]>[0]) =>
+    mutationFn: async (input: ChallengeInput) =>
       (await (await apiRequest("POST", OPERATOR_CHALLENGES_PATH, input)).json()) as ChallengeItem,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [CHALLENGES_PATH] }),
   });

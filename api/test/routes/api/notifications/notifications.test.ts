@@ -74,6 +74,24 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     return { cookie: walker.cookie, userId: walker.user.id, browser };
   }
 
+  /** Today's manual entries of these steps, each with a photo, by the walker: their ids. */
+  async function manualEntries(cookie: string, steps: readonly string[]): Promise<string[]> {
+    const png = await photo("png");
+    const ids: string[] = [];
+    for (const stepsCount of steps) {
+      const form = multipartBody(manualForm({ steps: stepsCount, date: TEST_TODAY }, { bytes: png }));
+      const entry = await app.inject({
+        method: "POST",
+        url: "/api/steps/add-manual-verified",
+        headers: { cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
+        payload: form.body,
+      });
+      expect(entry.statusCode).toBe(201);
+      ids.push(entry.json().entry.id);
+    }
+    return ids;
+  }
+
   /**
    * Waits until no push is in a worker's hands: the receiver has a push before the worker hears
    * its answer and marks it sent, and a test that moves the clock on must not catch it between.
@@ -188,19 +206,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
   it("tells a walker an operator's decision on their manual entry, with the reason for a refusal", async () => {
     const walker = await subscribedWalker("Entry");
     const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
-    const png = await photo("png");
-    const entries: string[] = [];
-    for (const stepsCount of ["2500", "3000"]) {
-      const form = multipartBody(manualForm({ steps: stepsCount, date: TEST_TODAY }, { bytes: png }));
-      const entry = await app.inject({
-        method: "POST",
-        url: "/api/steps/add-manual-verified",
-        headers: { cookie: walker.cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
-        payload: form.body,
-      });
-      expect(entry.statusCode).toBe(201);
-      entries.push(entry.json().entry.id);
-    }
+    const entries = await manualEntries(walker.cookie, ["2500", "3000"]);
     const decide = (id: string, body: object) => as(operator.cookie).post(operatorReviewPath(id), body);
     expect((await decide(entries[0] ?? "", { decision: "approve" })).statusCode).toBe(200);
     expect(
@@ -228,17 +234,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
   it("tells a walker an operator's decision on a whole month of their manual entries, once", async () => {
     const walker = await subscribedWalker("Month");
     const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
-    const png = await photo("png");
-    for (const stepsCount of ["1500", "1800"]) {
-      const form = multipartBody(manualForm({ steps: stepsCount, date: TEST_TODAY }, { bytes: png }));
-      const entry = await app.inject({
-        method: "POST",
-        url: "/api/steps/add-manual-verified",
-        headers: { cookie: walker.cookie, "content-type": form.contentType, "idempotency-key": randomUUID() },
-        payload: form.body,
-      });
-      expect(entry.statusCode).toBe(201);
-    }
+    await manualEntries(walker.cookie, ["1500", "1800"]);
     const decided = await as(operator.cookie).post(
       `${OPERATOR_REVIEW_WALKERS_PATH}/${walker.userId}/months/${TEST_MONTH}`,
       { decision: "reject", reason: "Photos of a screen, not a step counter." },
