@@ -5,7 +5,7 @@ import {
   type FairPlayCounter,
   fairPlayDay,
   isLateDay,
-  lateDayAfter,
+  LATE_DAY_AFTER_MS,
   type MonthString,
   monthOfDay,
   NEW_DEVICES_PER_DAY_MAX,
@@ -64,14 +64,14 @@ export class EligibleSteps {
 
   /**
    * The days from `from` to `to` (of every walker, or only `userId`'s, or only the members of group
-   * `groupId`) that hold steps back from prizes: a manual entry not approved, a counter's steps above
+   * `groupId` or of challenge `challengeId`) that hold steps back from prizes: a manual entry not approved, a counter's steps above
    * the pace not approved, or steps the day rules hold (a late day, a day above the ceiling, more
    * devices than count). Each such day is weighed by `fairPlayDay`, from its counters, its manual
    * entries, whether it is late and which of its month's late days it is, and what operators
    * decided of it. Every other day counts for prizes exactly as it is counted.
    */
   async heldDays(
-    range: { from: DayString; to: DayString; userId?: string; groupId?: number },
+    range: { from: DayString; to: DayString; userId?: string; groupId?: number; challengeId?: string },
     db: Kysely<DatabaseSchema> = this.database.db,
   ): Promise<HeldDay[]> {
     const { dialect } = this.database;
@@ -89,21 +89,31 @@ export class EligibleSteps {
           sql<boolean>`${ref} in (select m.user_id from group_members m where m.group_id = ${range.groupId})`,
         );
       }
+      if (range.challengeId !== undefined) {
+        conditions.push(
+          sql<boolean>`${ref} in (select c.user_id from challenge_members c where c.challenge_id = ${range.challengeId})`,
+        );
+      }
       return sql<boolean>`${sql.join(conditions, sql` and `)}`;
     };
-    const cutoffs = jsonRows(
-      dialect,
-      rowsParam(monthDays.map((day) => ({ day, late_after: lateDayAfter(day) }))),
-      { day: "text", late_after: "bigint" },
-    );
+    // A day is late when its first reading came after `lateDayAfter(day)`, a wait after London's
+    // next midnight. London's midnight is UTC's or an hour before it, so a late day's first reading
+    // is always past the day's UTC midnight, plus 23 hours, plus the wait. That bound is worked out
+    // on each row (a join to each day's exact moment was read once per row, which took a second at
+    // 10,000 walkers), and `weigh` applies the exact rule to the days it lets through.
+    const utcMidnightMs =
+      dialect === "postgres"
+        ? sql<number>`((s.day::date - date '1970-01-01')::bigint * 86400000)`
+        : sql<number>`(unixepoch(s.day) * 1000)`;
+    const earliestLate = 23 * 3_600_000 + LATE_DAY_AFTER_MS;
     const candidates = [
-      // Late days, and days above the ceiling.
+      // Late days (and a few on time near the bound), and days above the ceiling.
       ...(
         await sql<DayKey>`
-          select s.user_id, s.day from ${cutoffs}
-          join step_days s on s.day = r.day
+          select s.user_id, s.day from step_days s
           where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
-            and (s.first_reading_at > r.late_after or s.total_steps > ${DAY_PRIZE_CEILING_STEPS})`.execute(db)
+            and (s.first_reading_at > ${utcMidnightMs} + ${earliestLate}
+              or s.total_steps > ${DAY_PRIZE_CEILING_STEPS})`.execute(db)
       ).rows,
       // Days with more devices than count.
       ...(await db

@@ -4,6 +4,7 @@ import {
   FAIR_PLAY_MESSAGES,
   LATE_DAY_STEPS_AT_ONCE,
   LATE_DAYS_AT_ONCE_PER_MONTH,
+  lateDayAfter,
   NEW_DEVICES_PER_DAY_MAX,
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
@@ -118,6 +119,27 @@ describe.each(dialects)("fair play's day rules (%s)", (dialect) => {
       eligibleMonthSteps: 7 * LATE_DAY_STEPS_AT_ONCE,
       pendingMonthSteps: 7 * (12_000 - LATE_DAY_STEPS_AT_ONCE),
     });
+  });
+
+  it.each([
+    ["in summer time", "2026-07-15"],
+    ["in winter time", "2026-11-10"],
+  ])("makes a day late from the first moment after its wait, to the millisecond (%s)", async (_, day) => {
+    try {
+      vi.setSystemTime(lateDayAfter(day));
+      const onTime = await newWalker();
+      await onTime.sync(12_000, day);
+      vi.setSystemTime(lateDayAfter(day) + 1);
+      const late = await newWalker();
+      await late.sync(12_000, day);
+      expect(await onTime.stats()).toMatchObject({ eligibleMonthSteps: 12_000, pendingMonthSteps: 0 });
+      expect(await late.stats()).toMatchObject({
+        eligibleMonthSteps: LATE_DAY_STEPS_AT_ONCE,
+        pendingMonthSteps: 12_000 - LATE_DAY_STEPS_AT_ONCE,
+      });
+    } finally {
+      vi.setSystemTime(at("11:00"));
+    }
   });
 
   it("judges a new device's first reading from the walker's last reading that day, not from midnight", async () => {
