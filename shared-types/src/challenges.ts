@@ -143,6 +143,8 @@ export const ChallengeLeaderboardEntry = Type.Object({
   /** The walker's own part: their steps, or their days on target. */
   progress: ChallengeProgress,
   fundraisingUrl: Type.Union([Type.String(), Type.Null()]),
+  /** Of the walker's steps in the period, those waiting for a check; absent when none. */
+  pendingSteps: Type.Optional(Type.Integer()),
 });
 export type ChallengeLeaderboardEntry = Static<typeof ChallengeLeaderboardEntry>;
 export const ChallengeLeaderboardResponse = Type.Object({

@@ -8,7 +8,6 @@ import {
   CHALLENGES_JOINED_MAX,
   type ChallengeInput,
   type ChallengeItem,
-  type ChallengeLeaderboardEntry,
   type ChallengeLeaderboardResponse,
   type ChallengeScope,
   challengeDays,
@@ -20,22 +19,17 @@ import {
   isFundraisingUrl,
   londonDay,
   type PublicChallenge,
-  shortDisplayName,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
 import type { Notifier } from "../notifications/notifier.js";
 import type { AuditEntry } from "../repositories/audit-log.js";
 import type { BadgesRepository } from "../repositories/badges.js";
-import type {
-  ChallengeMemberRow,
-  ChallengeRow,
-  ChallengesRepository,
-  MemberProgress,
-} from "../repositories/challenges.js";
+import type { ChallengeMemberRow, ChallengeRow, ChallengesRepository } from "../repositories/challenges.js";
 import type { GroupsRepository } from "../repositories/groups.js";
 import type { UsersRepository } from "../repositories/users.js";
 import { type CertificateText, certificatePng } from "./certificate.js";
+import { type ChallengeStandings, countsTo } from "./standings.js";
 
 /** The badge a completed challenge gives: one per challenge. */
 export const challengeBadgeId = (challengeId: string) => `challenge-${challengeId}`;
@@ -58,8 +52,8 @@ const steps = (count: number) => count.toLocaleString("en-GB");
 
 /**
  * Challenges: who may see, set and join them, their progress, and their completion. Progress is
- * read from the walkers' days each time (no counter to keep in step with late syncs or reviews);
- * completion is set once, when a read or a walker's new steps find the target reached, and then
+ * read from the walkers' days (no counter to keep in step with late syncs or reviews): a walker's
+ * own each time, everyone's through the shared standings (`ChallengeStandings`); completion is set once, when a read or a walker's new steps find the target reached, and then
  * gives the challenge's badge and a `challenge_completed` notification.
  */
 export class ChallengeService {
@@ -70,6 +64,7 @@ export class ChallengeService {
   constructor(
     private readonly deps: {
       challenges: ChallengesRepository;
+      standings: ChallengeStandings;
       groups: GroupsRepository;
       users: UsersRepository;
       badges: BadgesRepository;
@@ -162,6 +157,7 @@ export class ChallengeService {
       changes,
       audit(operatorId, "challenge.edit", id, publicFields(before), publicFields(after), now),
     );
+    this.deps.standings.forget(id);
     return this.itemOf(after, null, operatorId, now);
   }
 
@@ -173,6 +169,7 @@ export class ChallengeService {
       id,
       audit(operatorId, "challenge.cancel", id, publicFields(before), null, now),
     );
+    this.deps.standings.forget(id);
   }
 
   /** Joins the walker (steps since the start count); `joined` is false when they were in it already. */
@@ -191,12 +188,14 @@ export class ChallengeService {
       }
     }
     const joined = await challenges.join(id, userId, now);
+    this.deps.standings.forget(id);
     return { joined, item: await this.item(id, userId, now) };
   }
 
   async leave(id: string, userId: string, now = Date.now()): Promise<ChallengeItem> {
     await this.visible(id, userId);
     await this.deps.challenges.leave(id, userId);
+    this.deps.standings.forget(id);
     return this.item(id, userId, now);
   }
 
@@ -212,11 +211,27 @@ export class ChallengeService {
     if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
       throw new BadRequestError(CHALLENGE_MESSAGES.badCursor);
     }
-    const rows = await this.deps.challenges.progress(challenge, countsTo(challenge, now));
-    const ranked = rank(challenge, rows);
+    // Shared standings, read again when the walker's own steps have moved since: a walker sees
+    // their latest steps in their row, and everyone else's as of the last few seconds.
+    const { standings } = this.deps;
+    const [shared, [mine]] = await Promise.all([
+      standings.get(challenge, now),
+      this.deps.challenges.progress(challenge, countsTo(challenge, now), userId),
+    ]);
+    const kept = shared.ranked.find((row) => row.userId === userId);
+    const { ranked } = mine && kept?.steps !== mine.steps ? await standings.fresh(challenge, now) : shared;
     const page = ranked.slice(offset, offset + CHALLENGE_LEADERBOARD_PAGE);
     const next = offset + CHALLENGE_LEADERBOARD_PAGE;
-    return { items: page, nextCursor: next < ranked.length ? String(next) : null };
+    return {
+      items: page.map((row) => ({
+        rank: row.rank,
+        displayName: row.displayName,
+        progress: challengeProgress(row.value, challenge.target),
+        fundraisingUrl: row.fundraisingUrl,
+        ...(row.pendingSteps > 0 ? { pendingSteps: row.pendingSteps } : {}),
+      })),
+      nextCursor: next < ranked.length ? String(next) : null,
+    };
   }
 
   /** The certificate of a completed challenge, as a PNG. */
@@ -278,13 +293,14 @@ export class ChallengeService {
     if (!(await this.deps.challenges.setFundraising(id, userId, url))) {
       throw new ConflictError(CHALLENGE_MESSAGES.fundraisingNotJoined);
     }
+    this.deps.standings.forget(id);
   }
 
   /** A public challenge's totals, for anyone: no names. */
   async publicView(id: string, now = Date.now()): Promise<PublicChallenge> {
     const challenge = await this.deps.challenges.find(id);
     if (challenge?.scope !== "public") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
-    const totals = await this.deps.challenges.totals(challenge, countsTo(challenge, now));
+    const standings = await this.deps.standings.get(challenge, now);
     return {
       id: challenge.id,
       name: challenge.name,
@@ -294,8 +310,8 @@ export class ChallengeService {
       target: challenge.target,
       startsOn: challenge.starts_on,
       endsOn: challenge.ends_on,
-      walkers: totals.walkers,
-      steps: totals.steps,
+      walkers: standings.ranked.length,
+      steps: standings.steps,
     };
   }
 
@@ -304,7 +320,7 @@ export class ChallengeService {
     const today = londonDay(now);
     for (const { challenge, member } of await this.deps.challenges.membershipsOf(userId, today)) {
       if (challenge.starts_on <= today && member?.completed_at === null) {
-        await this.itemOf(challenge, member, userId, now);
+        await this.itemOf(challenge, member, userId, now, { freshTeam: true });
       }
     }
   }
@@ -318,24 +334,38 @@ export class ChallengeService {
     return new Map([...names].map(([id, name]) => [challengeBadgeId(id), name]));
   }
 
-  /** The walker's view of a challenge, completing it (once) when its target is reached. */
+  /**
+   * The walker's view of a challenge, completing it (once) when its target is reached. A team's
+   * total is the shared standings' with the walker's own steps read now (`freshTeam`: all of it
+   * read after this call, where anyone's new steps may reach the target).
+   */
   private async itemOf(
     challenge: ChallengeRow,
     member: ChallengeMemberRow | null,
     userId: string,
     now: number,
+    { freshTeam = false } = {},
   ): Promise<ChallengeItem> {
     let completedAt = member?.completed_at ?? null;
     let progress: ChallengeItem["progress"] = null;
     if (member) {
       const to = countsTo(challenge, now);
-      let value: number;
-      if (challenge.kind === "team_total") {
-        value = (await this.deps.challenges.totals(challenge, to)).steps;
-      } else {
-        const [mine] = await this.deps.challenges.progress(challenge, to, userId);
-        value = challenge.kind === "daily_target" ? (mine?.daysOnTarget ?? 0) : (mine?.steps ?? 0);
-      }
+      const { standings } = this.deps;
+      const [team, [mine]] = await Promise.all([
+        challenge.kind !== "team_total"
+          ? null
+          : freshTeam
+            ? standings.fresh(challenge, now)
+            : standings.get(challenge, now),
+        this.deps.challenges.progress(challenge, to, userId),
+      ]);
+      const ownSteps = mine?.steps ?? 0;
+      // The team's total as shared, with the walker's own steps as they are now.
+      const value = team
+        ? team.steps - (team.ranked.find((row) => row.userId === userId)?.steps ?? 0) + ownSteps
+        : challenge.kind === "daily_target"
+          ? (mine?.daysOnTarget ?? 0)
+          : ownSteps;
       progress = challengeProgress(value, challenge.target);
       if (completedAt === null && value >= challenge.target) {
         completedAt = now;
@@ -420,13 +450,6 @@ export class ChallengeService {
   }
 }
 
-/** The last London day that counts so far: today while the challenge runs, then its end. */
-function countsTo(challenge: ChallengeRow, now: number): DayString {
-  const today = londonDay(now);
-  // Days are YYYY-MM-DD strings, which sort as the days do (no Math.min for strings).
-  return [today, challenge.ends_on].sort()[0] as DayString;
-}
-
 function fieldsOf(input: ChallengeInput) {
   return {
     name: input.name.trim(),
@@ -487,29 +510,3 @@ function checkPeriod(startsOn: DayString, endsOn: DayString, input: ChallengeInp
     throw new BadRequestError(CHALLENGE_MESSAGES.dailyTargetOnlyForDaily);
   }
 }
-
-/** Members by their own part (days on target, or steps), ties by name then id; equal parts share a rank. */
-function rank(challenge: ChallengeRow, rows: MemberProgress[]): ChallengeLeaderboardEntry[] {
-  const partOf = (row: MemberProgress) => (challenge.kind === "daily_target" ? row.daysOnTarget : row.steps);
-  const sorted = [...rows].sort(
-    (a, b) =>
-      partOf(b) - partOf(a) ||
-      names.compare(a.firstName ?? "", b.firstName ?? "") ||
-      names.compare(a.lastName ?? "", b.lastName ?? "") ||
-      (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
-  );
-  let previous: { value: number; rank: number } | undefined;
-  return sorted.map((row, index) => {
-    const value = partOf(row);
-    const position = previous?.value === value ? previous.rank : index + 1;
-    previous = { value, rank: position };
-    return {
-      rank: position,
-      displayName: shortDisplayName(row.firstName, row.lastName),
-      progress: challengeProgress(value, challenge.target),
-      fundraisingUrl: row.fundraisingUrl,
-    };
-  });
-}
-
-const names = new Intl.Collator("en-GB");

@@ -22,6 +22,8 @@ export interface SpeedOptions {
   walCheckpointer?: boolean;
   /** Session look-ups that arrive together answered by one query. */
   sessionBatches?: boolean;
+  /** A challenge's standings shared by its readers for a few seconds (`ChallengeStandings`). */
+  sharedStandings?: boolean;
 }
 
 // PostgreSQL returns BIGINT (timestamps, COUNT, SUM) as strings; every such value here fits in a double.
@@ -45,6 +47,7 @@ export class Database {
       statementCache: true,
       walCheckpointer: true,
       sessionBatches: true,
+      sharedStandings: true,
       ...options.speed,
     };
     if (/^postgres(ql)?:\/\//.test(url)) {

@@ -5,6 +5,7 @@ import { builtInIssuerOf } from "../auth/provider/provider.js";
 import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
 import { BadgeAwards } from "../badges/badge-awards.js";
 import { ChallengeService } from "../challenges/challenge-service.js";
+import { ChallengeStandings, STANDINGS_FRESH_MS } from "../challenges/standings.js";
 import type { AppConfig } from "../config.js";
 import { Database, type SpeedOptions } from "../db/database.js";
 import { drandBeaconSource } from "../draws/drand-beacon.js";
@@ -185,7 +186,18 @@ export async function buildDataLayer(
     config,
     log,
   });
-  const challengeService = new ChallengeService({ challenges, groups, users, badges, notifier, log });
+  const challengeService = new ChallengeService({
+    challenges,
+    standings: new ChallengeStandings(
+      { challenges, eligibleSteps },
+      speed.sharedStandings ? STANDINGS_FRESH_MS : 0,
+    ),
+    groups,
+    users,
+    badges,
+    notifier,
+    log,
+  });
   const issuer = builtInIssuerOf(config);
   const services: Services = {
     mail,

@@ -213,26 +213,6 @@ export class ChallengesRepository {
     }));
   }
 
-  /** The members' steps together from the start to `countsTo`, and how many they are. */
-  async totals(challenge: ChallengeRow, countsTo: DayString): Promise<{ walkers: number; steps: number }> {
-    const row = await this.db
-      .selectFrom("challenge_members as m")
-      .where("m.challenge_id", "=", challenge.id)
-      .select((eb) => [
-        eb.fn.countAll<number>().as("walkers"),
-        eb
-          .selectFrom("step_days as d")
-          .innerJoin("challenge_members as j", "j.user_id", "d.user_id")
-          .where("j.challenge_id", "=", challenge.id)
-          .where("d.day", ">=", challenge.starts_on)
-          .where("d.day", "<=", countsTo)
-          .select((inner) => inner.fn.sum<number>("d.total_steps").as("s"))
-          .as("steps"),
-      ])
-      .executeTakeFirstOrThrow();
-    return { walkers: Number(row.walkers), steps: Number(row.steps ?? 0) };
-  }
-
   /**
    * Marks members completed at `now`: `userIds`, or every member (a team's target), those not
    * completed before; answers who was marked, each once however many processes try.

@@ -34,3 +34,15 @@ const monthFormat = new Intl.DateTimeFormat("en-GB", { month: "long", year: "num
 export function formatMonth(month: string): string {
   return monthFormat.format(new Date(`${month}-01T00:00:00Z`));
 }
+
+const periodFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/** Two calendar days as one period, each part said once: "21 – 30 Nov 2026", "28 Nov – 4 Dec 2026". */
+export function formatPeriod(from: string, to: string): string {
+  return periodFormat.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
+}

@@ -1,6 +1,6 @@
 import { type ChallengeItem, challengePace, type DayString } from "@charity-steps/shared-types";
 import { Link } from "react-router-dom";
-import { formatSteps } from "../../lib/format";
+import { formatShortDay, formatSteps } from "../../lib/format";
 import { challengePagePath } from "../../lib/paths";
 
 /** What a challenge asks, in a few words. */
@@ -19,7 +19,7 @@ export function challengeGoalText(challenge: Pick<ChallengeItem, "kind" | "targe
 export function challengePaceText(challenge: ChallengeItem, today: DayString): string {
   if (challenge.completedAt !== null) return "Completed";
   const pace = challengePace(challenge, today);
-  if (today < challenge.startsOn) return `Starts ${challenge.startsOn}`;
+  if (today < challenge.startsOn) return `Starts ${formatShortDay(challenge.startsOn)}`;
   if (pace.daysLeft === 0) return "Ended";
   const left = pace.daysLeft === 1 ? "Last day" : `${pace.daysLeft} days left`;
   if (challenge.progress === null) return left;
@@ -68,7 +68,9 @@ export function ChallengeCard({ challenge, today }: { challenge: ChallengeItem; 
       </p>
       <ChallengeProgressBar challenge={challenge} />
       <p className="mt-1 text-sm font-medium" data-testid="challenge-pace">
-        {challenge.joined ? challengePaceText(challenge, today) : `Not joined · ends ${challenge.endsOn}`}
+        {challenge.joined
+          ? challengePaceText(challenge, today)
+          : `Not joined · ends ${formatShortDay(challenge.endsOn)}`}
       </p>
     </li>
   );

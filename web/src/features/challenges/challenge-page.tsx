@@ -13,9 +13,10 @@ import { NotFoundPage } from "../../components/not-found-page";
 import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
-import { formatSteps } from "../../lib/format";
+import { formatPeriod, formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { forgetReturnTo, rememberReturnTo } from "../../lib/return-to";
+import { waitingStepsText } from "../../lib/step-progress";
 import { toast } from "../../lib/toast-store";
 import { useAuth } from "../../lib/use-auth";
 import { useLondonDay } from "../../lib/use-london-day";
@@ -73,7 +74,7 @@ function WalkerChallenge({ id }: { id: string }) {
     <Page title={item.name} back={<BackToChallenges />}>
       <section className="card p-4" aria-label="The challenge">
         <p className="font-medium">
-          {challengeGoalText(item)}, {item.startsOn} to {item.endsOn}
+          {challengeGoalText(item)}, {formatPeriod(item.startsOn, item.endsOn)}
         </p>
         {item.charityName && <p className="text-sm text-muted">Walking for {item.charityName}</p>}
         {item.description && (
@@ -202,25 +203,32 @@ function Leaderboard({ id, kind }: { id: string; kind: ChallengeItem["kind"] }) 
           {board.data?.items.map((row) => (
             <li
               key={`${row.rank}-${row.displayName}`}
-              className="flex items-center gap-3 py-2"
+              className="flex items-baseline gap-3 py-2"
               data-testid="challenge-row"
             >
-              <span className="w-8 text-right font-semibold">{row.rank}</span>
-              <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
-                {row.displayName}
-                {row.fundraisingUrl && (
-                  <a
-                    className="link inline-flex min-h-11 items-center text-sm"
-                    href={row.fundraisingUrl}
-                    target="_blank"
-                    rel="noopener noreferrer nofollow"
-                  >
-                    Fundraising page
-                  </a>
-                )}
-              </span>
-              <span className="text-right">
-                {formatSteps(row.progress.value)} {unit}
+              <span className="w-8 shrink-0 text-right font-semibold">{row.rank}</span>
+              {/* Name and steps share the line while they fit; a long note of waiting steps moves
+                  the steps under the name rather than squeezing it. */}
+              <span className="flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3">
+                <span className="min-w-0 flex-[1_1_8rem] [overflow-wrap:anywhere]">
+                  {row.displayName}
+                  {row.fundraisingUrl && (
+                    <a
+                      className="link flex min-h-11 w-fit items-center text-sm"
+                      href={row.fundraisingUrl}
+                      target="_blank"
+                      rel="noopener noreferrer nofollow"
+                    >
+                      Fundraising page
+                    </a>
+                  )}
+                </span>
+                <span className="ml-auto text-right">
+                  {formatSteps(row.progress.value)} {unit}
+                  {row.pendingSteps !== undefined && (
+                    <span className="block text-xs text-muted">{waitingStepsText(row.pendingSteps)}</span>
+                  )}
+                </span>
               </span>
             </li>
           ))}
@@ -260,7 +268,7 @@ function PublicChallengePage({ id }: { id: string }) {
     <Page title={item.name}>
       <section className="card p-4" aria-label="The challenge">
         <p className="font-medium">
-          {challengeGoalText({ ...item, dailyTarget: null })}, {item.startsOn} to {item.endsOn}
+          {challengeGoalText({ ...item, dailyTarget: null })}, {formatPeriod(item.startsOn, item.endsOn)}
         </p>
         {item.charityName && <p className="text-sm text-muted">Walking for {item.charityName}</p>}
         {item.description && (

@@ -13,6 +13,7 @@ import { Page } from "../../components/page";
 import { ApiError } from "../../lib/api-client";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
+import { waitingStepsText } from "../../lib/step-progress";
 import { useAuth } from "../../lib/use-auth";
 import { useOnline } from "../../lib/use-online";
 import { useGroupActions } from "./group-actions";
@@ -205,6 +206,11 @@ function GroupDetail({ groupId }: { groupId: number }) {
                       <span className="ml-auto text-right text-sm">
                         <span className="block font-semibold">{formatSteps(entry.monthlySteps)}</span>
                         <span className="block text-muted">{formatSteps(entry.todaySteps)} today</span>
+                        {entry.pendingSteps !== undefined && (
+                          <span className="block text-xs text-muted">
+                            {waitingStepsText(entry.pendingSteps)}
+                          </span>
+                        )}
                       </span>
                     </span>
                   </li>

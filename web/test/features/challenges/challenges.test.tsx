@@ -1,4 +1,10 @@
-import { CHALLENGES_PATH, type ChallengeItem, challengeProgress } from "@charity-steps/shared-types";
+import {
+  CHALLENGES_PATH,
+  type ChallengeItem,
+  challengeLeaderboardPath,
+  challengePath,
+  challengeProgress,
+} from "@charity-steps/shared-types";
 import { screen, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -75,7 +81,7 @@ describe("challenges", () => {
     expect(cards.map((card) => within(card).getByTestId("challenge-pace").textContent)).toEqual([
       "8 days left · On track",
       "8 days left · 10,000 steps a day to finish",
-      "Not joined · ends 2026-11-30",
+      "Not joined · ends Mon 30 Nov",
     ]);
     expect(
       within(cards[0] as HTMLElement)
@@ -85,5 +91,40 @@ describe("challenges", () => {
     expect(cards[1]?.textContent).toContain("100,000 steps together · your group");
     const ended = screen.getByRole("list", { name: "Challenges just ended" });
     expect(within(ended).getByTestId("challenge-pace").textContent).toBe("Completed");
+  });
+
+  it("shows a challenge's period in words and marks the steps on its leaderboard that wait for a check", async () => {
+    const item = challenge({ startsOn: "2026-11-28", endsOn: "2026-12-04" });
+    server.use(
+      signedInAs(testWalker),
+      http.get(challengePath(item.id), () => HttpResponse.json(item)),
+      http.get(challengeLeaderboardPath(item.id), () =>
+        HttpResponse.json({
+          items: [
+            {
+              rank: 1,
+              displayName: "Ada L",
+              progress: challengeProgress(35_000, 100_000),
+              fundraisingUrl: null,
+              pendingSteps: 5_000,
+            },
+            {
+              rank: 2,
+              displayName: "Ben K",
+              progress: challengeProgress(1_000, 100_000),
+              fundraisingUrl: null,
+            },
+          ],
+          nextCursor: null,
+        }),
+      ),
+    );
+    renderApp(`/challenges/${item.id}`);
+    expect(await screen.findByText("100,000 steps, 28 Nov – 4 Dec 2026")).toBeTruthy();
+    const rows = await screen.findAllByTestId("challenge-row");
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "1Ada L35,000 steps5,000 steps waiting for a quick check",
+      "2Ben K1,000 steps",
+    ]);
   });
 });

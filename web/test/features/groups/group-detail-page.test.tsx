@@ -43,7 +43,7 @@ describe("a group's page the walker cannot see", () => {
 });
 
 /** Group 12 with four walkers on its leaderboard (the fourth the signed-in walker), steps as given. */
-function stubGroupOfFour(monthlySteps = [40_000, 35_000, 30_000, 25_000]) {
+function stubGroupOfFour(monthlySteps = [40_000, 35_000, 30_000, 25_000], pendingSteps: number[] = []) {
   const walker = (id: string, firstName: string) => ({
     id,
     firstName,
@@ -55,6 +55,7 @@ function stubGroupOfFour(monthlySteps = [40_000, 35_000, 30_000, 25_000]) {
     rank: index + 1,
     todaySteps: 1_000,
     monthlySteps: monthlySteps[index] ?? 0,
+    ...(pendingSteps[index] ? { pendingSteps: pendingSteps[index] } : {}),
   }));
   server.use(
     signedInAs(testWalker),
@@ -85,6 +86,17 @@ describe("a group's leaderboard", () => {
     expect(rows.map((row) => row.getAttribute("aria-current"))).toEqual([null, null, null, "true"]);
     expect(within(rows[3] as HTMLElement).getByText("You")).toBeTruthy();
     expect(rows.filter((row) => within(row).queryByText("You"))).toHaveLength(1);
+  });
+});
+
+describe("a group's leaderboard's waiting steps", () => {
+  it("says under a member's steps how many wait for a check, and nothing where none do", async () => {
+    stubGroupOfFour([40_000, 35_000, 30_000, 25_000], [0, 12_000]);
+    renderApp("/groups/12");
+    const rows = await screen.findAllByTestId("leaderboard-row");
+    expect(
+      rows.map((row) => within(row).queryByText(/waiting for a quick check/)?.textContent ?? null),
+    ).toEqual([null, "12,000 steps waiting for a quick check", null, null]);
   });
 });
 

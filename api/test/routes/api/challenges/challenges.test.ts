@@ -15,6 +15,7 @@ import {
   challengeLeavePath,
   challengePath,
   challengePublicPath,
+  DAY_PRIZE_CEILING_STEPS,
   FUNDRAISING_HOSTS,
   GROUP_RUNNING_CHALLENGES_MAX,
   groupChallengesPath,
@@ -27,6 +28,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CERTIFICATES_DRAWN_PER_MINUTE } from "../../../../src/challenges/challenge-service.js";
+import { STANDINGS_FRESH_MS } from "../../../../src/challenges/standings.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, TEST_NOW, useTestClock } from "../../../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
@@ -415,6 +417,76 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       (await app.inject({ method: "GET", url: challengePublicPath(item.id) })).json<PublicChallenge>()
         .walkers,
     ).toBe(59);
+  });
+
+  it("marks the steps that wait for a check, and shows a walker's new steps in their row at once, to others within seconds", async () => {
+    const item = await createPublic({ name: "Marked steps" });
+    const ada = await walker("Ada");
+    const ben = await walker("Ben");
+    // Above the day's prize ceiling: counted, the rest waiting for a check.
+    await walkedOn(app, ada.user.id, "2026-11-21", DAY_PRIZE_CEILING_STEPS + 5_000);
+    await walkedOn(app, ben.user.id, "2026-11-21", 1_000);
+    await ada.api.post(challengeJoinPath(item.id));
+    await ben.api.post(challengeJoinPath(item.id));
+    const board = async () =>
+      (await ada.api.get(challengeLeaderboardPath(item.id))).json<ChallengeLeaderboardResponse>().items;
+    expect(await board()).toEqual([
+      {
+        rank: 1,
+        displayName: "Ada W",
+        progress: { value: DAY_PRIZE_CEILING_STEPS + 5_000, target: 100_000, percent: 35 },
+        fundraisingUrl: null,
+        pendingSteps: 5_000,
+      },
+      {
+        rank: 2,
+        displayName: "Ben W",
+        progress: { value: 1_000, target: 100_000, percent: 1 },
+        fundraisingUrl: null,
+      },
+    ]);
+    // Ben walks on: his own view and his own row have it at once; others see it within seconds.
+    await walkedOn(app, ben.user.id, "2026-11-21", 3_000);
+    expect((await ben.api.get(challengePath(item.id))).json<ChallengeItem>().progress?.value).toBe(3_000);
+    expect((await board())[1]?.progress.value).toBe(1_000);
+    const bensBoard = (
+      await ben.api.get(challengeLeaderboardPath(item.id))
+    ).json<ChallengeLeaderboardResponse>();
+    expect(bensBoard.items[1]?.progress.value).toBe(3_000);
+    expect((await board())[1]?.progress.value).toBe(3_000);
+    await walkedOn(app, ben.user.id, "2026-11-21", 4_000);
+    expect((await board())[1]?.progress.value).toBe(3_000);
+    const later = new Date(Date.now() + STANDINGS_FRESH_MS + 1_000).toISOString();
+    expect(await atMoment(later, async () => (await board())[1]?.progress.value)).toBe(4_000);
+  });
+
+  it("judges a team's target on steps read after the last ones arrive, however recently its totals were shown", async () => {
+    const admin = await walker("Tia");
+    const member = await walker("Ugo");
+    const group = (await admin.api.post("/api/groups", { name: "Quick Team" })).json<{
+      id: number;
+      joinCode: string;
+    }>();
+    await member.api.post("/api/groups/join", { joinCode: group.joinCode });
+    const item = (
+      await admin.api.post(
+        groupChallengesPath(group.id),
+        challenge({ name: "Quick Team Goal", kind: "team_total", target: 10_000 }),
+      )
+    ).json<ChallengeItem>();
+    await admin.api.post(challengeJoinPath(item.id));
+    await member.api.post(challengeJoinPath(item.id));
+    await walkedOn(app, admin.user.id, "2026-11-21", 6_000);
+    // The admin looks: the team's totals are read and shared.
+    expect((await admin.api.get(challengePath(item.id))).json<ChallengeItem>().progress?.value).toBe(6_000);
+    // The member's phone sends the rest; the look after their steps completes it for both.
+    const synced = await member.api.sync({ steps: 4_000, date: "2026-11-21", source: "device_motion" });
+    expect(synced.statusCode, synced.body).toBe(200);
+    await app.services.badges.flush();
+    for (const each of [admin, member]) {
+      const seen = (await each.api.get(challengePath(item.id))).json<ChallengeItem>();
+      expect(seen.completedAt, each.user.id).not.toBeNull();
+    }
   });
 
   it("lets an operator change a challenge before it starts and only move its end later once started, each change logged", async () => {

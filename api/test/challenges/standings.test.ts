@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { ChallengeStandings, STANDINGS_FRESH_MS } from "../../src/challenges/standings.js";
+import type { ChallengeRow, MemberProgress } from "../../src/repositories/challenges.js";
+
+const NOW = Date.parse("2026-11-21T12:00:00Z");
+const challenge: ChallengeRow = {
+  id: "0b3c1a53-6a52-4d4a-9c1e-000000000001",
+  name: "Shared",
+  description: "",
+  charity_name: null,
+  kind: "total_steps",
+  target: 100_000,
+  daily_target: null,
+  starts_on: "2026-11-21",
+  ends_on: "2026-11-30",
+  scope: "public",
+  group_id: null,
+  created_by: null,
+  created_at: NOW,
+  updated_at: NOW,
+};
+
+/** Members' days as the database would answer, each reading held until the test lets it finish. */
+function standingsOver(steps: Map<string, number>) {
+  const readings: { finish: () => void }[] = [];
+  const count = { reads: 0 };
+  const standings = new ChallengeStandings({
+    challenges: {
+      progress: async () => {
+        count.reads++;
+        // What the database holds when the reading begins.
+        const rows: MemberProgress[] = [...steps].map(([userId, count]) => ({
+          userId,
+          firstName: userId,
+          lastName: null,
+          steps: count,
+          daysOnTarget: 0,
+          fundraisingUrl: null,
+        }));
+        await new Promise<void>((finish) => readings.push({ finish }));
+        return rows;
+      },
+    },
+    eligibleSteps: { heldDays: async () => [] },
+  });
+  const finishAll = async () => {
+    while (readings.length > 0) {
+      readings.shift()?.finish();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
+  return { standings, readings, finishAll, count };
+}
+
+describe("a challenge's shared standings", () => {
+  it("are read once for the readers of a few seconds, and again after", async () => {
+    const steps = new Map([["ada", 1_000]]);
+    const { standings, readings, finishAll } = standingsOver(steps);
+    const first = [standings.get(challenge, NOW), standings.get(challenge, NOW + 10)];
+    expect(readings).toHaveLength(1);
+    await finishAll();
+    expect((await Promise.all(first)).map((each) => each.steps)).toEqual([1_000, 1_000]);
+    steps.set("ada", 2_000);
+    expect((await standings.get(challenge, NOW + STANDINGS_FRESH_MS - 1)).steps).toBe(1_000);
+    const later = standings.get(challenge, NOW + STANDINGS_FRESH_MS);
+    await finishAll();
+    expect((await later).steps).toBe(2_000);
+  });
+
+  it("answers a fresh reading only from one begun after it was asked, one such reading for all who wait", async () => {
+    const steps = new Map([["ada", 1_000]]);
+    const { standings, finishAll, count } = standingsOver(steps);
+    const running = standings.get(challenge, NOW);
+    // Steps arrive while that reading is under way: it may have missed them.
+    steps.set("ben", 500);
+    const fresh = [
+      standings.fresh(challenge, NOW),
+      standings.fresh(challenge, NOW),
+      standings.fresh(challenge, NOW),
+    ];
+    await finishAll();
+    expect((await running).steps).toBe(1_000);
+    expect((await Promise.all(fresh)).map((each) => each.steps)).toEqual([1_500, 1_500, 1_500]);
+    expect(count.reads).toBe(2);
+  });
+
+  it("does not keep a reading begun before the members changed", async () => {
+    const steps = new Map([["ada", 1_000]]);
+    const { standings, finishAll } = standingsOver(steps);
+    const before = standings.get(challenge, NOW);
+    steps.set("ben", 500);
+    standings.forget(challenge.id);
+    await finishAll();
+    expect((await before).ranked.map((row) => row.userId)).toEqual(["ada"]);
+    const after = standings.get(challenge, NOW + 1);
+    await finishAll();
+    expect((await after).ranked.map((row) => row.userId)).toEqual(["ada", "ben"]);
+  });
+});
