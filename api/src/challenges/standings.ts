@@ -1,11 +1,7 @@
 import { type DayString, londonDay, shortDisplayName } from "@charity-steps/shared-types";
+import { READINGS_SHARED_MS, SharedReadings } from "../db/shared-readings.js";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
 import type { ChallengeRow, ChallengesRepository, MemberProgress } from "../repositories/challenges.js";
-
-/** How long a challenge's standings are shared by its readers before they are read again. */
-export const STANDINGS_FRESH_MS = 10_000;
-/** Challenges whose standings are kept at once; past it the longest kept are dropped. */
-const CHALLENGES_KEPT = 100;
 
 /** A member's place: their own part (days on target, or steps) and the steps of it waiting for a check. */
 export interface Standing {
@@ -24,27 +20,17 @@ export interface Standings {
   steps: number;
 }
 
-interface Slot {
-  /** The last reading, the last London day it counted, and when it began. */
-  kept: { to: DayString; at: number; standings: Standings } | null;
-  running: Promise<Standings> | null;
-  /** A reading to begin once the running one ends, shared by everyone who asks meanwhile. */
-  queued: Promise<Standings> | null;
-  /** Moves on at every change of membership, so that a reading begun before it is not kept. */
-  generation: number;
-}
-
 /**
  * Challenges' standings: each member's part over the period and the steps of it waiting for a
  * check, ranked. Reading them is a pass over every member's days, which at 10,000 members takes
  * about a tenth of a second, so a challenge's standings are shared by its readers (leaderboard
- * pages, the team's total, the public totals) for `STANDINGS_FRESH_MS`, at most one reading at a
+ * pages, the team's total, the public totals) for `READINGS_SHARED_MS`, at most one reading at a
  * time. Joining, leaving and fundraising links drop them at once in this process; steps are
  * shown at most that long after they arrive, except where a team's completion is judged, which
  * asks for a reading begun after the steps (`fresh`).
  */
 export class ChallengeStandings {
-  private readonly slots = new Map<string, Slot>();
+  private readonly readings: SharedReadings<Standings>;
 
   constructor(
     private readonly deps: {
@@ -52,68 +38,26 @@ export class ChallengeStandings {
       eligibleSteps: Pick<EligibleSteps, "heldDays">;
     },
     /** How long standings are shared; 0 reads them for every reader (the bench's reference). */
-    private readonly freshMs = STANDINGS_FRESH_MS,
-  ) {}
+    freshMs = READINGS_SHARED_MS,
+  ) {
+    this.readings = new SharedReadings(freshMs);
+  }
 
   /** The challenge's standings as last read, when read in the last few seconds; else read now. */
   async get(challenge: ChallengeRow, now: number): Promise<Standings> {
-    const slot = this.slot(challenge.id);
-    const kept = slot.kept;
-    if (kept && kept.to === countsTo(challenge, now) && now >= kept.at && now - kept.at < this.freshMs) {
-      return kept.standings;
-    }
-    return slot.running ?? this.begin(slot, challenge, now);
+    const to = countsTo(challenge, now);
+    return this.readings.get(challenge.id, to, now, () => this.read(challenge, to));
   }
 
   /** Standings read from a moment after this call: a reading under way may have begun before it. */
   async fresh(challenge: ChallengeRow, now: number): Promise<Standings> {
-    const slot = this.slot(challenge.id);
-    if (slot.queued) return slot.queued;
-    if (!slot.running) return this.begin(slot, challenge, now);
-    const queued = slot.running
-      .catch(() => undefined)
-      .then(() => {
-        slot.queued = null;
-        return this.begin(slot, challenge, now);
-      });
-    slot.queued = queued;
-    return queued;
+    const to = countsTo(challenge, now);
+    return this.readings.fresh(challenge.id, to, now, () => this.read(challenge, to));
   }
 
   /** Drops the challenge's standings: its members or their links changed. */
   forget(challengeId: string): void {
-    const slot = this.slots.get(challengeId);
-    if (!slot) return;
-    slot.kept = null;
-    slot.generation++;
-  }
-
-  private slot(challengeId: string): Slot {
-    let slot = this.slots.get(challengeId);
-    if (slot) return slot;
-    if (this.slots.size >= CHALLENGES_KEPT) {
-      for (const [id, other] of this.slots) {
-        if (other.running || other.queued) continue;
-        this.slots.delete(id);
-        break;
-      }
-    }
-    slot = { kept: null, running: null, queued: null, generation: 0 };
-    this.slots.set(challengeId, slot);
-    return slot;
-  }
-
-  private begin(slot: Slot, challenge: ChallengeRow, now: number): Promise<Standings> {
-    const to = countsTo(challenge, now);
-    const generation = slot.generation;
-    const running = this.read(challenge, to).finally(() => {
-      if (slot.running === running) slot.running = null;
-    });
-    slot.running = running;
-    return running.then((standings) => {
-      if (slot.generation === generation) slot.kept = { to, at: now, standings };
-      return standings;
-    });
+    this.readings.forget(challengeId);
   }
 
   private async read(challenge: ChallengeRow, to: DayString): Promise<Standings> {

@@ -5,12 +5,14 @@ import { builtInIssuerOf } from "../auth/provider/provider.js";
 import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
 import { BadgeAwards } from "../badges/badge-awards.js";
 import { ChallengeService } from "../challenges/challenge-service.js";
-import { ChallengeStandings, STANDINGS_FRESH_MS } from "../challenges/standings.js";
+import { ChallengeStandings } from "../challenges/standings.js";
 import type { AppConfig } from "../config.js";
 import { Database, type SpeedOptions } from "../db/database.js";
+import { READINGS_SHARED_MS } from "../db/shared-readings.js";
 import { drandBeaconSource } from "../draws/drand-beacon.js";
 import { DrawClose } from "../draws/draw-close.js";
 import { DrawService } from "../draws/draw-service.js";
+import { GroupLeaderboards } from "../groups/group-leaderboards.js";
 import { EligibleSteps } from "../ledger/eligible-steps.js";
 import { StepLedger } from "../ledger/ledger.js";
 import { MailQueue } from "../mail/queue.js";
@@ -101,6 +103,8 @@ export interface Services {
   streakReminders: StreakReminders;
   /** Challenges: who sees, sets and joins them, their progress and completion, certificates. */
   challenges: ChallengeService;
+  /** Groups' monthly leaderboards, the steps waiting for a check marked. */
+  groupLeaderboards: GroupLeaderboards;
 }
 
 export interface DataLayer {
@@ -190,7 +194,7 @@ export async function buildDataLayer(
     challenges,
     standings: new ChallengeStandings(
       { challenges, eligibleSteps },
-      speed.sharedStandings ? STANDINGS_FRESH_MS : 0,
+      speed.sharedStandings ? READINGS_SHARED_MS : 0,
     ),
     groups,
     users,
@@ -226,6 +230,10 @@ export async function buildDataLayer(
     notifier,
     streakReminders: new StreakReminders({ notifications, habits, notifier }),
     challenges: challengeService,
+    groupLeaderboards: new GroupLeaderboards(
+      { groups, eligibleSteps },
+      speed.sharedStandings ? READINGS_SHARED_MS : 0,
+    ),
   };
   return { repositories, services };
 }

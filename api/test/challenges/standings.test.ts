@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChallengeStandings, STANDINGS_FRESH_MS } from "../../src/challenges/standings.js";
+import { ChallengeStandings } from "../../src/challenges/standings.js";
+import { READINGS_SHARED_MS } from "../../src/db/shared-readings.js";
 import type { ChallengeRow, MemberProgress } from "../../src/repositories/challenges.js";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
@@ -61,8 +62,8 @@ describe("a challenge's shared standings", () => {
     await finishAll();
     expect((await Promise.all(first)).map((each) => each.steps)).toEqual([1_000, 1_000]);
     steps.set("ada", 2_000);
-    expect((await standings.get(challenge, NOW + STANDINGS_FRESH_MS - 1)).steps).toBe(1_000);
-    const later = standings.get(challenge, NOW + STANDINGS_FRESH_MS);
+    expect((await standings.get(challenge, NOW + READINGS_SHARED_MS - 1)).steps).toBe(1_000);
+    const later = standings.get(challenge, NOW + READINGS_SHARED_MS);
     await finishAll();
     expect((await later).steps).toBe(2_000);
   });

@@ -12,6 +12,7 @@ import {
 } from "@charity-steps/shared-types";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { READINGS_SHARED_MS } from "../../src/db/shared-readings.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { manualForm, photo, stepsClient } from "../support/steps.js";
 
@@ -272,6 +273,19 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       expect.objectContaining({ rank: 2, monthlySteps: 7_000 }),
     ]);
     expect(board[1]).not.toHaveProperty("pendingSteps");
+
+    // More of the admin's steps wait: their own row says so at once, the others' within seconds.
+    expect((await admin.add(5_000, await photo("png", 54, 50))).status).toBe("pending");
+    const adminRow = async (viewer: typeof admin) =>
+      (await viewer.api.get(`/api/groups/${group.id}/leaderboard`)).json()[0];
+    expect(await adminRow(admin)).toMatchObject({ monthlySteps: 13_000, pendingSteps: 11_000 });
+    expect(await adminRow(member)).toMatchObject({ monthlySteps: 13_000, pendingSteps: 6_000 });
+    try {
+      vi.setSystemTime(NOW.getTime() + READINGS_SHARED_MS);
+      expect(await adminRow(member)).toMatchObject({ monthlySteps: 13_000, pendingSteps: 11_000 });
+    } finally {
+      vi.setSystemTime(NOW);
+    }
   });
 
   it("leaves out held steps by the day rule: the day's cap and the larger of motion and health", async () => {

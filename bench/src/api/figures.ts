@@ -310,36 +310,45 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
         ),
       );
     });
-    // What sharing a challenge's standings saves: the same leaderboard with every request reading
-    // them (each member's days and held steps). A reference, not a budget; the full run only.
+    // What sharing saves: the same leaderboards with every request reading what is shared (a
+    // challenge's standings, a group's marks of steps waiting for a check). A reference, not a
+    // budget; the full run only.
     if (!run.quick) {
       const unshared: SeedPlan = { ...plan, groups: [largest], speed: { sharedStandings: false } };
       await withApp(context.root, dialect, postgres.url, unshared, async (server) => {
-        const [result] = await alternating(
-          [
-            {
-              server,
-              title: `challenge standings read each time ${label}`,
-              next: (random: () => number): Request => ({
-                method: "GET",
-                path: `/api/challenges/${server.challenges[largest]}/leaderboard`,
-                headers: { cookie: pick(server.cookies, random) },
-              }),
-              connections: READ_CONNECTIONS,
-            },
-          ],
+        const boards = [
+          { what: "leaderboard", path: `/api/groups/${server.groups[largest]}/leaderboard` },
+          {
+            what: "challenge leaderboard",
+            path: `/api/challenges/${server.challenges[largest]}/leaderboard`,
+          },
+        ];
+        const results = await alternating(
+          boards.map(({ what, path }) => ({
+            server,
+            title: `${what} read in full each time ${label}`,
+            next: (random: () => number): Request => ({
+              method: "GET",
+              path,
+              headers: { cookie: pick(server.cookies, random) },
+            }),
+            connections: READ_CONNECTIONS,
+          })),
           run,
         );
-        if (!result) return;
-        log(`challenge leaderboard ${largest}, standings read each time (${label}): p99 ${result.p99} ms`);
-        figures.push({
-          name: `challenge leaderboard p99, ${rows(largest)} members, standings read at every request (${label})`,
-          value: result.p99,
-          unit: "ms",
-          budget: "(reference: what sharing saves)",
-          pass: null,
-          ...note(result),
-        });
+        for (const [index, { what }] of boards.entries()) {
+          const result = results[index];
+          if (!result) continue;
+          log(`${what} ${largest}, nothing shared (${label}): p99 ${result.p99} ms`);
+          figures.push({
+            name: `${what} p99, ${rows(largest)} members, nothing shared (${label})`,
+            value: result.p99,
+            unit: "ms",
+            budget: "(reference: what sharing saves)",
+            pass: null,
+            ...note(result),
+          });
+        }
       });
     }
   }

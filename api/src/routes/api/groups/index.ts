@@ -13,9 +13,7 @@ import {
   groupChallengesPath,
   isJoinCode,
   JoinGroupRequest,
-  londonDay,
   MyGroupsResponse,
-  monthOfDay,
   NoContent,
   normaliseJoinCode,
   shortDisplayName,
@@ -181,21 +179,9 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { params: GroupIdParams, response: { 200: GroupLeaderboardResponse, ...refusals } },
     },
     async (request) => {
-      const group = await groupForMember(request.params.id, signedInUser(request).id);
-      const today = londonDay();
-      const entries = await groups.leaderboard(group.id, today);
-      // Every step shows; those waiting for a check are marked.
-      const month = monthOfDay(today);
-      const range = { from: `${month}-01`, to: `${month}-31`, groupId: group.id };
-      const pending = new Map<string, number>();
-      for (const day of await app.repositories.eligibleSteps.heldDays(range)) {
-        pending.set(day.userId, (pending.get(day.userId) ?? 0) + day.pendingSteps);
-      }
-      for (const entry of entries) {
-        const pendingSteps = pending.get(entry.user.id) ?? 0;
-        if (pendingSteps > 0) entry.pendingSteps = pendingSteps;
-      }
-      return entries;
+      const user = signedInUser(request);
+      const group = await groupForMember(request.params.id, user.id);
+      return app.services.groupLeaderboards.leaderboard(group.id, user.id);
     },
   );
 

@@ -28,7 +28,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CERTIFICATES_DRAWN_PER_MINUTE } from "../../../../src/challenges/challenge-service.js";
-import { STANDINGS_FRESH_MS } from "../../../../src/challenges/standings.js";
+import { READINGS_SHARED_MS } from "../../../../src/db/shared-readings.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, TEST_NOW, useTestClock } from "../../../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
@@ -456,7 +456,7 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
     expect((await board())[1]?.progress.value).toBe(3_000);
     await walkedOn(app, ben.user.id, "2026-11-21", 4_000);
     expect((await board())[1]?.progress.value).toBe(3_000);
-    const later = new Date(Date.now() + STANDINGS_FRESH_MS + 1_000).toISOString();
+    const later = new Date(Date.now() + READINGS_SHARED_MS + 1_000).toISOString();
     expect(await atMoment(later, async () => (await board())[1]?.progress.value)).toBe(4_000);
   });
 
