@@ -1,4 +1,5 @@
 import {
+  addDays,
   addMonths,
   BADGES,
   type BadgeFacts,
@@ -10,6 +11,7 @@ import {
   monthOfDay,
   prizeEntries,
   reaches,
+  STREAK_BADGE_DAYS,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChallengeService } from "../challenges/challenge-service.js";
@@ -30,7 +32,10 @@ export const AWARDS_WAITING_MAX = 10_000;
  * kept: the rules are judged only for badges not yet earned.
  */
 export class BadgeAwards {
-  private readonly waiting = new Map<string, { timer: NodeJS.Timeout; today: () => DayString }>();
+  private readonly waiting = new Map<
+    string,
+    { timer: NodeJS.Timeout; today: () => DayString; days: Set<DayString> }
+  >();
   private readonly running = new Set<Promise<unknown>>();
   /** The day each walker was last told their goal was reached. */
   private readonly goalTold = new Map<string, DayString>();
@@ -46,13 +51,22 @@ export class BadgeAwards {
     },
   ) {}
 
-  /** Awards what the walker's record now reaches, and answers their badges. */
-  async award(userId: string, today: DayString, now = Date.now()): Promise<BadgesResponse> {
+  /**
+   * Awards what the walker's record now reaches, and answers their badges. A walker's runs of days
+   * on goal are read from their whole history, unless `streaksFrom` says where a look after steps
+   * arrived need start (a day), or that no run can have grown (null: the streak badges wait).
+   */
+  async award(
+    userId: string,
+    today: DayString,
+    now = Date.now(),
+    { streaksFrom }: { streaksFrom?: DayString | null } = {},
+  ): Promise<BadgesResponse> {
     const { badges } = this.deps;
     const earned = await badges.earned(userId);
     const unearned = BADGES.filter((badge) => !earned.has(badge.id));
     if (unearned.length > 0) {
-      const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE));
+      const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE), streaksFrom);
       const reached = unearned.filter((badge) => reaches(badge.rule, facts)).map((badge) => badge.id);
       if (reached.length > 0) {
         await badges.award(userId, reached, now);
@@ -70,14 +84,19 @@ export class BadgeAwards {
   }
 
   /**
-   * Looks at the walker's badges, and whether today's goal is reached, shortly: steps arrived.
-   * Bursts make one look; errors are logged.
+   * Looks at the walker's badges, and whether today's goal is reached, shortly: steps of `days`
+   * arrived. Bursts make one look; errors are logged.
    */
-  soon(userId: string, today: () => DayString): void {
-    if (this.waiting.has(userId) || this.waiting.size >= AWARDS_WAITING_MAX) return;
-    const timer = setTimeout(() => this.lookNow(userId, today), AWARD_DELAY_MS);
+  soon(userId: string, today: () => DayString, days: readonly DayString[]): void {
+    const waiting = this.waiting.get(userId);
+    if (waiting) {
+      for (const day of days) waiting.days.add(day);
+      return;
+    }
+    if (this.waiting.size >= AWARDS_WAITING_MAX) return;
+    const timer = setTimeout(() => this.lookNow(userId), AWARD_DELAY_MS);
     timer.unref();
-    this.waiting.set(userId, { timer, today });
+    this.waiting.set(userId, { timer, today, days: new Set(days) });
   }
 
   /**
@@ -85,23 +104,31 @@ export class BadgeAwards {
    * see what an accepted request changed before it judges the next one.
    */
   async flush(): Promise<void> {
-    for (const [userId, { timer, today }] of [...this.waiting]) {
+    for (const [userId, { timer }] of [...this.waiting]) {
       clearTimeout(timer);
-      this.lookNow(userId, today);
+      this.lookNow(userId);
     }
     await Promise.all(this.running);
   }
 
-  private lookNow(userId: string, today: () => DayString): void {
+  private lookNow(userId: string): void {
+    const waiting = this.waiting.get(userId);
+    if (!waiting) return;
     this.waiting.delete(userId);
-    const day = today();
+    const day = waiting.today();
+    const toldToday = this.goalTold.get(userId) === day;
+    const reached = this.deps.habits.reachedGoalOn(userId, day);
     const run = Promise.all([
-      this.award(userId, day).catch((error: unknown) =>
-        this.deps.log.warn({ err: error }, "badges: an award failed"),
-      ),
-      this.tellGoalReached(userId, day).catch((error: unknown) =>
-        this.deps.log.warn({ err: error }, "goal reached: the look failed"),
-      ),
+      reached
+        .then((onGoal) =>
+          this.award(userId, day, Date.now(), {
+            streaksFrom: streaksFrom([...waiting.days], day, onGoal && !toldToday),
+          }),
+        )
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, "badges: an award failed")),
+      reached
+        .then((onGoal) => (onGoal ? this.tellGoalReached(userId, day) : undefined))
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, "goal reached: the look failed")),
       this.deps.challenges
         .stepsArrived(userId)
         .catch((error: unknown) => this.deps.log.warn({ err: error }, "challenges: the look failed")),
@@ -112,7 +139,12 @@ export class BadgeAwards {
   /** Tells the walker once a day, when their counted steps reach the day's goal. */
   private async tellGoalReached(userId: string, today: DayString): Promise<void> {
     if (this.goalTold.get(userId) === today) return;
-    const standing = await this.deps.habits.standing(userId, today);
+    // The run up to today, from the recent days; the whole history only when it goes back further.
+    const recent = addDays(today, -(RECENT_DAYS_FOR_A_RUN - 1));
+    let standing = await this.deps.habits.standing(userId, today, recent);
+    if (standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
+      standing = await this.deps.habits.standing(userId, today);
+    }
     if (!standing.todayOnGoal) return;
     const goal = standing.dailyGoal.toLocaleString("en-GB");
     const streak = standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
@@ -136,13 +168,18 @@ export class BadgeAwards {
     await Promise.all(this.running);
   }
 
-  private async facts(userId: string, today: DayString, hasEntryBadge: boolean): Promise<BadgeFacts> {
+  private async facts(
+    userId: string,
+    today: DayString,
+    hasEntryBadge: boolean,
+    streaksFrom: DayString | null | undefined,
+  ): Promise<BadgeFacts> {
     const { badges, habits, eligibleSteps } = this.deps;
     const month = monthOfDay(today);
     const lastMonth = addMonths(month, -1);
     const [steps, standing] = await Promise.all([
       badges.facts(userId, [month, lastMonth]),
-      habits.standing(userId, today),
+      streaksFrom === null ? null : habits.standing(userId, today, streaksFrom),
     ]);
     // A month's entries are counted on eligible steps; a past draw's ticket says the same for
     // months already drawn. The walk is read only while the badge is still to earn.
@@ -151,7 +188,7 @@ export class BadgeAwards {
       if (hasPrizeEntry) break;
       hasPrizeEntry = prizeEntries((await eligibleSteps.month(candidate, userId)).eligibleSteps) > 0;
     }
-    return { ...steps, bestStreak: standing.streak.best, hasPrizeEntry };
+    return { ...steps, bestStreak: standing?.streak.best ?? 0, hasPrizeEntry };
   }
 
   /** The badges shown, then one for each challenge completed, in the order they were earned. */
@@ -181,4 +218,24 @@ export class BadgeAwards {
       ],
     };
   }
+}
+
+/** Days read back from today for the run it ends; a longer run reads the walker's whole history. */
+const RECENT_DAYS_FOR_A_RUN = 62;
+
+/** The longest streak a badge asks for: a run that long through a day lies within as many days of it. */
+const LONGEST_STREAK_BADGE = Math.max(...STREAK_BADGE_DAYS);
+
+/**
+ * Where a look after steps of `days` arrived must read runs from, or null when none can have grown:
+ * a run grows only where a day newly reaches its goal, which is today's only when it reached it since
+ * the last look (`todayNewlyOnGoal`), or any earlier day that arrived (a late day may join two runs).
+ * A run long enough for a badge through such a day starts at most that many days before it.
+ */
+function streaksFrom(days: DayString[], today: DayString, todayNewlyOnGoal: boolean): DayString | null {
+  const changed = days.filter((day) => day !== today);
+  if (todayNewlyOnGoal) changed.push(today);
+  if (changed.length === 0) return null;
+  const earliest = changed.sort()[0] as DayString;
+  return addDays(earliest, -(LONGEST_STREAK_BADGE - 1));
 }

@@ -106,21 +106,34 @@ export class HabitsRepository {
     });
   }
 
-  /**
-   * Today's goal, whether it is reached, and the walker's streaks. Only days that could reach the
-   * smallest goal are read: a walker's whole history, at one row a day, is small.
-   */
-  async standing(userId: string, today: DayString): Promise<GoalStanding> {
-    const [goals, rows] = await Promise.all([
+  /** Whether the walker's counted steps on `day` reached that day's goal: one day's row, no history. */
+  async reachedGoalOn(userId: string, day: DayString): Promise<boolean> {
+    const [goals, row] = await Promise.all([
       this.goals(userId),
       this.db
         .selectFrom("step_days")
-        .select(["day", "total_steps"])
+        .select("total_steps")
         .where("user_id", "=", userId)
-        .where("total_steps", ">=", DAILY_GOAL_MIN)
-        .where("day", "<=", today)
-        .execute(),
+        .where("day", "=", day)
+        .executeTakeFirst(),
     ]);
+    return Number(row?.total_steps ?? 0) >= goalOn(goals, day);
+  }
+
+  /**
+   * Today's goal, whether it is reached, and the walker's streaks: over their whole history, or
+   * over the days from `from` (the runs there, for a look at what a few days' steps changed). Only
+   * days that could reach the smallest goal are read.
+   */
+  async standing(userId: string, today: DayString, from?: DayString): Promise<GoalStanding> {
+    let read = this.db
+      .selectFrom("step_days")
+      .select(["day", "total_steps"])
+      .where("user_id", "=", userId)
+      .where("total_steps", ">=", DAILY_GOAL_MIN)
+      .where("day", "<=", today);
+    if (from !== undefined) read = read.where("day", ">=", from);
+    const [goals, rows] = await Promise.all([this.goals(userId), read.execute()]);
     const days = new Map(rows.map((row) => [row.day, row.total_steps]));
     const { current, best, todayOnGoal } = streakOf(days, goals, today);
     return { dailyGoal: goalOn(goals, today), todayOnGoal, streak: { current, best } };

@@ -242,7 +242,11 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         days.map((day) => day.date),
       );
       await stepImportKeys.markUsed(holder.keyId, now);
-      app.services.badges.soon(userId, londonDay);
+      app.services.badges.soon(
+        userId,
+        londonDay,
+        days.map((day) => day.date),
+      );
       return {
         days: days.map((day, index) => ({
           date: day.date,

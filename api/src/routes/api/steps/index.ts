@@ -59,7 +59,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
     const date = acceptedStepDate(body.date);
     const totals = await ledger.recordCount(counterReading(userId, deviceId, { ...body, date }));
-    badges.soon(userId, londonDay);
+    badges.soon(userId, londonDay, [date]);
     return { ok: true, date, ...totals } satisfies StepSyncResponse;
   };
 
@@ -98,10 +98,11 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const userId = signedInUser(request).id;
+      const date = londonDay();
       const totals = await ledger.recordCount(
-        counterReading(userId, request.headers[DEVICE_ID_HEADER], { ...request.body, date: londonDay() }),
+        counterReading(userId, request.headers[DEVICE_ID_HEADER], { ...request.body, date }),
       );
-      badges.soon(userId, londonDay);
+      badges.soon(userId, londonDay, [date]);
       return { todaySteps: totals.todaySteps, monthlyTotal: totals.monthlySteps };
     },
   );

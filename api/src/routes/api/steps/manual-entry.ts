@@ -125,7 +125,7 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw error;
         }
         const added = await app.repositories.manualEntries.add({ ...accepted, photo });
-        app.services.badges.soon(user.id, londonDay);
+        app.services.badges.soon(user.id, londonDay, [accepted.day]);
         return added;
       };
       // An earlier answer is returned even when its date has since left the 30-day window, or the

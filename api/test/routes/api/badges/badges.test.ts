@@ -169,4 +169,38 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       expect(rows.map((row) => row.badge_id).sort()).toEqual(["first-10000-step-day", "first-prize-entry"]);
     });
   });
+
+  it("awards a streak from the look after steps arrive: when today's goal is reached, and when a late day joins two runs", async () => {
+    const badgeIds = async (userId: string) =>
+      (
+        await testApp.app.database.db
+          .selectFrom("user_badges")
+          .select("badge_id")
+          .where("user_id", "=", userId)
+          .execute()
+      ).map((row) => row.badge_id);
+    // Two days on goal, then today's phone reaches it.
+    const ada = await createSignedInWalker(testApp.app, "Ada");
+    await walked(ada.user.id, "2026-11-19", 10_000);
+    await walked(ada.user.id, "2026-11-20", 10_000);
+    const today = await stepsClient(testApp.app, ada.cookie).sync({
+      steps: 10_200,
+      date: "2026-11-21",
+      source: "device_motion",
+    });
+    expect(today.statusCode).toBe(200);
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(ada.user.id)).toContain("3-day-streak");
+
+    // Today on goal and told; then the day before, synced late, joins the 19th to today.
+    const ben = await createSignedInWalker(testApp.app, "Ben");
+    const phone = stepsClient(testApp.app, ben.cookie);
+    await walked(ben.user.id, "2026-11-19", 10_000);
+    await phone.sync({ steps: 10_000, date: "2026-11-21", source: "device_motion" });
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(ben.user.id)).not.toContain("3-day-streak");
+    await phone.sync({ steps: 10_000, date: "2026-11-20", source: "device_motion" });
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(ben.user.id)).toContain("3-day-streak");
+  });
 });

@@ -203,6 +203,21 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect(list.items.map((item) => item.kind)).toEqual(["goal_reached"]);
   });
 
+  it("counts the streak it tells of however far back it goes", async () => {
+    const walker = await subscribedWalker("LongRun");
+    // 70 days on the default goal before today, then today's phone reaches it.
+    for (let back = 70; back >= 1; back--) {
+      await walkedOn(app, walker.userId, addDays(TEST_TODAY, -back), 10_000);
+    }
+    const steps = stepsClient(app, walker.cookie);
+    expect((await steps.sync({ steps: 10_000, date: TEST_TODAY, source: "device_motion" })).statusCode).toBe(
+      200,
+    );
+    await app.services.badges.flush();
+    const [told] = (await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items;
+    expect(told?.body).toBe("You walked your 10,000 steps today. Well walked! That makes a 71-day streak.");
+  });
+
   it("tells a walker an operator's decision on their manual entry, with the reason for a refusal", async () => {
     const walker = await subscribedWalker("Entry");
     const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
