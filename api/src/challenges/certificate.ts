@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Resvg } from "@resvg/resvg-js";
 import { escapeHtml } from "../mail/mail.js";
 
 /** A certificate's size: the 1.91:1 image that link previews and social posts show whole. */
@@ -55,8 +54,12 @@ ${lines.join("\n")}
 </svg>`;
 }
 
-/** The certificate as a PNG of CERTIFICATE_WIDTH × CERTIFICATE_HEIGHT. */
-export function certificatePng(text: CertificateText): Buffer {
+/**
+ * The certificate as a PNG of CERTIFICATE_WIDTH × CERTIFICATE_HEIGHT. The renderer is loaded on the
+ * first certificate: a native library that most processes never need.
+ */
+export async function certificatePng(text: CertificateText): Promise<Buffer> {
+  const { Resvg } = await import("@resvg/resvg-js");
   const rendered = new Resvg(certificateSvg(text), {
     font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" },
     fitTo: { mode: "original" },

@@ -25,11 +25,16 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { Notifier } from "../notifications/notifier.js";
 import type { AuditEntry } from "../repositories/audit-log.js";
 import type { BadgesRepository } from "../repositories/badges.js";
-import type { ChallengeMemberRow, ChallengeRow, ChallengesRepository } from "../repositories/challenges.js";
+import type {
+  ChallengeMemberRow,
+  ChallengeRow,
+  ChallengesRepository,
+  MemberProgress,
+} from "../repositories/challenges.js";
 import type { GroupsRepository } from "../repositories/groups.js";
 import type { UsersRepository } from "../repositories/users.js";
 import { type CertificateText, certificatePng } from "./certificate.js";
-import { type ChallengeStandings, countsTo } from "./standings.js";
+import { type ChallengeStandings, countsTo, type Standings } from "./standings.js";
 
 /** The badge a completed challenge gives: one per challenge. */
 export const challengeBadgeId = (challengeId: string) => `challenge-${challengeId}`;
@@ -239,9 +244,8 @@ export class ChallengeService {
     const challenge = await this.visible(id, userId);
     const member = await this.deps.challenges.member(id, userId);
     if (!member) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
-    const item = await this.itemOf(challenge, member, userId, now);
+    const { item, mine } = await this.viewOf(challenge, member, userId, now);
     if (item.completedAt === null) throw new ConflictError(CHALLENGE_MESSAGES.notCompleted);
-    const [mine] = await this.deps.challenges.progress(challenge, countsTo(challenge, now), userId);
     const walker = await this.deps.users.findById(userId);
     const text: CertificateText = {
       walkerName: [walker?.first_name, walker?.last_name].filter(Boolean).join(" ") || "A walker",
@@ -260,7 +264,7 @@ export class ChallengeService {
     let png = this.certificates.get(key);
     if (!png) {
       this.countDrawing(userId, now);
-      png = certificatePng(text);
+      png = await certificatePng(text);
       if (this.certificates.size >= CERTIFICATES_KEPT) {
         this.certificates.delete(this.certificates.keys().next().value as string);
       }
@@ -344,14 +348,27 @@ export class ChallengeService {
     member: ChallengeMemberRow | null,
     userId: string,
     now: number,
-    { freshTeam = false } = {},
+    options: { freshTeam?: boolean } = {},
   ): Promise<ChallengeItem> {
+    return (await this.viewOf(challenge, member, userId, now, options)).item;
+  }
+
+  /** `itemOf`, with the walker's own steps and days on target it read (none when not joined). */
+  private async viewOf(
+    challenge: ChallengeRow,
+    member: ChallengeMemberRow | null,
+    userId: string,
+    now: number,
+    { freshTeam = false } = {},
+  ): Promise<{ item: ChallengeItem; mine: MemberProgress | undefined }> {
     let completedAt = member?.completed_at ?? null;
     let progress: ChallengeItem["progress"] = null;
+    let mine: MemberProgress | undefined;
     if (member) {
       const to = countsTo(challenge, now);
       const { standings } = this.deps;
-      const [team, [mine]] = await Promise.all([
+      let team: Standings | null;
+      [team, [mine]] = await Promise.all([
         challenge.kind !== "team_total"
           ? null
           : freshTeam
@@ -372,7 +389,7 @@ export class ChallengeService {
         await this.complete(challenge, challenge.kind === "team_total" ? null : [userId], now);
       }
     }
-    return {
+    const item: ChallengeItem = {
       id: challenge.id,
       name: challenge.name,
       description: challenge.description,
@@ -388,6 +405,7 @@ export class ChallengeService {
       progress,
       completedAt: completedAt === null ? null : new Date(completedAt).toISOString(),
     };
+    return { item, mine };
   }
 
   /** Marks the walkers completed (a team's: every member), once; each gets the badge and word of it. */

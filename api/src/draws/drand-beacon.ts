@@ -6,15 +6,7 @@
 import { createHash } from "node:crypto";
 import { firstRoundAfter } from "@charity-steps/prize-draw";
 import type { DrawBeacon } from "@charity-steps/shared-types";
-import {
-  type Chain,
-  type ChainClient,
-  type ChainInfo,
-  defaultChainOptions,
-  fetchBeacon,
-  type RandomnessBeacon,
-  roundTime,
-} from "drand-client";
+import type { Chain, ChainClient, ChainInfo, RandomnessBeacon } from "drand-client";
 import { Type } from "typebox";
 import { Value } from "typebox/value";
 import type { DrawBeaconConfig } from "../config.js";
@@ -173,6 +165,8 @@ export function drandBeaconSource(given: DrawBeaconConfig, options: DrandBeaconO
       if (!Number.isFinite(time)) throw new BeaconError("The draw's close is not a valid instant");
       const info = await chainInfo();
       const round = firstRoundAfter(info, time);
+      // drand's client is loaded by the first draw that asks: most processes never run one.
+      const { defaultChainOptions, fetchBeacon, roundTime } = await import("drand-client");
       if (now() < roundTime(info, round)) return "not-yet";
       // drand's HttpChainClient asks with the global fetch, unbounded in time and size; this client
       // makes the same requests bounded, and drand's fetchBeacon checks what it answers.

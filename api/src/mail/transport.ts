@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { MailOutboxRow } from "../repositories/mail-outbox.js";
 
 /** Where the queue hands a message: an SMTP server, or files when none is configured. */
@@ -30,17 +30,19 @@ export function createMailTransport(options: TransportOptions): MailTransport {
 }
 
 function smtpTransport(url: string, { mailFrom, sendTimeoutMs }: TransportOptions): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url,
-    // nodemailer waits minutes by default; a send must end well within the queue's lease.
-    connectionTimeout: Math.min(30_000, sendTimeoutMs),
-    greetingTimeout: Math.min(30_000, sendTimeoutMs),
-    socketTimeout: sendTimeoutMs,
-  });
+  const transporter = lazily((nodemailer) =>
+    nodemailer.createTransport({
+      url,
+      // nodemailer waits minutes by default; a send must end well within the queue's lease.
+      connectionTimeout: Math.min(30_000, sendTimeoutMs),
+      greetingTimeout: Math.min(30_000, sendTimeoutMs),
+      socketTimeout: sendTimeoutMs,
+    }),
+  );
   return {
     kind: "smtp",
     async deliver(message) {
-      await transporter.sendMail({
+      await (await transporter.get()).sendMail({
         ...envelope(message, mailFrom),
         // Cancelling does not prove the server had not accepted the message already: at worst the
         // retry sends it twice, with the same Message-ID.
@@ -51,13 +53,32 @@ function smtpTransport(url: string, { mailFrom, sendTimeoutMs }: TransportOption
   };
 }
 
+/**
+ * A nodemailer transporter made at the first message: the library (about 9 MB resident) is loaded
+ * only by a process that sends mail.
+ */
+function lazily(make: (nodemailer: typeof import("nodemailer")["default"]) => Transporter) {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get(): Promise<Transporter> {
+      made ??= import("nodemailer").then((module) => make(module.default));
+      return made;
+    },
+    close(): void {
+      void made?.then((transporter) => transporter.close());
+    },
+  };
+}
+
 function fileTransport({ mailFrom, dataDir, log }: TransportOptions): MailTransport {
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const transporter = lazily((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" }),
+  );
   const folder = join(dataDir, "mail");
   return {
     kind: "file",
     async deliver(message) {
-      const info = await transporter.sendMail(envelope(message, mailFrom));
+      const info = await (await transporter.get()).sendMail(envelope(message, mailFrom));
       await mkdir(folder, { recursive: true });
       const stamp = new Date(message.created_at).toISOString().replaceAll(":", "-");
       const file = join(folder, `${stamp}-${message.id}.eml`);

@@ -1,6 +1,5 @@
 import { HIGH_URGENCY_KINDS, type NotificationKind, type PushPayload } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
-import webpush from "web-push";
 import type { PushConfig } from "../config.js";
 import { OutboxWorker, type OutboxWorkerOptions } from "../outbox/outbox-worker.js";
 import type { AppSecretsRepository } from "../repositories/app-secrets.js";
@@ -143,7 +142,7 @@ export class PushQueue extends OutboxWorker<PushOutboxRow> {
     if (!isAllowedPushEndpoint(subscription.endpoint, config.endpointOrigins)) {
       return { outcome: "refused", detail: "the endpoint is not one of PUSH_ENDPOINT_ORIGINS" };
     }
-    const keys = await this.vapidKeys();
+    const [keys, webpush] = await Promise.all([this.vapidKeys(), webPush()]);
     const request = webpush.generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       JSON.stringify(payload),
@@ -179,8 +178,10 @@ export class PushQueue extends OutboxWorker<PushOutboxRow> {
     const configured = this.deps.config.vapidKeys;
     this.keys ??= configured
       ? Promise.resolve(configured)
-      : this.deps.secrets
-          .getOrCreate("vapid-keys", () => JSON.stringify(webpush.generateVAPIDKeys()))
+      : webPush()
+          .then((webpush) =>
+            this.deps.secrets.getOrCreate("vapid-keys", () => JSON.stringify(webpush.generateVAPIDKeys())),
+          )
           .then((stored) => JSON.parse(stored) as VapidKeys);
     // A failed read is tried again next time rather than kept.
     this.keys.catch(() => {
@@ -188,4 +189,14 @@ export class PushQueue extends OutboxWorker<PushOutboxRow> {
     });
     return this.keys;
   }
+}
+
+/**
+ * The `web-push` library, loaded when first needed: with its dependencies it adds about 10 MB to
+ * the process, which a server that sends no push need not carry.
+ */
+let loadedWebPush: Promise<typeof import("web-push")> | undefined;
+function webPush(): Promise<typeof import("web-push")> {
+  loadedWebPush ??= import("web-push").then((module) => module.default);
+  return loadedWebPush;
 }
