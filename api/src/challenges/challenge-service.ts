@@ -22,6 +22,7 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
+import type { EligibleSteps } from "../ledger/eligible-steps.js";
 import type { Notifier } from "../notifications/notifier.js";
 import type { AuditEntry } from "../repositories/audit-log.js";
 import type { BadgesRepository } from "../repositories/badges.js";
@@ -34,7 +35,7 @@ import type {
 import type { GroupsRepository } from "../repositories/groups.js";
 import type { UsersRepository } from "../repositories/users.js";
 import { type CertificateText, certificatePng } from "./certificate.js";
-import { type ChallengeStandings, countsTo, type Standings } from "./standings.js";
+import { type ChallengeStandings, countsTo, type Standings, withOwnRow } from "./standings.js";
 
 /** The badge a completed challenge gives: one per challenge. */
 export const challengeBadgeId = (challengeId: string) => `challenge-${challengeId}`;
@@ -70,6 +71,7 @@ export class ChallengeService {
     private readonly deps: {
       challenges: ChallengesRepository;
       standings: ChallengeStandings;
+      eligibleSteps: Pick<EligibleSteps, "heldDays">;
       groups: GroupsRepository;
       users: UsersRepository;
       badges: BadgesRepository;
@@ -216,15 +218,23 @@ export class ChallengeService {
     if (!Number.isSafeInteger(offset) || offset < 0 || String(offset) !== (cursor ?? "0")) {
       throw new BadRequestError(CHALLENGE_MESSAGES.badCursor);
     }
-    // Shared standings, read again when the walker's own steps have moved since: a walker sees
-    // their latest steps in their row, and everyone else's as of the last few seconds.
-    const { standings } = this.deps;
-    const [shared, [mine]] = await Promise.all([
-      standings.get(challenge, now),
-      this.deps.challenges.progress(challenge, countsTo(challenge, now), userId),
+    // The shared standings, with the walker's own row as it is now: they see their latest steps in
+    // their place, everyone else's as of the last few seconds.
+    const to = countsTo(challenge, now);
+    const [shared, [mine], held] = await Promise.all([
+      this.deps.standings.get(challenge, now),
+      this.deps.challenges.progress(challenge, to, userId),
+      this.deps.eligibleSteps.heldDays({ from: challenge.starts_on, to, userId }),
     ]);
+    const ownPending = held.reduce((sum, day) => sum + day.pendingSteps, 0);
     const kept = shared.ranked.find((row) => row.userId === userId);
-    const { ranked } = mine && kept?.steps !== mine.steps ? await standings.fresh(challenge, now) : shared;
+    const { ranked } =
+      mine &&
+      (kept?.steps !== mine.steps ||
+        kept.pendingSteps !== ownPending ||
+        kept.fundraisingUrl !== mine.fundraisingUrl)
+        ? withOwnRow(challenge, shared, mine, ownPending)
+        : shared;
     const page = ranked.slice(offset, offset + CHALLENGE_LEADERBOARD_PAGE);
     const next = offset + CHALLENGE_LEADERBOARD_PAGE;
     return {

@@ -7,6 +7,8 @@ import type { ChallengeRow, ChallengesRepository, MemberProgress } from "../repo
 export interface Standing {
   rank: number;
   userId: string;
+  firstName: string | null;
+  lastName: string | null;
   displayName: string;
   value: number;
   steps: number;
@@ -83,28 +85,65 @@ export function countsTo(challenge: ChallengeRow, now: number): DayString {
 
 /** Members by their own part (days on target, or steps), ties by name then id; equal parts share a rank. */
 function rank(challenge: ChallengeRow, rows: MemberProgress[], pending: Map<string, number>): Standing[] {
-  const partOf = (row: MemberProgress) => (challenge.kind === "daily_target" ? row.daysOnTarget : row.steps);
-  const sorted = [...rows].sort(
-    (a, b) =>
-      partOf(b) - partOf(a) ||
-      names.compare(a.firstName ?? "", b.firstName ?? "") ||
-      names.compare(a.lastName ?? "", b.lastName ?? "") ||
-      (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+  const standings = rows.map((row) => standingOf(challenge, row, pending.get(row.userId) ?? 0));
+  return ranked(standings.sort(byPlace));
+}
+
+/**
+ * The standings with one member's row as it is now (their steps and held steps read this moment),
+ * everyone else's as shared: the row moves to its place, and the ranks after it follow.
+ */
+export function withOwnRow(
+  challenge: ChallengeRow,
+  standings: Standings,
+  own: MemberProgress,
+  ownPendingSteps: number,
+): Standings {
+  const row = standingOf(challenge, own, ownPendingSteps);
+  const kept = standings.ranked.find((each) => each.userId === own.userId);
+  const others = standings.ranked.filter((each) => each.userId !== own.userId);
+  let low = 0;
+  let high = others.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byPlace(others[middle] as Standing, row) < 0) low = middle + 1;
+    else high = middle;
+  }
+  others.splice(low, 0, row);
+  return { ranked: ranked(others), steps: standings.steps - (kept?.steps ?? 0) + own.steps };
+}
+
+function standingOf(challenge: ChallengeRow, row: MemberProgress, pendingSteps: number): Standing {
+  return {
+    rank: 0,
+    userId: row.userId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    displayName: shortDisplayName(row.firstName, row.lastName),
+    value: challenge.kind === "daily_target" ? row.daysOnTarget : row.steps,
+    steps: row.steps,
+    pendingSteps,
+    fundraisingUrl: row.fundraisingUrl,
+  };
+}
+
+/** The order of places: the larger part first, then by name, then by id (the same on both databases). */
+function byPlace(a: Standing, b: Standing): number {
+  return (
+    b.value - a.value ||
+    names.compare(a.firstName ?? "", b.firstName ?? "") ||
+    names.compare(a.lastName ?? "", b.lastName ?? "") ||
+    (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)
   );
-  let previous: { value: number; rank: number } | undefined;
-  return sorted.map((row, index) => {
-    const value = partOf(row);
-    const position = previous?.value === value ? previous.rank : index + 1;
-    previous = { value, rank: position };
-    return {
-      rank: position,
-      userId: row.userId,
-      displayName: shortDisplayName(row.firstName, row.lastName),
-      value,
-      steps: row.steps,
-      pendingSteps: pending.get(row.userId) ?? 0,
-      fundraisingUrl: row.fundraisingUrl,
-    };
+}
+
+/** Ranks rows in place order: equal parts share a rank, and the next rank skips (1, 1, 3). */
+function ranked(rows: Standing[]): Standing[] {
+  let previous: Standing | undefined;
+  return rows.map((row, index) => {
+    const place = { ...row, rank: previous?.value === row.value ? previous.rank : index + 1 };
+    previous = place;
+    return place;
   });
 }
 

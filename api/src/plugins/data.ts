@@ -196,6 +196,7 @@ export async function buildDataLayer(
       { challenges, eligibleSteps },
       speed.sharedStandings ? READINGS_SHARED_MS : 0,
     ),
+    eligibleSteps,
     groups,
     users,
     badges,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChallengeStandings } from "../../src/challenges/standings.js";
+import { ChallengeStandings, withOwnRow } from "../../src/challenges/standings.js";
 import { READINGS_SHARED_MS } from "../../src/db/shared-readings.js";
 import type { ChallengeRow, MemberProgress } from "../../src/repositories/challenges.js";
 
@@ -96,5 +96,41 @@ describe("a challenge's shared standings", () => {
     const after = standings.get(challenge, NOW + 1);
     await finishAll();
     expect((await after).ranked.map((row) => row.userId)).toEqual(["ada", "ben"]);
+  });
+
+  it("places a walker's own row as it is now among the shared ones, the ranks after it following", async () => {
+    const steps = new Map([
+      ["ada", 5_000],
+      ["ben", 3_000],
+      ["cy", 3_000],
+      ["dee", 1_000],
+    ]);
+    const { standings, finishAll } = standingsOver(steps);
+    const reading = standings.get(challenge, NOW);
+    await finishAll();
+    const shared = await reading;
+    const own = (userId: string, count: number) => ({
+      userId,
+      firstName: userId,
+      lastName: null,
+      steps: count,
+      daysOnTarget: 0,
+      fundraisingUrl: null,
+    });
+    const places = (result: typeof shared) =>
+      result.ranked.map((row) => `${row.rank} ${row.userId} ${row.value}`);
+    expect(places(shared)).toEqual(["1 ada 5000", "2 ben 3000", "2 cy 3000", "4 dee 1000"]);
+    expect(places(withOwnRow(challenge, shared, own("dee", 3_000), 0))).toEqual([
+      "1 ada 5000",
+      "2 ben 3000",
+      "2 cy 3000",
+      "2 dee 3000",
+    ]);
+    const ahead = withOwnRow(challenge, shared, own("dee", 9_000), 2_000);
+    expect(places(ahead)).toEqual(["1 dee 9000", "2 ada 5000", "3 ben 3000", "3 cy 3000"]);
+    expect(ahead.ranked[0]?.pendingSteps).toBe(2_000);
+    expect(ahead.steps).toBe(5_000 + 3_000 + 3_000 + 9_000);
+    // The shared standings themselves are as they were.
+    expect(places(shared)).toEqual(["1 ada 5000", "2 ben 3000", "2 cy 3000", "4 dee 1000"]);
   });
 });

@@ -448,16 +448,22 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
     // Ben walks on: his own view and his own row have it at once; others see it within seconds.
     await walkedOn(app, ben.user.id, "2026-11-21", 3_000);
     expect((await ben.api.get(challengePath(item.id))).json<ChallengeItem>().progress?.value).toBe(3_000);
-    expect((await board())[1]?.progress.value).toBe(1_000);
     const bensBoard = (
       await ben.api.get(challengeLeaderboardPath(item.id))
     ).json<ChallengeLeaderboardResponse>();
-    expect(bensBoard.items[1]?.progress.value).toBe(3_000);
-    expect((await board())[1]?.progress.value).toBe(3_000);
-    await walkedOn(app, ben.user.id, "2026-11-21", 4_000);
-    expect((await board())[1]?.progress.value).toBe(3_000);
+    expect(bensBoard.items[1]).toMatchObject({ rank: 2, displayName: "Ben W", progress: { value: 3_000 } });
+    expect((await board())[1]?.progress.value).toBe(1_000);
     const later = new Date(Date.now() + READINGS_SHARED_MS + 1_000).toISOString();
-    expect(await atMoment(later, async () => (await board())[1]?.progress.value)).toBe(4_000);
+    expect(await atMoment(later, async () => (await board())[1]?.progress.value)).toBe(3_000);
+    // Past everyone: his own row moves to the top at once, the others' ranks follow.
+    await walkedOn(app, ben.user.id, "2026-11-21", 40_000);
+    const ahead = (await ben.api.get(challengeLeaderboardPath(item.id))).json<ChallengeLeaderboardResponse>();
+    expect(ahead.items.map((row) => [row.rank, row.displayName, row.progress.value])).toEqual([
+      [1, "Ben W", 40_000],
+      [2, "Ada W", DAY_PRIZE_CEILING_STEPS + 5_000],
+    ]);
+    // At least what is above the day's ceiling waits (the pace may hold more of so sudden a rise).
+    expect(ahead.items[0]?.pendingSteps).toBeGreaterThanOrEqual(40_000 - DAY_PRIZE_CEILING_STEPS);
   });
 
   it("judges a team's target on steps read after the last ones arrive, however recently its totals were shown", async () => {
