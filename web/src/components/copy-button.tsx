@@ -51,7 +51,10 @@ export function CopyableValue({
 }) {
   return (
     <div className="flex items-center gap-2 rounded-lg border border-line bg-page p-2">
-      <code className="min-w-0 flex-1 break-all font-mono text-sm select-all" data-testid={testId}>
+      <code
+        className="min-w-0 flex-1 font-mono text-sm [overflow-wrap:anywhere] select-all"
+        data-testid={testId}
+      >
         {value}
       </code>
       <CopyButton value={value} label={label} what={what} />

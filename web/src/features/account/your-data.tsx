@@ -125,7 +125,7 @@ function DeleteAccount() {
       <label htmlFor={ids.confirm} className="block text-sm font-medium">
         {email ? (
           <>
-            Type your account's email (<span className="break-all">{email}</span>) to confirm
+            Type your account's email (<span className="[overflow-wrap:anywhere]">{email}</span>) to confirm
           </>
         ) : (
           <>Your account has no email: type {DELETE_CONFIRM_WORD} to confirm</>

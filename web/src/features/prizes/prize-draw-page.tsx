@@ -95,7 +95,7 @@ export function PrizeDrawPage() {
             </p>
             <p>
               This month's draw commitment:{" "}
-              <code className="break-all text-sm text-ink" data-testid="draw-commitment">
+              <code className="text-sm text-ink [overflow-wrap:anywhere]" data-testid="draw-commitment">
                 {draw.data.commitment}
               </code>
             </p>
