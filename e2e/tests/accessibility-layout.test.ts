@@ -74,6 +74,37 @@ function cutOff(): Promise<string[]> {
 }
 
 /**
+ * Words split across two lines at normal text size ("British Heart Foundatio / n"): a word of
+ * letters wider than the space it was given, where a layout leaves too little room. Long tokens
+ * (an email, a hash, a code) may break wherever they must.
+ */
+function brokenWords(): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      const text = node.textContent ?? "";
+      // Words of letters, each part of a hyphenated one (a line may end at its hyphen); not the
+      // parts of an address, an email or a number.
+      for (const token of text.matchAll(/\S+/g)) {
+        if (/[/@:\d]|\.\w/.test(token[0])) continue;
+        for (const word of token[0].matchAll(/[A-Za-z'’]{4,}/g)) {
+          const start = (token.index ?? 0) + (word.index ?? 0);
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + word[0].length);
+          const lines = new Set(
+            [...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)),
+          );
+          if (lines.size > 1) found.push(`"${word[0]}" in "${text.trim().slice(0, 60)}"`);
+        }
+      }
+    }
+    return found;
+  });
+}
+
+/**
  * The walker's text size at `percent`: every size in the app is in rem (and the large-text rules'
  * container queries in em), so a larger root font size is what a larger text setting does to it.
  */
@@ -108,6 +139,7 @@ async function open(screen: (typeof screens)[number]): Promise<void> {
 async function expectNothingCutOff(screen: (typeof screens)[number]): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await open(screen);
+  expect(await brokenWords(), `${screen.name} on a phone`).toEqual([]);
   await textSize(200);
   await screenshot(page, `90-text-200-${screen.name}`);
   expect(await cutOff(), `${screen.name} at 200% text`).toEqual([]);
@@ -116,9 +148,10 @@ async function expectNothingCutOff(screen: (typeof screens)[number]): Promise<vo
   await open(screen);
   await screenshot(page, `91-width-320-${screen.name}`);
   expect(await cutOff(), `${screen.name} at 320 px`).toEqual([]);
+  expect(await brokenWords(), `${screen.name} at 320 px`).toEqual([]);
 }
 
-describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide", () => {
+describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide, and no word breaks on a phone", () => {
   // A test each, in order: the signed-out screens first, then one walker's.
   for (const screen of screens.filter((s) => !s.signedIn)) {
     it(`signed out: ${screen.name}`, () => expectNothingCutOff(screen));
@@ -139,6 +172,11 @@ describe("nothing is cut off or overlaps at 200% text and at 320 CSS px wide", (
     await page.getByLabel("Group name").fill("Lunchtime Striders");
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await page.getByRole("heading", { name: "Lunchtime Striders" }).waitFor();
+    // The longest charity name, on every screen that shows it.
+    const chosen = await page.context().request.post(`${server.origin}/api/charity/select`, {
+      data: { charityName: "British Heart Foundation" },
+    });
+    expect(chosen.ok()).toBe(true);
     groupPath = new URL(
       (await page.getByRole("link", { name: "View" }).getAttribute("href")) ?? "",
       server.origin,

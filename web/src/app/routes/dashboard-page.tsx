@@ -134,7 +134,7 @@ export function DashboardPage() {
       </div>
 
       <nav
-        className="fit-grid mt-3 gap-3 [--fit-min:5.5rem]"
+        className="fit-grid mt-3 gap-3 [--fit-min:8rem]"
         aria-label="Charity, prizes, groups and challenges"
       >
         <LinkTile
