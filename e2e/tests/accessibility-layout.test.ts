@@ -94,7 +94,9 @@ function brokenWords(): Promise<string[]> {
           range.setStart(node, start);
           range.setEnd(node, start + word[0].length);
           const lines = new Set(
-            [...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)),
+            Array.from(range.getClientRects())
+              .filter((box) => box.width > 0)
+              .map((box) => Math.round(box.top)),
           );
           if (lines.size > 1) found.push(`"${word[0]}" in "${text.trim().slice(0, 60)}"`);
         }
