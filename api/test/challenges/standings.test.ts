@@ -21,6 +21,16 @@ const challenge: ChallengeRow = {
   updated_at: NOW,
 };
 
+/** A member's progress as the repository answers it, named by their id. */
+const member = (userId: string, steps: number): MemberProgress => ({
+  userId,
+  firstName: userId,
+  lastName: null,
+  steps,
+  daysOnTarget: 0,
+  fundraisingUrl: null,
+});
+
 /** Members' days as the database would answer, each reading held until the test lets it finish. */
 function standingsOver(steps: Map<string, number>) {
   const readings: { finish: () => void }[] = [];
@@ -30,14 +40,7 @@ function standingsOver(steps: Map<string, number>) {
       progress: async () => {
         count.reads++;
         // What the database holds when the reading begins.
-        const rows: MemberProgress[] = [...steps].map(([userId, count]) => ({
-          userId,
-          firstName: userId,
-          lastName: null,
-          steps: count,
-          daysOnTarget: 0,
-          fundraisingUrl: null,
-        }));
+        const rows = [...steps].map(([userId, count]) => member(userId, count));
         await new Promise<void>((finish) => readings.push({ finish }));
         return rows;
       },
@@ -109,24 +112,16 @@ describe("a challenge's shared standings", () => {
     const reading = standings.get(challenge, NOW);
     await finishAll();
     const shared = await reading;
-    const own = (userId: string, count: number) => ({
-      userId,
-      firstName: userId,
-      lastName: null,
-      steps: count,
-      daysOnTarget: 0,
-      fundraisingUrl: null,
-    });
     const places = (result: typeof shared) =>
       result.ranked.map((row) => `${row.rank} ${row.userId} ${row.value}`);
     expect(places(shared)).toEqual(["1 ada 5000", "2 ben 3000", "2 cy 3000", "4 dee 1000"]);
-    expect(places(withOwnRow(challenge, shared, own("dee", 3_000), 0))).toEqual([
+    expect(places(withOwnRow(challenge, shared, member("dee", 3_000), 0))).toEqual([
       "1 ada 5000",
       "2 ben 3000",
       "2 cy 3000",
       "2 dee 3000",
     ]);
-    const ahead = withOwnRow(challenge, shared, own("dee", 9_000), 2_000);
+    const ahead = withOwnRow(challenge, shared, member("dee", 9_000), 2_000);
     expect(places(ahead)).toEqual(["1 dee 9000", "2 ada 5000", "3 ben 3000", "3 cy 3000"]);
     expect(ahead.ranked[0]?.pendingSteps).toBe(2_000);
     expect(ahead.steps).toBe(5_000 + 3_000 + 3_000 + 9_000);
