@@ -103,6 +103,13 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    rollupOptions: {
+      // shared-types builds its request schemas at module level (TypeBox's `Type.Object(...)` and
+      // friends), and a bundler keeps any call it cannot prove free of side effects: one constant
+      // imported from such a module brought all its schemas and TypeBox's builder with it. The
+      // builder has none, so what the page never reads is left out.
+      treeshake: { manualPureFunctions: ["Type"] },
+    },
   },
   test: {
     environment: "jsdom",
