@@ -71,7 +71,7 @@ export class ChallengeService {
     private readonly deps: {
       challenges: ChallengesRepository;
       standings: ChallengeStandings;
-      eligibleSteps: Pick<EligibleSteps, "heldDays">;
+      eligibleSteps: Pick<EligibleSteps, "pendingByWalker">;
       groups: GroupsRepository;
       users: UsersRepository;
       badges: BadgesRepository;
@@ -224,9 +224,9 @@ export class ChallengeService {
     const [shared, [mine], held] = await Promise.all([
       this.deps.standings.get(challenge, now),
       this.deps.challenges.progress(challenge, to, userId),
-      this.deps.eligibleSteps.heldDays({ from: challenge.starts_on, to, userId }),
+      this.deps.eligibleSteps.pendingByWalker({ from: challenge.starts_on, to, userId }),
     ]);
-    const ownPending = held.reduce((sum, day) => sum + day.pendingSteps, 0);
+    const ownPending = held.get(userId) ?? 0;
     const kept = shared.ranked.find((row) => row.userId === userId);
     const { ranked } =
       mine &&

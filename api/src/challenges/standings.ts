@@ -37,7 +37,7 @@ export class ChallengeStandings {
   constructor(
     private readonly deps: {
       challenges: Pick<ChallengesRepository, "progress">;
-      eligibleSteps: Pick<EligibleSteps, "heldDays">;
+      eligibleSteps: Pick<EligibleSteps, "pendingByWalker">;
     },
     /** How long standings are shared; 0 reads them for every reader (the bench's reference). */
     freshMs = READINGS_SHARED_MS,
@@ -63,12 +63,10 @@ export class ChallengeStandings {
   }
 
   private async read(challenge: ChallengeRow, to: DayString): Promise<Standings> {
-    const [rows, held] = await Promise.all([
+    const [rows, pending] = await Promise.all([
       this.deps.challenges.progress(challenge, to),
-      this.deps.eligibleSteps.heldDays({ from: challenge.starts_on, to, challengeId: challenge.id }),
+      this.deps.eligibleSteps.pendingByWalker({ from: challenge.starts_on, to, challengeId: challenge.id }),
     ]);
-    const pending = new Map<string, number>();
-    for (const day of held) pending.set(day.userId, (pending.get(day.userId) ?? 0) + day.pendingSteps);
     return {
       ranked: rank(challenge, rows, pending),
       steps: rows.reduce((sum, row) => sum + row.steps, 0),

@@ -15,7 +15,7 @@ export class GroupLeaderboards {
   constructor(
     private readonly deps: {
       groups: Pick<GroupsRepository, "leaderboard">;
-      eligibleSteps: Pick<EligibleSteps, "heldDays">;
+      eligibleSteps: Pick<EligibleSteps, "pendingByWalker">;
     },
     /** How long a group's marks are shared; 0 reads them for every reader (the bench's reference). */
     freshMs = READINGS_SHARED_MS,
@@ -30,22 +30,15 @@ export class GroupLeaderboards {
     const range = { from: `${month}-01`, to: `${month}-31` };
     const [entries, shared, own] = await Promise.all([
       this.deps.groups.leaderboard(groupId, today),
-      this.marks.get(String(groupId), month, now, () => this.pending({ ...range, groupId })),
-      this.pending({ ...range, userId }),
+      this.marks.get(String(groupId), month, now, () =>
+        this.deps.eligibleSteps.pendingByWalker({ ...range, groupId }),
+      ),
+      this.deps.eligibleSteps.pendingByWalker({ ...range, userId }),
     ]);
     for (const entry of entries) {
       const pendingSteps = (entry.user.id === userId ? own : shared).get(entry.user.id) ?? 0;
       if (pendingSteps > 0) entry.pendingSteps = pendingSteps;
     }
     return entries;
-  }
-
-  /** Each walker's steps waiting for a check over the days asked for. */
-  private async pending(range: Parameters<EligibleSteps["heldDays"]>[0]): Promise<Map<string, number>> {
-    const pending = new Map<string, number>();
-    for (const day of await this.deps.eligibleSteps.heldDays(range)) {
-      pending.set(day.userId, (pending.get(day.userId) ?? 0) + day.pendingSteps);
-    }
-    return pending;
   }
 }

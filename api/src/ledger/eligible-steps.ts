@@ -158,6 +158,15 @@ export class EligibleSteps {
     return (await this.weigh(days, db)).filter((day) => day.day >= range.from && day.day <= range.to);
   }
 
+  /** Each walker's steps waiting for a check over `range` (as `heldDays` reads it); none are absent. */
+  async pendingByWalker(range: Parameters<EligibleSteps["heldDays"]>[0]): Promise<Map<string, number>> {
+    const pending = new Map<string, number>();
+    for (const day of await this.heldDays(range)) {
+      pending.set(day.userId, (pending.get(day.userId) ?? 0) + day.pendingSteps);
+    }
+    return pending;
+  }
+
   /** Weighs each of `days` by fair play's day rules, from its parts read in four queries. */
   private async weigh(days: DayKey[], db: Kysely<DatabaseSchema>): Promise<HeldDay[]> {
     const { dialect } = this.database;

@@ -45,7 +45,7 @@ function standingsOver(steps: Map<string, number>) {
         return rows;
       },
     },
-    eligibleSteps: { heldDays: async () => [] },
+    eligibleSteps: { pendingByWalker: async () => new Map() },
   });
   const finishAll = async () => {
     while (readings.length > 0) {
