@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import middie from "@fastify/middie";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { ClientMetadata } from "oidc-provider";
 import { isHttps } from "../../config.js";
@@ -156,12 +157,20 @@ export const identityProviderPlugin = fp<IdentityProviderPluginOptions>(
       log: app.log,
     });
     // oidc-provider is a Koa app reading the raw request; middie runs it before Fastify parses bodies.
-    await app.register(middie);
-    app.use(issuer.pathname, boundedBodies(FORM_BODY_LIMIT));
-    app.use(issuer.pathname, asIssuerRequest(issuer));
-    app.use(`${issuer.pathname}/session/end`, signedOutAlready(oidcPayloads, options.clients));
-    app.use(`${issuer.pathname}/auth`, throttledSignInStarts(signInThrottle));
-    app.use(issuer.pathname, provider.callback());
+    // Middie runs for the routes of the scope it is registered in, and the scope's one route is every
+    // path under the issuer, so the API's own requests (a step sync) never pass through it.
+    await app.register(async (scope) => {
+      await scope.register(middie);
+      scope.use(issuer.pathname, boundedBodies(FORM_BODY_LIMIT));
+      scope.use(issuer.pathname, asIssuerRequest(issuer));
+      scope.use(`${issuer.pathname}/session/end`, signedOutAlready(oidcPayloads, options.clients));
+      scope.use(`${issuer.pathname}/auth`, throttledSignInStarts(signInThrottle));
+      scope.use(issuer.pathname, provider.callback());
+      // Reached only when the provider answered nothing (it answers unknown paths itself).
+      const notFound = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+      scope.all(issuer.pathname, notFound);
+      scope.all(`${issuer.pathname}/*`, notFound);
+    });
 
     app.get(`${ASSETS_PREFIX}/pages.css`, async (_request, reply) =>
       reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(PAGES_CSS),
