@@ -7,6 +7,7 @@ import {
   badgesShown,
   type DayString,
   FIRST_PRIZE_ENTRY_BADGE,
+  type GoalFrom,
   JOINED_GROUP_BADGE,
   monthOfDay,
   prizeEntries,
@@ -51,31 +52,36 @@ export class BadgeAwards {
     },
   ) {}
 
+  /** Awards what the walker's record now reaches, and answers their badges. */
+  async award(userId: string, today: DayString, now = Date.now()): Promise<BadgesResponse> {
+    const { earned, charityName } = await this.awardReached(userId, today, now, {});
+    return this.listed(charityName, earned);
+  }
+
   /**
-   * Awards what the walker's record now reaches, and answers their badges. A walker's runs of days
-   * on goal are read from their whole history, unless `streaksFrom` says where a look after steps
-   * arrived need start (a day), or that no run can have grown (null: the streak badges wait).
+   * Awards what the walker's record now reaches: their badges earned, with the charity whose badge
+   * is theirs to earn (null once every badge is earned: all are listed, whatever the charity now).
+   * A walker's runs of days on goal are read from their whole history, unless `streaksFrom` says
+   * where a look after steps arrived need start (a day), or that no run can have grown (null: the
+   * streak badges wait). `goals`, when the caller has read them, are not read again.
    */
-  async award(
+  private async awardReached(
     userId: string,
     today: DayString,
-    now = Date.now(),
-    { streaksFrom }: { streaksFrom?: DayString | null } = {},
-  ): Promise<BadgesResponse> {
+    now: number,
+    look: { streaksFrom?: DayString | null; goals?: GoalFrom[] },
+  ): Promise<{ earned: Map<string, number>; charityName: BadgeFacts["charityName"] }> {
     const { badges } = this.deps;
     const earned = await badges.earned(userId);
     const unearned = BADGES.filter((badge) => !earned.has(badge.id));
-    if (unearned.length > 0) {
-      const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE), streaksFrom);
-      const reached = unearned.filter((badge) => reaches(badge.rule, facts)).map((badge) => badge.id);
-      if (reached.length > 0) {
-        await badges.award(userId, reached, now);
-        for (const id of reached) earned.set(id, now);
-      }
-      return this.listed(facts.charityName, earned);
+    if (unearned.length === 0) return { earned, charityName: null };
+    const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE), look);
+    const reached = unearned.filter((badge) => reaches(badge.rule, facts)).map((badge) => badge.id);
+    if (reached.length > 0) {
+      await badges.award(userId, reached, now);
+      for (const id of reached) earned.set(id, now);
     }
-    // Every badge earned, every charity's among them: all are listed, whatever the charity now.
-    return this.listed(null, earned);
+    return { earned, charityName: facts.charityName };
   }
 
   /** Awards the group badge at once: a walker who leaves the group straight away keeps it. */
@@ -117,17 +123,22 @@ export class BadgeAwards {
     this.waiting.delete(userId);
     const day = waiting.today();
     const toldToday = this.goalTold.get(userId) === day;
-    const reached = this.deps.habits.reachedGoalOn(userId, day);
+    // The walker's goals are read once for everything the look judges against them.
+    const goals = this.deps.habits.goals(userId);
+    const reached = goals.then((known) =>
+      this.deps.habits.reachedGoalOn(userId, day, known).then((onGoal) => ({ onGoal, goals: known })),
+    );
     const run = Promise.all([
       reached
-        .then((onGoal) =>
-          this.award(userId, day, Date.now(), {
+        .then(({ onGoal, goals }) =>
+          this.awardReached(userId, day, Date.now(), {
             streaksFrom: streaksFrom([...waiting.days], day, onGoal && !toldToday),
+            goals,
           }),
         )
         .catch((error: unknown) => this.deps.log.warn({ err: error }, "badges: an award failed")),
       reached
-        .then((onGoal) => (onGoal ? this.tellGoalReached(userId, day) : undefined))
+        .then(({ onGoal, goals }) => (onGoal ? this.tellGoalReached(userId, day, goals) : undefined))
         .catch((error: unknown) => this.deps.log.warn({ err: error }, "goal reached: the look failed")),
       this.deps.challenges
         .stepsArrived(userId)
@@ -137,13 +148,13 @@ export class BadgeAwards {
   }
 
   /** Tells the walker once a day, when their counted steps reach the day's goal. */
-  private async tellGoalReached(userId: string, today: DayString): Promise<void> {
+  private async tellGoalReached(userId: string, today: DayString, goals: GoalFrom[]): Promise<void> {
     if (this.goalTold.get(userId) === today) return;
     // The run up to today, from the recent days; the whole history only when it goes back further.
     const recent = addDays(today, -(RECENT_DAYS_FOR_A_RUN - 1));
-    let standing = await this.deps.habits.standing(userId, today, recent);
+    let standing = await this.deps.habits.standing(userId, today, { from: recent, goals });
     if (standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
-      standing = await this.deps.habits.standing(userId, today);
+      standing = await this.deps.habits.standing(userId, today, { goals });
     }
     if (!standing.todayOnGoal) return;
     const goal = standing.dailyGoal.toLocaleString("en-GB");
@@ -172,20 +183,22 @@ export class BadgeAwards {
     userId: string,
     today: DayString,
     hasEntryBadge: boolean,
-    streaksFrom: DayString | null | undefined,
+    { streaksFrom, goals }: { streaksFrom?: DayString | null; goals?: GoalFrom[] },
   ): Promise<BadgeFacts> {
     const { badges, habits, eligibleSteps } = this.deps;
     const month = monthOfDay(today);
     const lastMonth = addMonths(month, -1);
     const [steps, standing] = await Promise.all([
       badges.facts(userId, [month, lastMonth]),
-      streaksFrom === null ? null : habits.standing(userId, today, streaksFrom),
+      streaksFrom === null ? null : habits.standing(userId, today, { from: streaksFrom, goals }),
     ]);
     // A month's entries are counted on eligible steps; a past draw's ticket says the same for
-    // months already drawn. The walk is read only while the badge is still to earn.
+    // months already drawn. The walk is read only while the badge is still to earn, and only when a
+    // month's counted steps reach an entry: its eligible steps are never more than those.
     let hasPrizeEntry = hasEntryBadge || steps.hasDrawTicket;
+    const mayHaveEntry = prizeEntries(steps.recentMonthSteps) > 0;
     for (const candidate of [month, lastMonth]) {
-      if (hasPrizeEntry) break;
+      if (hasPrizeEntry || !mayHaveEntry) break;
       hasPrizeEntry = prizeEntries((await eligibleSteps.month(candidate, userId)).eligibleSteps) > 0;
     }
     return { ...steps, bestStreak: standing?.streak.best ?? 0, hasPrizeEntry };

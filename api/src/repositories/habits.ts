@@ -106,10 +106,13 @@ export class HabitsRepository {
     });
   }
 
-  /** Whether the walker's counted steps on `day` reached that day's goal: one day's row, no history. */
-  async reachedGoalOn(userId: string, day: DayString): Promise<boolean> {
-    const [goals, row] = await Promise.all([
-      this.goals(userId),
+  /**
+   * Whether the walker's counted steps on `day` reached that day's goal: one day's row, no history.
+   * `goals`, when the caller has read them already, spares reading them again.
+   */
+  async reachedGoalOn(userId: string, day: DayString, goals?: GoalFrom[]): Promise<boolean> {
+    const [goalsRead, row] = await Promise.all([
+      goals ?? this.goals(userId),
       this.db
         .selectFrom("step_days")
         .select("total_steps")
@@ -117,15 +120,19 @@ export class HabitsRepository {
         .where("day", "=", day)
         .executeTakeFirst(),
     ]);
-    return Number(row?.total_steps ?? 0) >= goalOn(goals, day);
+    return Number(row?.total_steps ?? 0) >= goalOn(goalsRead, day);
   }
 
   /**
    * Today's goal, whether it is reached, and the walker's streaks: over their whole history, or
    * over the days from `from` (the runs there, for a look at what a few days' steps changed). Only
-   * days that could reach the smallest goal are read.
+   * days that could reach the smallest goal are read; `goals`, when the caller has them, are not.
    */
-  async standing(userId: string, today: DayString, from?: DayString): Promise<GoalStanding> {
+  async standing(
+    userId: string,
+    today: DayString,
+    { from, goals: known }: { from?: DayString | undefined; goals?: GoalFrom[] } = {},
+  ): Promise<GoalStanding> {
     let read = this.db
       .selectFrom("step_days")
       .select(["day", "total_steps"])
@@ -133,7 +140,7 @@ export class HabitsRepository {
       .where("total_steps", ">=", DAILY_GOAL_MIN)
       .where("day", "<=", today);
     if (from !== undefined) read = read.where("day", ">=", from);
-    const [goals, rows] = await Promise.all([this.goals(userId), read.execute()]);
+    const [goals, rows] = await Promise.all([known ?? this.goals(userId), read.execute()]);
     const days = new Map(rows.map((row) => [row.day, row.total_steps]));
     const { current, best, todayOnGoal } = streakOf(days, goals, today);
     return { dailyGoal: goalOn(goals, today), todayOnGoal, streak: { current, best } };

@@ -170,6 +170,32 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     });
   });
 
+  it("awards the first prize entry from the look after steps arrive on eligible steps, not on steps waiting for a check", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Entry");
+    const phone = stepsClient(testApp.app, walker.cookie);
+    const lookedAt = async () => {
+      await testApp.app.services.badges.flush();
+      const rows = await testApp.app.database.db
+        .selectFrom("user_badges")
+        .select("badge_id")
+        .where("user_id", "=", walker.user.id)
+        .execute();
+      return rows.map((row) => row.badge_id);
+    };
+    const sync = async (device: string, steps: number) =>
+      expect(
+        (await phone.sync({ steps, date: "2026-11-20", source: "device_motion" }, device)).statusCode,
+      ).toBe(200);
+
+    for (const device of ["phone-1", "phone-2", "phone-3"]) await sync(device, 3_333);
+    expect(await lookedAt()).not.toContain("first-prize-entry");
+    // A fourth device of the day waits for a check: 14,999 counted this month, 9,999 eligible.
+    await sync("phone-4", 5_000);
+    expect(await lookedAt()).not.toContain("first-prize-entry");
+    await sync("phone-1", 3_334);
+    expect(await lookedAt()).toContain("first-prize-entry");
+  });
+
   it("awards a streak from the look after steps arrive: when today's goal is reached, and when a late day joins two runs", async () => {
     const badgeIds = async (userId: string) =>
       (
