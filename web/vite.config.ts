@@ -108,7 +108,12 @@ export default defineConfig({
       // friends), and a bundler keeps any call it cannot prove free of side effects: one constant
       // imported from such a module brought all its schemas and TypeBox's builder with it. The
       // builder has none, so what the page never reads is left out.
-      treeshake: { manualPureFunctions: ["Type"] },
+      treeshake: {
+        manualPureFunctions: ["Type"],
+        // TypeBox's modules only define things (no polyfills, no registrations), but its package
+        // does not say so: without this, a page that reads no schema still loads its settings.
+        moduleSideEffects: (id) => !id.includes("/node_modules/typebox/"),
+      },
     },
   },
   test: {

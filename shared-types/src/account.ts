@@ -25,7 +25,7 @@ export const ACCOUNT_MESSAGES = {
 export const DeleteAccountRequest = Type.Object(
   {
     /** The account's email (any case), or DELETE_CONFIRM_WORD for an account that has none. */
-    confirmEmail: SingleLineText({ maxLength: 320 }),
+    confirmEmail: /* @__PURE__ */ SingleLineText({ maxLength: 320 }),
   },
   { additionalProperties: false },
 );

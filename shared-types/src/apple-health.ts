@@ -27,7 +27,7 @@ export const STEP_IMPORT_KEY_PREFIX = "csk_";
 export const CreateStepImportKeyRequest = Type.Object(
   {
     /** What the walker calls the device the key is for ("Ana's iPhone"). */
-    name: SingleLineText({ minLength: 1, maxLength: STEP_IMPORT_KEY_NAME_MAX_CHARS }),
+    name: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: STEP_IMPORT_KEY_NAME_MAX_CHARS }),
   },
   { additionalProperties: false },
 );

@@ -33,7 +33,7 @@ export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
 
 /** `POST /api/account/email`: the address to move a built-in account to, once it is confirmed. */
 export const ChangeEmailRequest = Type.Object({
-  newEmail: SingleLineText({ maxLength: 1000 }),
+  newEmail: /* @__PURE__ */ SingleLineText({ maxLength: 1000 }),
   currentPassword: Type.String({ maxLength: 1000 }),
 });
 export type ChangeEmailRequest = Static<typeof ChangeEmailRequest>;

@@ -89,10 +89,10 @@ export const CHALLENGE_MESSAGES = {
 /** What both create routes (and the operator's edit) take. */
 export const ChallengeInput = Type.Object(
   {
-    name: SingleLineText({ minLength: 1, maxLength: CHALLENGE_NAME_MAX }),
-    description: MultiLineText({ maxLength: CHALLENGE_DESCRIPTION_MAX }),
+    name: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: CHALLENGE_NAME_MAX }),
+    description: /* @__PURE__ */ MultiLineText({ maxLength: CHALLENGE_DESCRIPTION_MAX }),
     charityName: Type.Union([CharityNameSchema, Type.Null()]),
-    kind: Type.Enum([...CHALLENGE_KINDS]),
+    kind: Type.Enum(CHALLENGE_KINDS),
     target: Type.Integer({ minimum: 1, maximum: CHALLENGE_STEPS_TARGET_MAX }),
     dailyTarget: Type.Union([Type.Integer({ minimum: 1, maximum: CHALLENGE_DAILY_TARGET_MAX }), Type.Null()]),
     startsOn: StepDate,
@@ -116,12 +116,12 @@ export const ChallengeItem = Type.Object({
   name: Type.String(),
   description: Type.String(),
   charityName: Type.Union([CharityNameSchema, Type.Null()]),
-  kind: Type.Enum([...CHALLENGE_KINDS]),
+  kind: Type.Enum(CHALLENGE_KINDS),
   target: Type.Integer(),
   dailyTarget: Type.Union([Type.Integer(), Type.Null()]),
   startsOn: Type.String(),
   endsOn: Type.String(),
-  scope: Type.Enum([...CHALLENGE_SCOPES]),
+  scope: Type.Enum(CHALLENGE_SCOPES),
   groupId: Type.Union([Type.Integer(), Type.Null()]),
   joined: Type.Boolean(),
   /** The walker's progress (the team's in `team_total`); null until joined. */
@@ -164,7 +164,7 @@ export const PublicChallenge = Type.Object({
   name: Type.String(),
   description: Type.String(),
   charityName: Type.Union([CharityNameSchema, Type.Null()]),
-  kind: Type.Enum([...CHALLENGE_KINDS]),
+  kind: Type.Enum(CHALLENGE_KINDS),
   target: Type.Integer(),
   startsOn: Type.String(),
   endsOn: Type.String(),

@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { CHARITY_NAMES } from "./charity.js";
 
-export const CharityNameSchema = Type.Enum([...CHARITY_NAMES]);
+export const CharityNameSchema = Type.Enum(CHARITY_NAMES);
 
 export const CharitySelectRequest = Type.Object(
   { charityName: CharityNameSchema },

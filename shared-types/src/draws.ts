@@ -28,7 +28,8 @@ export const DRAW_MONTH_PATTERN = "^\\d{4}-(0[1-9]|1[0-2])$";
 export const HEX_32_BYTES_PATTERN = "^[0-9a-f]{64}$";
 const HEX_PATTERN = "^([0-9a-f]{2})+$";
 
-const Hex32 = (description: string) => Type.String({ pattern: HEX_32_BYTES_PATTERN, description });
+const Hex32 = /* @__NO_SIDE_EFFECTS__ */ (description: string) =>
+  Type.String({ pattern: HEX_32_BYTES_PATTERN, description });
 
 /**
  * `open`: entries are being counted; `closed`: past the close, not drawn yet; `drawn`: the seed,
@@ -279,10 +280,13 @@ export const PrizeClaimRequest = Type.Object(
   {
     over18: Type.Literal(true, { description: "The winner confirms they are 18 or over" }),
     /** Published with the results: e.g. "J. Smith". */
-    publicName: SingleLineText({ minLength: 1, maxLength: PRIZE_PUBLIC_NAME_MAX_CHARS }),
-    county: SingleLineText({ minLength: 1, maxLength: PRIZE_COUNTY_MAX_CHARS }),
+    publicName: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: PRIZE_PUBLIC_NAME_MAX_CHARS }),
+    county: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: PRIZE_COUNTY_MAX_CHARS }),
     /** Never published: where to send the prize. */
-    deliveryAddress: MultiLineText({ minLength: 1, maxLength: PRIZE_DELIVERY_ADDRESS_MAX_CHARS }),
+    deliveryAddress: /* @__PURE__ */ MultiLineText({
+      minLength: 1,
+      maxLength: PRIZE_DELIVERY_ADDRESS_MAX_CHARS,
+    }),
   },
   { additionalProperties: false },
 );

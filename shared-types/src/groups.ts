@@ -29,8 +29,8 @@ export type GroupIdParams = Static<typeof GroupIdParams>;
 /** `POST /api/groups`. The server trims both fields before these limits apply. */
 export const CreateGroupRequest = Type.Object(
   {
-    name: SingleLineText({ minLength: 1, maxLength: GROUP_NAME_MAX_CHARS }),
-    description: Type.Optional(MultiLineText({ maxLength: GROUP_DESCRIPTION_MAX_CHARS })),
+    name: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: GROUP_NAME_MAX_CHARS }),
+    description: Type.Optional(/* @__PURE__ */ MultiLineText({ maxLength: GROUP_DESCRIPTION_MAX_CHARS })),
   },
   { additionalProperties: false },
 );
@@ -38,7 +38,7 @@ export type CreateGroupRequest = Static<typeof CreateGroupRequest>;
 
 /** `POST /api/groups/join`. The server removes spaces and upper-cases the code first. */
 export const JoinGroupRequest = Type.Object(
-  { joinCode: SingleLineText({ minLength: 1, maxLength: JOIN_CODE_LENGTH }) },
+  { joinCode: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: JOIN_CODE_LENGTH }) },
   { additionalProperties: false },
 );
 export type JoinGroupRequest = Static<typeof JoinGroupRequest>;

@@ -26,7 +26,7 @@ export function isDailyGoal(value: unknown): value is number {
   );
 }
 
-const ThemeSchema = Type.Enum([...THEMES], {
+const ThemeSchema = Type.Enum(THEMES, {
   description: "system follows the device's light or dark setting",
 });
 

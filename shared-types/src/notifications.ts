@@ -1,4 +1,4 @@
-import { type Static, Type } from "typebox";
+import { type Static, type TSchema, Type } from "typebox";
 import { SingleLineText } from "./text.js";
 
 /**
@@ -40,7 +40,7 @@ export const EMAIL_UNSUBSCRIBE_PATH = "/api/email/unsubscribe";
 export const EmailUnsubscribeQuery = Type.Object(
   {
     u: Type.String({ minLength: 1, maxLength: 64, description: "The walker's id" }),
-    kind: Type.Enum([...NOTIFICATION_KINDS], { description: "The kind of mail to stop" }),
+    kind: Type.Enum(NOTIFICATION_KINDS, { description: "The kind of mail to stop" }),
     t: Type.String({ minLength: 1, maxLength: 128, description: "The link's signature" }),
   },
   { additionalProperties: false },
@@ -104,7 +104,7 @@ const Id = Type.String({
   errorMessage: "must be an id the app gave",
 });
 const ClockTime = Type.String({ pattern: CLOCK_TIME_PATTERN, errorMessage: CLOCK_TIME_RULE });
-const KindSchema = Type.Enum([...NOTIFICATION_KINDS]);
+const KindSchema = Type.Enum(NOTIFICATION_KINDS);
 
 export const NotificationItem = Type.Object({
   id: Type.String(),
@@ -151,12 +151,16 @@ export type NotificationsReadResponse = Static<typeof NotificationsReadResponse>
 const Channels = Type.Object({ push: Type.Boolean(), email: Type.Boolean() });
 const QuietHours = Type.Object({ start: ClockTime, end: ClockTime });
 
+/** The same schema for each kind of notification: an object schema's properties. */
+/* @__NO_SIDE_EFFECTS__ */
+function eachKind<Schema extends TSchema>(schema: Schema): { [K in NotificationKind]: Schema } {
+  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, schema])) as {
+    [K in NotificationKind]: Schema;
+  };
+}
+
 export const NotificationPreferences = Type.Object({
-  kinds: Type.Object(
-    Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, Channels])) as {
-      [K in NotificationKind]: typeof Channels;
-    },
-  ),
+  kinds: Type.Object(eachKind(Channels)),
   reminderTime: ClockTime,
   quietHours: QuietHours,
 });
@@ -168,16 +172,13 @@ export const NotificationPreferencesUpdate = Type.Object(
   {
     kinds: Type.Optional(
       Type.Object(
-        Object.fromEntries(
-          NOTIFICATION_KINDS.map((kind) => [
-            kind,
-            Type.Optional(
-              Type.Object(
-                { push: Type.Optional(Type.Boolean()), email: Type.Optional(Type.Boolean()) },
-                { additionalProperties: false },
-              ),
+        eachKind(
+          Type.Optional(
+            Type.Object(
+              { push: Type.Optional(Type.Boolean()), email: Type.Optional(Type.Boolean()) },
+              { additionalProperties: false },
             ),
-          ]),
+          ),
         ),
         { additionalProperties: false },
       ),
@@ -213,7 +214,7 @@ export type PushKeyResponse = Static<typeof PushKeyResponse>;
 /** What a browser's `PushSubscription.toJSON()` gives. */
 export const PushSubscriptionBody = Type.Object(
   {
-    endpoint: SingleLineText({ minLength: 1, maxLength: 1_000 }),
+    endpoint: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: 1_000 }),
     expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     keys: Type.Object(
       {

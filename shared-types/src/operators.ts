@@ -41,9 +41,11 @@ const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 export const PostalEntryRequest = Type.Object(
   {
     month: Type.String({ pattern: MONTH_PATTERN, description: "The draw's month, YYYY-MM" }),
-    fullName: SingleLineText({ minLength: 1, maxLength: POSTAL_ENTRY_NAME_MAX_CHARS }),
-    address: MultiLineText({ minLength: 1, maxLength: POSTAL_ENTRY_ADDRESS_MAX_CHARS }),
-    email: Type.Optional(Type.Union([SingleLineText({ format: "email", maxLength: 320 }), Type.Null()])),
+    fullName: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: POSTAL_ENTRY_NAME_MAX_CHARS }),
+    address: /* @__PURE__ */ MultiLineText({ minLength: 1, maxLength: POSTAL_ENTRY_ADDRESS_MAX_CHARS }),
+    email: Type.Optional(
+      Type.Union([/* @__PURE__ */ SingleLineText({ format: "email", maxLength: 320 }), Type.Null()]),
+    ),
     receivedOn: Type.String({ pattern: DAY_PATTERN, description: "The London day it arrived, YYYY-MM-DD" }),
   },
   { additionalProperties: false },

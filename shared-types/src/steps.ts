@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
 import { type DayString, daysBetween } from "./dates.js";
-import { EntryReviewFields, ReviewReason } from "./fair-play.js";
+import { ReviewReason, withReviewFields } from "./fair-play.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
 /** Where a count comes from. */
@@ -30,7 +30,8 @@ export const StepDate = Type.String({ pattern: DAY_PATTERN, description: "London
 /** A device's whole count for one day: the server keeps the larger of this and what it had. */
 export const StepCount = Type.Integer({ minimum: 0, maximum: DAILY_STEP_MAX });
 /** Sources a count may be synced from; manual steps come only with a photo. */
-export const SyncedStepSource = Type.Enum([...MOTION_SOURCES, ...HEALTH_SOURCES]);
+const SYNCED_SOURCES = [...MOTION_SOURCES, ...HEALTH_SOURCES] as const;
+export const SyncedStepSource = Type.Enum(SYNCED_SOURCES);
 
 export const StepSyncRequest = Type.Object(
   { steps: StepCount, date: StepDate, source: SyncedStepSource },
@@ -50,7 +51,7 @@ export type StepSyncResponse = Static<typeof StepSyncResponse>;
 
 export const LocalStepSyncRequest = Type.Object(
   {
-    userId: SingleLineText({ minLength: 1, maxLength: 64 }),
+    userId: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: 64 }),
     steps: StepCount,
     date: StepDate,
     source: SyncedStepSource,
@@ -74,17 +75,17 @@ export type RealtimeStepsResponse = Static<typeof RealtimeStepsResponse>;
 /** The text fields of the manual-entry form (multipart); the photo travels as `justificationImage`. */
 export const ManualEntryFields = Type.Object(
   {
-    steps: SingleLineText({ maxLength: 32 }),
-    date: SingleLineText({ maxLength: 32 }),
-    note: Type.Optional(MultiLineText()),
+    steps: /* @__PURE__ */ SingleLineText({ maxLength: 32 }),
+    date: /* @__PURE__ */ SingleLineText({ maxLength: 32 }),
+    note: Type.Optional(/* @__PURE__ */ MultiLineText()),
     source: Type.Optional(Type.Literal(MANUAL_SOURCE)),
-    manualEntry: Type.Optional(SingleLineText({ maxLength: 8 })),
+    manualEntry: Type.Optional(/* @__PURE__ */ SingleLineText({ maxLength: 8 })),
     justificationImage: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );
 
-export const ManualEntry = Type.Object({
+export const ManualEntry = /* @__PURE__ */ withReviewFields({
   id: Type.String(),
   date: StepDate,
   steps: Type.Integer(),
@@ -93,7 +94,6 @@ export const ManualEntry = Type.Object({
   createdAt: Type.String({ description: "ISO 8601 timestamp" }),
   /** The proof photo as stored (upright, no metadata), served to the entry's walker only. */
   photoUrl: Type.Optional(Type.String()),
-  ...EntryReviewFields,
 });
 export type ManualEntry = Static<typeof ManualEntry>;
 

@@ -19,12 +19,23 @@ export const TEXT_PATTERNS: readonly string[] = [SINGLE_LINE_TEXT_PATTERN, MULTI
 /** What a field held to one of these patterns is told when it holds a control character. */
 export const CONTROL_CHARACTERS_MESSAGE = "must not contain control characters";
 
+/*
+ * A page loads the modules of shared-types it reads, and the bundler keeps every statement in them
+ * it cannot prove free of side effects: a request schema the page never uses stays, and TypeBox's
+ * builder with it. So a schema is built only from TypeBox's calls (pure to the bundler, see the web
+ * app's build settings), from helpers marked as having no side effects, and without spreads (which
+ * might run code). The bundler honours that mark only within a module: a call to one of these
+ * helpers from another module carries its own pure mark.
+ */
+
 /** A one-line text field (a name, an email, a code): no control characters at all. */
+/* @__NO_SIDE_EFFECTS__ */
 export function SingleLineText(options: TStringOptions = {}): TString {
   return Type.String({ ...options, pattern: SINGLE_LINE_TEXT_PATTERN });
 }
 
 /** A text field typed in a multi-line box (a note, a description): line breaks and tabs allowed. */
+/* @__NO_SIDE_EFFECTS__ */
 export function MultiLineText(options: TStringOptions = {}): TString {
   return Type.String({ ...options, pattern: MULTI_LINE_TEXT_PATTERN });
 }
