@@ -15,6 +15,7 @@ import {
   monthOfDay,
   STEP_HISTORY_DAYS,
 } from "@charity-steps/shared-types";
+import { liveQuery } from "dexie";
 import { type DayRecord, db, isValidDailySteps, setMeta } from "./db";
 
 export function emptyDay(day: DayString, now: number = Date.now()): DayRecord {
@@ -102,8 +103,7 @@ export interface DeviceSteps {
 
 /**
  * This device's counts for today and the month, and what the server has not acknowledged yet. Only
- * reads Dexie tables, so it can be passed straight to `useLiveQuery(() => readDeviceSteps())` and
- * updates whenever a day is written.
+ * reads Dexie tables, so a live query of it (`watchDeviceSteps`) updates whenever a day is written.
  */
 export async function readDeviceSteps(now: Date | number = Date.now()): Promise<DeviceSteps> {
   const today = londonDay(now);
@@ -131,6 +131,17 @@ export async function readDeviceSteps(now: Date | number = Date.now()): Promise<
 }
 
 /** Days whose best count is above 0 and above what the server acknowledged, within the sync window. */
+/**
+ * Tells `listener` this device's steps (`readDeviceSteps`) at once and after every write to its days,
+ * until unsubscribed.
+ */
+export function watchDeviceSteps(
+  listener: (steps: DeviceSteps) => void,
+  onError: (error: unknown) => void,
+): { unsubscribe(): void } {
+  return liveQuery(() => readDeviceSteps()).subscribe({ next: listener, error: onError });
+}
+
 export async function unsyncedDays(now: Date | number = Date.now()): Promise<DayRecord[]> {
   const today = londonDay(now);
   const oldest = addDays(today, -STEP_HISTORY_DAYS);

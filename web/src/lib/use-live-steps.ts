@@ -1,17 +1,33 @@
-import { type DeviceSteps, readDeviceSteps } from "@charity-steps/client-store/local-steps";
+import type { DeviceSteps } from "@charity-steps/client-store/local-steps";
 import { DAILY_STEP_MAX } from "@charity-steps/shared-types";
-import { useLiveQuery } from "dexie-react-hooks";
+import { useEffect, useState } from "react";
 import { useLondonDay } from "./use-london-day";
 
 /**
  * The numbers the dashboard shows, live from IndexedDB: the server's totals (every
  * device, manual entries) plus what this device counted and has not synced yet, and never less than
  * this device's own count, so a step shows the moment it is counted, online or not.
+ *
+ * The IndexedDB library loads beside the page rather than before it: the server's numbers show at
+ * once, and this device's steps join them as soon as they are read (a moment later).
  */
 export function useLiveSteps(server: { todaySteps: number; monthlySteps: number } | null | undefined) {
   // Keyed by the day: after midnight the query must watch the new day's row, not yesterday's.
   const day = useLondonDay();
-  const device = useLiveQuery(() => readDeviceSteps(), [day]);
+  const [device, setDevice] = useState<DeviceSteps>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each London day is watched afresh (today's rows are new ones).
+  useEffect(() => {
+    let stopped = false;
+    let watch: { unsubscribe(): void } | undefined;
+    const failed = (error: unknown) => console.warn("This phone's steps could not be read", error);
+    import("@charity-steps/client-store/local-steps").then(({ watchDeviceSteps }) => {
+      if (!stopped) watch = watchDeviceSteps(setDevice, failed);
+    }, failed);
+    return () => {
+      stopped = true;
+      watch?.unsubscribe();
+    };
+  }, [day]);
   return { ...mergeSteps(server, device), device };
 }
 

@@ -25,7 +25,6 @@ import {
 import { TodayGoal } from "../../features/dashboard/today-goal";
 import { WeekCard } from "../../features/dashboard/week-card";
 import { InstallOffer } from "../../features/install/install-offer";
-import { TrackingCard } from "../../features/tracking/tracking-card";
 import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
@@ -35,6 +34,11 @@ import { useHashTarget } from "../../lib/use-hash-target";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { useLondonDay } from "../../lib/use-london-day";
 
+// Walk mode's card and the phone's step store (IndexedDB) load beside the page, not before it: the
+// numbers at the top show without them.
+const TrackingCard = lazy(() =>
+  import("../../features/tracking/tracking-card").then((module) => ({ default: module.TrackingCard })),
+);
 // The form and its drag-and-drop library load after the tiles: most visits only look at the numbers.
 const ManualStepsForm = lazy(() =>
   import("../../features/manual-steps/manual-steps-form").then((module) => ({
@@ -170,11 +174,13 @@ export function DashboardPage() {
       )}
 
       <div className="mt-4 space-y-4">
-        <TrackingCard
-          todaySteps={todaySteps}
-          dailyGoal={dailyGoal}
-          appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
-        />
+        <Suspense fallback={<div className="card h-72" aria-hidden="true" />}>
+          <TrackingCard
+            todaySteps={todaySteps}
+            dailyGoal={dailyGoal}
+            appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
+          />
+        </Suspense>
         {history.data && (
           <StepHistoryChart
             days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)}
