@@ -1,5 +1,5 @@
 import "fake-indexeddb/auto";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db, isValidDailySteps } from "../src/db";
 import {
   addSteps,
@@ -10,6 +10,7 @@ import {
   markSynced,
   readDeviceSteps,
   unsyncedDays,
+  watchDeviceSteps,
 } from "../src/local-steps";
 import { freshDatabase } from "./helpers";
 
@@ -93,6 +94,31 @@ describe("today and this month on the device", () => {
     await markSynced("2026-05-18", 3000, NOW);
     expect((await unsyncedDays(NOW)).map((day) => day.day)).toEqual(["2026-05-18"]);
     expect((await readDeviceSteps(NOW)).unsyncedToday).toBe(0);
+  });
+});
+
+describe("watching this device's steps", () => {
+  it("tells of them at once and after every write, until unsubscribed", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    try {
+      const today: number[] = [];
+      const watch = watchDeviceSteps(
+        (steps) => today.push(steps.todaySteps),
+        (error) => {
+          throw error;
+        },
+      );
+      await vi.waitFor(() => expect(today).toEqual([0]));
+      await addSteps("2026-05-20", 1200, NOW);
+      await vi.waitFor(() => expect(today.at(-1)).toBe(1200));
+      watch.unsubscribe();
+      const told = today.length;
+      await addSteps("2026-05-20", 300, NOW);
+      expect((await readDeviceSteps(NOW)).todaySteps).toBe(1500);
+      expect(today).toHaveLength(told);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
