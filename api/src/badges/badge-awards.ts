@@ -25,6 +25,12 @@ import type { HabitsRepository } from "../repositories/habits.js";
 export const AWARD_DELAY_MS = 5_000;
 /** Walkers waiting for a look at once; beyond it, a walker's badges wait for their next read. */
 export const AWARDS_WAITING_MAX = 10_000;
+/**
+ * How many looks run at once; the rest wait their turn. A burst of walkers' syncs makes a burst of looks
+ * five seconds later, and each look is a few reads: run all at once, they would hold every database
+ * connection, and the syncs arriving meanwhile would wait behind them.
+ */
+export const LOOKS_AT_ONCE = 2;
 
 /**
  * Awards badges. A walker's record is looked at when they read their badges or their dashboard, and
@@ -33,10 +39,13 @@ export const AWARDS_WAITING_MAX = 10_000;
  * kept: the rules are judged only for badges not yet earned.
  */
 export class BadgeAwards {
+  /** Walkers whose look is to come: their timer still set, or (due) in `due` for their turn. */
   private readonly waiting = new Map<
     string,
     { timer: NodeJS.Timeout; today: () => DayString; days: Set<DayString> }
   >();
+  /** Walkers whose look is due, in the order they fell due. */
+  private readonly due = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
   /** The day each walker was last told their goal was reached. */
   private readonly goalTold = new Map<string, DayString>();
@@ -100,7 +109,7 @@ export class BadgeAwards {
       return;
     }
     if (this.waiting.size >= AWARDS_WAITING_MAX) return;
-    const timer = setTimeout(() => this.lookNow(userId), AWARD_DELAY_MS);
+    const timer = setTimeout(() => this.fallDue(userId), AWARD_DELAY_MS);
     timer.unref();
     this.waiting.set(userId, { timer, today, days: new Set(days) });
   }
@@ -112,9 +121,23 @@ export class BadgeAwards {
   async flush(): Promise<void> {
     for (const [userId, { timer }] of [...this.waiting]) {
       clearTimeout(timer);
+      this.fallDue(userId);
+    }
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  /** The walker's look is due: it runs now, or once fewer than `LOOKS_AT_ONCE` run. */
+  private fallDue(userId: string): void {
+    this.due.add(userId);
+    this.startDue();
+  }
+
+  private startDue(): void {
+    for (const userId of this.due) {
+      if (this.running.size >= LOOKS_AT_ONCE) return;
+      this.due.delete(userId);
       this.lookNow(userId);
     }
-    await Promise.all(this.running);
   }
 
   private lookNow(userId: string): void {
@@ -143,7 +166,10 @@ export class BadgeAwards {
       this.deps.challenges
         .stepsArrived(userId)
         .catch((error: unknown) => this.deps.log.warn({ err: error }, "challenges: the look failed")),
-    ]).finally(() => this.running.delete(run));
+    ]).finally(() => {
+      this.running.delete(run);
+      this.startDue();
+    });
     this.running.add(run);
   }
 
@@ -176,7 +202,8 @@ export class BadgeAwards {
   async stop(): Promise<void> {
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
-    await Promise.all(this.running);
+    this.due.clear();
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   private async facts(

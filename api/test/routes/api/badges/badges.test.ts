@@ -1,6 +1,6 @@
 import { addDays, BADGES_PATH, type BadgesResponse, type DayString } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AWARD_DELAY_MS } from "../../../../src/badges/badge-awards.js";
+import { AWARD_DELAY_MS, LOOKS_AT_ONCE } from "../../../../src/badges/badge-awards.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, useTestClock } from "../../../support/clock.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
@@ -194,6 +194,52 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(await lookedAt()).not.toContain("first-prize-entry");
     await sync("phone-1", 3_334);
     expect(await lookedAt()).toContain("first-prize-entry");
+  });
+
+  it("makes a burst of looks a few at a time, so that syncs do not queue behind them, and makes every one", async () => {
+    const walkers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => createSignedInWalker(testApp.app, `Burst${index}`)),
+    );
+    // Each look reads the walker's goals first; held a moment, the reads of looks running together overlap.
+    const habits = testApp.app.repositories.habits;
+    const goals = habits.goals.bind(habits);
+    let reading = 0;
+    let most = 0;
+    habits.goals = async (userId) => {
+      reading++;
+      most = Math.max(most, reading);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await goals(userId);
+      } finally {
+        reading--;
+      }
+    };
+    try {
+      for (const walker of walkers) {
+        const synced = await stepsClient(testApp.app, walker.cookie).sync({
+          steps: 10_200,
+          date: "2026-11-21",
+          source: "device_motion",
+        });
+        expect(synced.statusCode).toBe(200);
+      }
+      await testApp.app.services.badges.flush();
+    } finally {
+      habits.goals = goals;
+    }
+    expect(most).toBe(LOOKS_AT_ONCE);
+    const rows = await testApp.app.database.db
+      .selectFrom("user_badges")
+      .select("user_id")
+      .where("badge_id", "=", "first-10000-step-day")
+      .where(
+        "user_id",
+        "in",
+        walkers.map((walker) => walker.user.id),
+      )
+      .execute();
+    expect(rows).toHaveLength(walkers.length);
   });
 
   it("awards a streak from the look after steps arrive: when today's goal is reached, and when a late day joins two runs", async () => {
