@@ -26,9 +26,9 @@ export const AWARD_DELAY_MS = 5_000;
 /** Walkers waiting for a look at once; beyond it, a walker's badges wait for their next read. */
 export const AWARDS_WAITING_MAX = 10_000;
 /**
- * How many looks run at once; the rest wait their turn. A burst of walkers' syncs makes a burst of looks
- * five seconds later, and each look is a few reads: run all at once, they would hold every database
- * connection, and the syncs arriving meanwhile would wait behind them.
+ * How many looks run at once; the rest wait their turn. A burst of walkers' syncs makes a burst of
+ * looks five seconds later, and each look is a few reads: run all at once, they would hold every
+ * database connection, and the syncs arriving meanwhile would wait behind them.
  */
 export const LOOKS_AT_ONCE = 2;
 
