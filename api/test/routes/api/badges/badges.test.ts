@@ -40,6 +40,17 @@ describe.each(dialects)("badges (%s)", (dialect) => {
         .map((badge) => [badge.name, badge.earnedAt?.slice(0, 16)]),
     );
 
+  /** The badges stored as the walker's, by id, in order. */
+  const badgeIds = async (userId: string) =>
+    (
+      await testApp.app.database.db
+        .selectFrom("user_badges")
+        .select("badge_id")
+        .where("user_id", "=", userId)
+        .orderBy("badge_id")
+        .execute()
+    ).map((row) => row.badge_id);
+
   it("lists every badge unearned for a new walker, and the charity's once they choose one", async () => {
     const walker = await createSignedInWalker(testApp.app, "New");
     const before = await badges(walker.cookie);
@@ -82,13 +93,7 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     await testApp.app.database.db.deleteFrom("step_days").where("user_id", "=", walker.user.id).execute();
     const third = await atMoment("2026-11-14T08:00:00Z", () => badges(walker.cookie));
     expect(earned(third)).toEqual(earned(second));
-    const rows = await testApp.app.database.db
-      .selectFrom("user_badges")
-      .select(["badge_id"])
-      .where("user_id", "=", walker.user.id)
-      .orderBy("badge_id")
-      .execute();
-    expect(rows.map((row) => row.badge_id)).toEqual([
+    expect(await badgeIds(walker.user.id)).toEqual([
       "3-day-streak",
       "first-10000-step-day",
       "first-prize-entry",
@@ -160,14 +165,9 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     } finally {
       vi.useRealTimers();
     }
-    await vi.waitFor(async () => {
-      const rows = await testApp.app.database.db
-        .selectFrom("user_badges")
-        .select("badge_id")
-        .where("user_id", "=", walker.user.id)
-        .execute();
-      expect(rows.map((row) => row.badge_id).sort()).toEqual(["first-10000-step-day", "first-prize-entry"]);
-    });
+    await vi.waitFor(async () =>
+      expect(await badgeIds(walker.user.id)).toEqual(["first-10000-step-day", "first-prize-entry"]),
+    );
   });
 
   it("awards the first prize entry from the look after steps arrive on eligible steps, not on steps waiting for a check", async () => {
@@ -175,12 +175,7 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     const phone = stepsClient(testApp.app, walker.cookie);
     const lookedAt = async () => {
       await testApp.app.services.badges.flush();
-      const rows = await testApp.app.database.db
-        .selectFrom("user_badges")
-        .select("badge_id")
-        .where("user_id", "=", walker.user.id)
-        .execute();
-      return rows.map((row) => row.badge_id);
+      return badgeIds(walker.user.id);
     };
     const sync = async (device: string, steps: number) =>
       expect(
@@ -229,28 +224,10 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       habits.goals = goals;
     }
     expect(most).toBe(LOOKS_AT_ONCE);
-    const rows = await testApp.app.database.db
-      .selectFrom("user_badges")
-      .select("user_id")
-      .where("badge_id", "=", "first-10000-step-day")
-      .where(
-        "user_id",
-        "in",
-        walkers.map((walker) => walker.user.id),
-      )
-      .execute();
-    expect(rows).toHaveLength(walkers.length);
+    for (const walker of walkers) expect(await badgeIds(walker.user.id)).toContain("first-10000-step-day");
   });
 
   it("awards a streak from the look after steps arrive: when today's goal is reached, and when a late day joins two runs", async () => {
-    const badgeIds = async (userId: string) =>
-      (
-        await testApp.app.database.db
-          .selectFrom("user_badges")
-          .select("badge_id")
-          .where("user_id", "=", userId)
-          .execute()
-      ).map((row) => row.badge_id);
     // Two days on goal, then today's phone reaches it.
     const ada = await createSignedInWalker(testApp.app, "Ada");
     await walked(ada.user.id, "2026-11-19", 10_000);
