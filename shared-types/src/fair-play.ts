@@ -199,7 +199,7 @@ export const ReviewReason = Type.Object({
 export type ReviewReason = Static<typeof ReviewReason>;
 
 /** The fair-play fields of a manual entry, as its walker sees them. */
-export const EntryReviewFields = {
+const EntryReviewFields = {
   status: Type.Enum(ENTRY_STATUSES),
   /** Why the entry waits (or waited) for a check; empty when it was approved at once. */
   reasons: Type.Array(ReviewReason),

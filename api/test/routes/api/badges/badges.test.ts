@@ -40,6 +40,14 @@ describe.each(dialects)("badges (%s)", (dialect) => {
         .map((badge) => [badge.name, badge.earnedAt?.slice(0, 16)]),
     );
 
+  /** The walker's phone syncs its count of `date` (from `device`, when named); the server takes it. */
+  const phoneSynced = async (cookie: string, date: DayString, steps: number, device?: string) => {
+    const synced = await stepsClient(testApp.app, cookie).sync(
+      { steps, date, source: "device_motion" },
+      device,
+    );
+    expect(synced.statusCode).toBe(200);
+  };
   /** The badges stored as the walker's, by id, in order. */
   const badgeIds = async (userId: string) =>
     (
@@ -155,12 +163,7 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     const walker = await createSignedInWalker(testApp.app, "Synced");
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
-      const synced = await stepsClient(testApp.app, walker.cookie).sync({
-        steps: 10_200,
-        date: "2026-11-21",
-        source: "device_motion",
-      });
-      expect(synced.statusCode).toBe(200);
+      await phoneSynced(walker.cookie, "2026-11-21", 10_200);
       vi.advanceTimersByTime(AWARD_DELAY_MS);
     } finally {
       vi.useRealTimers();
@@ -172,15 +175,11 @@ describe.each(dialects)("badges (%s)", (dialect) => {
 
   it("awards the first prize entry from the look after steps arrive on eligible steps, not on steps waiting for a check", async () => {
     const walker = await createSignedInWalker(testApp.app, "Entry");
-    const phone = stepsClient(testApp.app, walker.cookie);
     const lookedAt = async () => {
       await testApp.app.services.badges.flush();
       return badgeIds(walker.user.id);
     };
-    const sync = async (device: string, steps: number) =>
-      expect(
-        (await phone.sync({ steps, date: "2026-11-20", source: "device_motion" }, device)).statusCode,
-      ).toBe(200);
+    const sync = (device: string, steps: number) => phoneSynced(walker.cookie, "2026-11-20", steps, device);
 
     for (const device of ["phone-1", "phone-2", "phone-3"]) await sync(device, 3_333);
     expect(await lookedAt()).not.toContain("first-prize-entry");
@@ -211,14 +210,7 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       }
     };
     try {
-      for (const walker of walkers) {
-        const synced = await stepsClient(testApp.app, walker.cookie).sync({
-          steps: 10_200,
-          date: "2026-11-21",
-          source: "device_motion",
-        });
-        expect(synced.statusCode).toBe(200);
-      }
+      for (const walker of walkers) await phoneSynced(walker.cookie, "2026-11-21", 10_200);
       await testApp.app.services.badges.flush();
     } finally {
       habits.goals = goals;
@@ -232,12 +224,7 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     const ada = await createSignedInWalker(testApp.app, "Ada");
     await walked(ada.user.id, "2026-11-19", 10_000);
     await walked(ada.user.id, "2026-11-20", 10_000);
-    const today = await stepsClient(testApp.app, ada.cookie).sync({
-      steps: 10_200,
-      date: "2026-11-21",
-      source: "device_motion",
-    });
-    expect(today.statusCode).toBe(200);
+    await phoneSynced(ada.cookie, "2026-11-21", 10_200);
     await testApp.app.services.badges.flush();
     expect(await badgeIds(ada.user.id)).toContain("3-day-streak");
 
