@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { lazy, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
@@ -8,77 +8,108 @@ import { returnTo } from "../lib/return-to";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
 import { authUserQuery, useAuth, wasSignedInHere } from "../lib/use-auth";
 import { Layout, preloadStepTracking } from "./layout";
+import { Screen, screen } from "./screen";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.
-const LandingPage = lazy(() =>
-  import("../features/landing/landing-page").then((m) => ({ default: m.LandingPage })),
+const landingPage = screen(
+  () => import("../features/landing/landing-page"),
+  (m) => m.LandingPage,
 );
-const SubscribePage = lazy(() =>
-  import("../features/subscribe/subscribe-page").then((m) => ({ default: m.SubscribePage })),
+const subscribePage = screen(
+  () => import("../features/subscribe/subscribe-page"),
+  (m) => m.SubscribePage,
 );
-const TermsPage = lazy(() => import("../features/terms/terms-page").then((m) => ({ default: m.TermsPage })));
-const NotFoundPage = lazy(() =>
-  import("../components/not-found-page").then((m) => ({ default: m.NotFoundPage })),
+const termsPage = screen(
+  () => import("../features/terms/terms-page"),
+  (m) => m.TermsPage,
 );
+const notFoundPage = screen(
+  () => import("../components/not-found-page"),
+  (m) => m.NotFoundPage,
+);
+const dashboardPage = screen(
+  () => import("./routes/dashboard-page"),
+  (m) => m.DashboardPage,
+);
+const charityPage = screen(
+  () => import("../features/charity/charity-page"),
+  (m) => m.CharityPage,
+);
+const prizeDrawPage = screen(
+  () => import("../features/prizes/prize-draw-page"),
+  (m) => m.PrizeDrawPage,
+);
+const groupsPage = screen(
+  () => import("../features/groups/groups-page"),
+  (m) => m.GroupsPage,
+);
+const groupDetailPage = screen(
+  () => import("../features/groups/group-detail-page"),
+  (m) => m.GroupDetailPage,
+);
+const accountPage = screen(
+  () => import("./routes/account-page"),
+  (m) => m.AccountPage,
+);
+const appleHealthPage = screen(
+  () => import("../features/apple-health/apple-health-page"),
+  (m) => m.AppleHealthPage,
+);
+const welcomePage = screen(
+  () => import("./routes/welcome-page"),
+  (m) => m.WelcomePage,
+);
+const notificationsPage = screen(
+  () => import("../features/notifications/notifications-page"),
+  (m) => m.NotificationsPage,
+);
+const challengesPage = screen(
+  () => import("../features/challenges/challenges-page"),
+  (m) => m.ChallengesPage,
+);
+// A challenge's page: a public one's totals signed out, the whole challenge signed in.
+const challengePage = screen(
+  () => import("../features/challenges/challenge-page"),
+  (m) => m.ChallengePage,
+);
+// A month's draw results are public; a prize's claim form is for its signed-in winner.
+const drawResultsPage = screen(
+  () => import("../features/prizes/draw-results-page"),
+  (m) => m.DrawResultsPage,
+);
+const prizeClaimPage = screen(
+  () => import("../features/prizes/prize-claim-page"),
+  (m) => m.PrizeClaimPage,
+);
+// A group's join link: signed in or not (signed out, it takes the visitor through sign-in and back).
+const joinLinkPage = screen(
+  () => import("../features/groups/join-link-page"),
+  (m) => m.JoinLinkPage,
+);
+// Operators' console: the 404 page for everyone else.
+const operatorRoute = screen(
+  () => import("../features/operator/operator-page"),
+  (m) => m.OperatorRoute,
+);
+
 // The signed-in screens, by path: loaded as soon as the app starts on one (preloadRoute), at the same
 // time as the "who is signed in?" request rather than after it.
 const signedInScreens = {
-  [paths.dashboard]: () => import("./routes/dashboard-page"),
-  [paths.charity]: () => import("../features/charity/charity-page"),
-  [paths.prizeDraw]: () => import("../features/prizes/prize-draw-page"),
-  [paths.groups]: () => import("../features/groups/groups-page"),
-  [paths.groupDetail]: () => import("../features/groups/group-detail-page"),
-  [paths.account]: () => import("./routes/account-page"),
-  [paths.appleHealth]: () => import("../features/apple-health/apple-health-page"),
-  [paths.welcome]: () => import("./routes/welcome-page"),
-  [paths.notifications]: () => import("../features/notifications/notifications-page"),
-  [paths.challenges]: () => import("../features/challenges/challenges-page"),
+  [paths.dashboard]: dashboardPage,
+  [paths.charity]: charityPage,
+  [paths.prizeDraw]: prizeDrawPage,
+  [paths.groups]: groupsPage,
+  [paths.groupDetail]: groupDetailPage,
+  [paths.account]: accountPage,
+  [paths.appleHealth]: appleHealthPage,
+  [paths.welcome]: welcomePage,
+  [paths.notifications]: notificationsPage,
+  [paths.challenges]: challengesPage,
 };
 // The server data a screen shows first, asked for with its code instead of after it has rendered.
 const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey[]>> = {
   [paths.dashboard]: [DASHBOARD_STATS_KEY, STEP_HISTORY_KEY],
 };
-const DashboardPage = lazy(() =>
-  signedInScreens[paths.dashboard]().then((m) => ({ default: m.DashboardPage })),
-);
-const CharityPage = lazy(() => signedInScreens[paths.charity]().then((m) => ({ default: m.CharityPage })));
-const PrizeDrawPage = lazy(() =>
-  signedInScreens[paths.prizeDraw]().then((m) => ({ default: m.PrizeDrawPage })),
-);
-const GroupsPage = lazy(() => signedInScreens[paths.groups]().then((m) => ({ default: m.GroupsPage })));
-const GroupDetailPage = lazy(() =>
-  signedInScreens[paths.groupDetail]().then((m) => ({ default: m.GroupDetailPage })),
-);
-const AccountPage = lazy(() => signedInScreens[paths.account]().then((m) => ({ default: m.AccountPage })));
-const AppleHealthPage = lazy(() =>
-  signedInScreens[paths.appleHealth]().then((m) => ({ default: m.AppleHealthPage })),
-);
-const WelcomePage = lazy(() => signedInScreens[paths.welcome]().then((m) => ({ default: m.WelcomePage })));
-const NotificationsPage = lazy(() =>
-  signedInScreens[paths.notifications]().then((m) => ({ default: m.NotificationsPage })),
-);
-const ChallengesPage = lazy(() =>
-  signedInScreens[paths.challenges]().then((m) => ({ default: m.ChallengesPage })),
-);
-// A challenge's page: a public one's totals signed out, the whole challenge signed in.
-const ChallengePage = lazy(() =>
-  import("../features/challenges/challenge-page").then((m) => ({ default: m.ChallengePage })),
-);
-// A month's draw results are public; a prize's claim form is for its signed-in winner.
-const DrawResultsPage = lazy(() =>
-  import("../features/prizes/draw-results-page").then((m) => ({ default: m.DrawResultsPage })),
-);
-const PrizeClaimPage = lazy(() =>
-  import("../features/prizes/prize-claim-page").then((m) => ({ default: m.PrizeClaimPage })),
-);
-// A group's join link: signed in or not (signed out, it takes the visitor through sign-in and back).
-const JoinLinkPage = lazy(() =>
-  import("../features/groups/join-link-page").then((m) => ({ default: m.JoinLinkPage })),
-);
-// Operators' console: the 404 page for everyone else.
-const OperatorRoute = lazy(() =>
-  import("../features/operator/operator-page").then((m) => ({ default: m.OperatorRoute })),
-);
 
 /**
  * As the app starts, asks who is signed in, and starts loading the screen it opened on, that
@@ -92,10 +123,10 @@ export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   const path = (
     opened === paths.home && wasSignedInHere() ? paths.dashboard : opened
   ) as keyof typeof signedInScreens;
-  const screen = signedInScreens[path];
-  if (!screen) return;
+  const opening = signedInScreens[path];
+  if (!opening) return;
   for (const queryKey of screenData[path] ?? []) void queryClient.prefetchQuery({ queryKey });
-  void screen().catch(() => {});
+  void opening.preload().catch(() => {});
   void preloadStepTracking().catch(() => {});
 }
 
@@ -105,24 +136,24 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<HomeRoute />} />
-        <Route path={paths.dashboard} element={protect(<Welcomed page={<DashboardPage />} />)} />
-        <Route path={paths.welcome} element={protect(<WelcomePage />)} />
-        <Route path={paths.charity} element={protect(<CharityPage />)} />
-        <Route path={paths.prizeDraw} element={protect(<PrizeDrawPage />)} />
-        <Route path={paths.drawResults} element={<DrawResultsPage />} />
-        <Route path={paths.prizeClaim} element={protect(<PrizeClaimPage />)} />
-        <Route path={paths.groups} element={protect(<GroupsPage />)} />
-        <Route path={paths.groupDetail} element={<SignedInOnly page={<GroupDetailPage />} />} />
-        <Route path={paths.groupJoin} element={<JoinLinkPage />} />
-        <Route path={paths.account} element={protect(<AccountPage />)} />
-        <Route path={paths.notifications} element={protect(<NotificationsPage />)} />
-        <Route path={paths.challenges} element={protect(<ChallengesPage />)} />
-        <Route path={paths.challenge} element={<ChallengePage />} />
-        <Route path={paths.appleHealth} element={protect(<AppleHealthPage />)} />
-        <Route path={paths.terms} element={<TermsPage />} />
-        <Route path={paths.subscribe} element={<SubscribePage />} />
-        <Route path={paths.operator} element={<OperatorRoute />} />
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path={paths.dashboard} element={protect(<Welcomed page={<Screen of={dashboardPage} />} />)} />
+        <Route path={paths.welcome} element={protect(<Screen of={welcomePage} />)} />
+        <Route path={paths.charity} element={protect(<Screen of={charityPage} />)} />
+        <Route path={paths.prizeDraw} element={protect(<Screen of={prizeDrawPage} />)} />
+        <Route path={paths.drawResults} element={<Screen of={drawResultsPage} />} />
+        <Route path={paths.prizeClaim} element={protect(<Screen of={prizeClaimPage} />)} />
+        <Route path={paths.groups} element={protect(<Screen of={groupsPage} />)} />
+        <Route path={paths.groupDetail} element={<SignedInOnly page={<Screen of={groupDetailPage} />} />} />
+        <Route path={paths.groupJoin} element={<Screen of={joinLinkPage} />} />
+        <Route path={paths.account} element={protect(<Screen of={accountPage} />)} />
+        <Route path={paths.notifications} element={protect(<Screen of={notificationsPage} />)} />
+        <Route path={paths.challenges} element={protect(<Screen of={challengesPage} />)} />
+        <Route path={paths.challenge} element={<Screen of={challengePage} />} />
+        <Route path={paths.appleHealth} element={protect(<Screen of={appleHealthPage} />)} />
+        <Route path={paths.terms} element={<Screen of={termsPage} />} />
+        <Route path={paths.subscribe} element={<Screen of={subscribePage} />} />
+        <Route path={paths.operator} element={<Screen of={operatorRoute} />} />
+        <Route path="*" element={<Screen of={notFoundPage} />} />
       </Route>
     </Routes>
   );
@@ -136,7 +167,7 @@ function protect(page: ReactNode) {
 function HomeRoute() {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <LoadingSpinner />;
-  return isAuthenticated ? <Welcomed page={<DashboardPage />} /> : <LandingPage />;
+  return isAuthenticated ? <Welcomed page={<Screen of={dashboardPage} />} /> : <Screen of={landingPage} />;
 }
 
 /**
@@ -155,5 +186,5 @@ function Welcomed({ page }: { page: ReactNode }) {
 function SignedInOnly({ page }: { page: ReactNode }) {
   const { isLoading, isAuthenticated } = useAuth();
   if (isLoading) return <LoadingSpinner />;
-  return isAuthenticated ? page : <NotFoundPage />;
+  return isAuthenticated ? page : <Screen of={notFoundPage} />;
 }

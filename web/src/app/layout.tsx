@@ -1,10 +1,11 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { ErrorBoundary } from "../features/errors/error-boundary";
 import { paths } from "../lib/paths";
 import { applyTheme, storedTheme } from "../lib/theme";
 import { useAuth } from "../lib/use-auth";
+import { ScreenShown } from "./screen";
 import { TabBar } from "./tab-bar";
 import { TopBar } from "./top-bar";
 
@@ -19,6 +20,9 @@ export function Layout() {
   const showTabBar = !isLoading && (isAuthenticated || pathname !== paths.home);
   // The walker's theme once known; a visitor keeps what this device last showed.
   const theme = user?.theme;
+  // The notification bell waits for the first screen: its code and request come after the screen's.
+  const [screenShown, setScreenShown] = useState(false);
+  const markScreenShown = useCallback(() => setScreenShown(true), []);
   useEffect(() => applyTheme(theme ?? storedTheme()), [theme]);
   // A new page opens at its top, not at the scroll position the last one was left at.
   // biome-ignore lint/correctness/useExhaustiveDependencies: it runs for each new page's path
@@ -39,11 +43,13 @@ export function Layout() {
           <StepTrackingLifecycle userId={user.id} />
         </Suspense>
       )}
-      <TopBar />
+      <TopBar screenShown={screenShown} />
       <main id="main" className="min-h-dvh flex-1">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<LoadingSpinner />}>
-            <Outlet />
+            <ScreenShown value={markScreenShown}>
+              <Outlet />
+            </ScreenShown>
           </Suspense>
         </ErrorBoundary>
       </main>

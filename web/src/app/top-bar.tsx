@@ -14,7 +14,8 @@ const topLink =
   "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";
 
 /** The header: home link always; signed in, the top navigation; signed out, a Sign In link. */
-export function TopBar() {
+/** `screenShown`: the bell (its code and its request) waits until the first screen has shown. */
+export function TopBar({ screenShown }: { screenShown: boolean }) {
   const { isLoading, isAuthenticated } = useAuth();
 
   return (
@@ -44,9 +45,11 @@ export function TopBar() {
                   </NavLink>
                 </li>
                 <li className="min-w-11">
-                  <Suspense fallback={null}>
-                    <NotificationBell />
-                  </Suspense>
+                  {screenShown && (
+                    <Suspense fallback={null}>
+                      <NotificationBell />
+                    </Suspense>
+                  )}
                 </li>
                 <li>
                   <a href={LOGOUT_PATH} className={topLink}>

@@ -1,6 +1,7 @@
 import type { DeviceSteps } from "@charity-steps/client-store/local-steps";
 import { DAILY_STEP_MAX } from "@charity-steps/shared-types";
 import { useEffect, useState } from "react";
+import { afterPaint } from "./after-paint";
 import { useLondonDay } from "./use-london-day";
 
 /**
@@ -8,8 +9,8 @@ import { useLondonDay } from "./use-london-day";
  * device, manual entries) plus what this device counted and has not synced yet, and never less than
  * this device's own count, so a step shows the moment it is counted, online or not.
  *
- * The IndexedDB library loads beside the page rather than before it: the server's numbers show at
- * once, and this device's steps join them as soon as they are read (a moment later).
+ * The IndexedDB library loads once the page has shown rather than before it: the server's numbers
+ * show at once, and this device's steps join them as soon as they are read (a moment later).
  */
 export function useLiveSteps(server: { todaySteps: number; monthlySteps: number } | null | undefined) {
   // Keyed by the day: after midnight the query must watch the new day's row, not yesterday's.
@@ -20,11 +21,14 @@ export function useLiveSteps(server: { todaySteps: number; monthlySteps: number 
     let stopped = false;
     let watch: { unsubscribe(): void } | undefined;
     const failed = (error: unknown) => console.warn("This phone's steps could not be read", error);
-    import("@charity-steps/client-store/local-steps").then(({ watchDeviceSteps }) => {
-      if (!stopped) watch = watchDeviceSteps(setDevice, failed);
-    }, failed);
+    const cancel = afterPaint(() =>
+      import("@charity-steps/client-store/local-steps").then(({ watchDeviceSteps }) => {
+        if (!stopped) watch = watchDeviceSteps(setDevice, failed);
+      }, failed),
+    );
     return () => {
       stopped = true;
+      cancel();
       watch?.unsubscribe();
     };
   }, [day]);

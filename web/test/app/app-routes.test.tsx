@@ -1,4 +1,4 @@
-import { LOGIN_PATH, LOGOUT_PATH } from "@charity-steps/shared-types";
+import { LOGIN_PATH, LOGOUT_PATH, NOTIFICATIONS_PATH } from "@charity-steps/shared-types";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -129,6 +129,20 @@ describe("signed in", () => {
     expect(screen.getByRole("link", { name: "Charity Steps" }).getAttribute("href")).toBe("/");
     expect(screen.getByRole("link", { name: "Terms & Conditions" }).getAttribute("href")).toBe("/terms");
     expect(screen.queryByRole("link", { name: "Get Started" })).toBeNull();
+  });
+
+  it("asks for the notification bell's count only once the dashboard is on screen", async () => {
+    const screenAtRequest: boolean[] = [];
+    server.use(
+      http.get(NOTIFICATIONS_PATH, () => {
+        screenAtRequest.push(screen.queryByText("Goal: 100,000 steps") !== null);
+        return HttpResponse.json({ items: [], unread: 0, next: null });
+      }),
+    );
+    renderApp("/dashboard");
+    expect(await screen.findByRole("link", { name: "Notifications" })).toBeTruthy();
+    await waitFor(() => expect(screenAtRequest.length).toBeGreaterThan(0));
+    expect(screenAtRequest.every(Boolean)).toBe(true);
   });
 
   it("a group's page lights the Groups tab", async () => {

@@ -83,9 +83,11 @@ export function DashboardPage() {
 
   return (
     <Page title="Dashboard">
-      <Suspense fallback={null}>
-        <PrizeBanner />
-      </Suspense>
+      <LoadLater placeholder={null}>
+        <Suspense fallback={null}>
+          <PrizeBanner />
+        </Suspense>
+      </LoadLater>
       {stats.error && (
         <p className="card mb-4 p-3 text-sm text-muted" role="status">
           {navigator.onLine
@@ -174,13 +176,15 @@ export function DashboardPage() {
       )}
 
       <div className="mt-4 space-y-4">
-        <Suspense fallback={<div className="card h-72" aria-hidden="true" />}>
-          <TrackingCard
-            todaySteps={todaySteps}
-            dailyGoal={dailyGoal}
-            appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
-          />
-        </Suspense>
+        <LoadLater id="walk" placeholder={<div className="card h-72" aria-hidden="true" />}>
+          <Suspense fallback={<div className="card h-72" aria-hidden="true" />}>
+            <TrackingCard
+              todaySteps={todaySteps}
+              dailyGoal={dailyGoal}
+              appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
+            />
+          </Suspense>
+        </LoadLater>
         {history.data && (
           <StepHistoryChart
             days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)}

@@ -98,7 +98,8 @@ describe("notifications", () => {
     server.use(signedInAs(testWalker));
     renderApp("/notifications");
     expect(await screen.findByText("Nothing yet")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Notifications" })).toBeTruthy();
+    // The bell joins the header once the screen has been painted.
+    expect(await screen.findByRole("link", { name: "Notifications" })).toBeTruthy();
   });
 
   it("lists every kind on the Account page with a push and an email switch, and saves one change", async () => {
