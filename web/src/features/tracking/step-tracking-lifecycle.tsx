@@ -24,6 +24,8 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
 
   useEffect(() => {
+    // Answers that arrive after the walker signed out (or the app closed) are not theirs to show.
+    let stopped = false;
     const refresh = () => void refreshStepQueries(queryClient);
     const tracking = useTracking.getState();
     // The server took steps this tab counted: its totals changed.
@@ -33,7 +35,7 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     // A store the browser threw away is said so, instead of showing zeros as if nothing was walked.
     void checkStoreHealth()
       .then((health) => {
-        if (health === "lost") {
+        if (health === "lost" && !stopped) {
           toast({ ...STORE_LOST_TOAST, variant: "destructive", duration: 15_000 });
           refresh();
         }
@@ -63,6 +65,7 @@ export default function StepTrackingLifecycle({ userId }: { userId: string }) {
     };
     document.addEventListener("visibilitychange", onVisibility);
     return () => {
+      stopped = true;
       stopResets();
       stopSync();
       document.removeEventListener("visibilitychange", onVisibility);
