@@ -130,7 +130,6 @@ export async function readDeviceSteps(now: Date | number = Date.now()): Promise<
   return { todaySteps, monthSteps, unsyncedToday, unsyncedMonth, days: byDay };
 }
 
-/** Days whose best count is above 0 and above what the server acknowledged, within the sync window. */
 /**
  * Tells `listener` this device's steps (`readDeviceSteps`) at once and after every write to its days,
  * until unsubscribed.
@@ -142,6 +141,7 @@ export function watchDeviceSteps(
   return liveQuery(() => readDeviceSteps()).subscribe({ next: listener, error: onError });
 }
 
+/** Days whose best count is above 0 and above what the server acknowledged, within the sync window. */
 export async function unsyncedDays(now: Date | number = Date.now()): Promise<DayRecord[]> {
   const today = londonDay(now);
   const oldest = addDays(today, -STEP_HISTORY_DAYS);

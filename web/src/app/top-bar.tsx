@@ -13,8 +13,10 @@ const NotificationBell = lazy(() =>
 const topLink =
   "rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-page aria-[current=page]:text-brand-strong";
 
-/** The header: home link always; signed in, the top navigation; signed out, a Sign In link. */
-/** `screenShown`: the bell (its code and its request) waits until the first screen has shown. */
+/**
+ * The header: home link always; signed in, the top navigation; signed out, a Sign In link. The
+ * notification bell (its code and its request) waits until the first screen has shown.
+ */
 export function TopBar({ screenShown }: { screenShown: boolean }) {
   const { isLoading, isAuthenticated } = useAuth();
 

@@ -34,8 +34,8 @@ import { useHashTarget } from "../../lib/use-hash-target";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { useLondonDay } from "../../lib/use-london-day";
 
-// Walk mode's card and the phone's step store (IndexedDB) load beside the page, not before it: the
-// numbers at the top show without them.
+// Walk mode's card and the phone's step store (IndexedDB) load once the page has been painted, not
+// before it: the numbers at the top show without them.
 const TrackingCard = lazy(() =>
   import("../../features/tracking/tracking-card").then((module) => ({ default: module.TrackingCard })),
 );
