@@ -9,6 +9,9 @@ import { WalCheckpointer } from "./wal-checkpointer.js";
 
 export type DialectName = "sqlite" | "postgres";
 
+/** How long an SQLite statement waits for another connection's lock before it fails as busy. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /**
  * The speed machinery, each piece on unless switched off. Only the benchmark switches any off, to
  * measure what each one buys (bench/README.md).
@@ -38,6 +41,7 @@ export class Database {
     readonly db: Kysely<DatabaseSchema>,
     readonly dialect: DialectName,
     readonly speed: Required<SpeedOptions>,
+    private readonly sqlite?: SqliteDatabase.Database,
     private readonly checkpointer?: WalCheckpointer,
   ) {}
 
@@ -72,7 +76,7 @@ export class Database {
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     // 16 MB of page cache (SQLite's default is 2 MB): enough for the pages that active walkers'
     // recent days sit on however long their history, so a sync costs the same with a million
     // stored days as with none.
@@ -82,6 +86,7 @@ export class Database {
       new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) }),
       "sqlite",
       speed,
+      sqlite,
       speed.walCheckpointer ? WalCheckpointer.start(sqlite) : undefined,
     );
   }
@@ -137,6 +142,51 @@ export class Database {
     });
   }
 
+  /**
+   * SQLite's one connection, for code that prepares its statements once and runs them itself (the
+   * step ledger's writer). Such code runs them only inside `sqliteTransaction`, or inside a
+   * transaction of `db`, which then holds the connection.
+   */
+  get sqliteConnection(): SqliteDatabase.Database {
+    if (!this.sqlite) throw new Error("not an SQLite database");
+    return this.sqlite;
+  }
+
+  /**
+   * SQLite: runs `work` on the connection in one write transaction (BEGIN IMMEDIATE), in one go: no
+   * other statement of this process runs between its statements, and each statement is a call into
+   * SQLite and nothing more. It waits for the connection as any query of `db` does, and for the
+   * write lock (held by another process, or by another connection of this one) without blocking the
+   * event loop. `work` must not wait for anything; it commits when it returns and rolls back when it
+   * throws.
+   */
+  async sqliteTransaction<T>(work: (connection: SqliteDatabase.Database) => T): Promise<T> {
+    const connection = this.sqliteConnection;
+    const statements = sqliteTransactionStatements(connection);
+    return this.db.connection().execute(async () => {
+      for (let attempt = 1; ; attempt++) {
+        statements.noWait.get();
+        try {
+          statements.begin.run();
+          break;
+        } catch (error) {
+          if (!isSqliteBusy(error) || attempt >= 1200) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        } finally {
+          statements.wait.get();
+        }
+      }
+      try {
+        const result = work(connection);
+        statements.commit.run();
+        return result;
+      } catch (error) {
+        if (connection.inTransaction) statements.rollback.run();
+        throw error;
+      }
+    });
+  }
+
   async close(): Promise<void> {
     try {
       await this.db.destroy();
@@ -166,6 +216,27 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
   }) as typeof sqlite.prepare;
 }
 
+const transactionStatements = new WeakMap<
+  SqliteDatabase.Database,
+  Record<"noWait" | "wait" | "begin" | "commit" | "rollback", SqliteDatabase.Statement>
+>();
+
+/** The statements around `sqliteTransaction`'s work, prepared once per connection. */
+function sqliteTransactionStatements(connection: SqliteDatabase.Database) {
+  let statements = transactionStatements.get(connection);
+  if (!statements) {
+    statements = {
+      noWait: connection.prepare("pragma busy_timeout = 0"),
+      wait: connection.prepare(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`),
+      begin: connection.prepare("begin immediate"),
+      commit: connection.prepare("commit"),
+      rollback: connection.prepare("rollback"),
+    };
+    transactionStatements.set(connection, statements);
+  }
+  return statements;
+}
+
 async function migrate(db: Kysely<DatabaseSchema>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");
@@ -191,7 +262,7 @@ async function beginImmediate(connection: Kysely<DatabaseSchema>): Promise<void>
       }
     }
   } finally {
-    await sql`pragma busy_timeout = 5000`.execute(connection);
+    await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(connection);
   }
 }
 

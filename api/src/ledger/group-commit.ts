@@ -1,7 +1,3 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/database.js";
-import type { DatabaseSchema } from "../db/schema/index.js";
-
 /** The most items one transaction takes; more wait for the next. */
 const MAX_ITEMS = 128;
 
@@ -12,34 +8,30 @@ interface Waiting<Item, Result> {
 }
 
 /**
- * Group commit: items that arrive while a transaction runs (or in the same turn of the
- * event loop) are written together in the next one, so that a burst of step syncs pays for one
- * BEGIN and COMMIT instead of one each. Each caller's promise settles only once its own transaction
- * has committed (or failed), so an answer still means the write is stored. When a transaction of
+ * Group commit: items that arrive while a write runs (or in the same turn of the event loop) are
+ * written together in the next one, so that a burst of step syncs pays for one commit (and on
+ * PostgreSQL one round trip) instead of one each. Each caller's promise settles only once its own
+ * write has committed (or failed), so an answer still means the write is stored. When a write of
  * several items fails, each of them is tried again alone: one bad item fails only its own caller.
  *
- * `work` gets the items in arrival order and must return one result per item, in the same order.
+ * `work` writes the items atomically (a transaction or one statement of its own), gets them in
+ * arrival order and must return one result per item, in the same order.
  */
 export class GroupCommit<Item, Result> {
   private waiting: Waiting<Item, Result>[] = [];
   private running = 0;
 
   private readonly concurrency: number;
-  private readonly inTransaction: boolean;
 
   /**
    * `concurrency`: how many groups may run at once (1 on SQLite, which has one writer). With more,
    * `work` must take its locks in one global order, or two groups could deadlock.
-   * `transaction`: false when `work` is one statement, atomic on its own: it then runs on the
-   * database itself, without the round trips of BEGIN and COMMIT.
    */
   constructor(
-    private readonly database: Database,
-    private readonly work: (db: Kysely<DatabaseSchema>, items: Item[]) => Promise<Result[]>,
-    options: { concurrency?: number; transaction?: boolean } = {},
+    private readonly work: (items: Item[]) => Promise<Result[]>,
+    options: { concurrency?: number } = {},
   ) {
     this.concurrency = options.concurrency ?? 1;
-    this.inTransaction = options.transaction ?? true;
   }
 
   run(item: Item): Promise<Result> {
@@ -64,7 +56,7 @@ export class GroupCommit<Item, Result> {
   private async commit(group: Waiting<Item, Result>[]): Promise<void> {
     if (group.length > 1) {
       try {
-        const results = await this.transaction(group.map((waiting) => waiting.item));
+        const results = await this.write(group.map((waiting) => waiting.item));
         for (const [index, waiting] of group.entries()) waiting.resolve(results[index] as Result);
         return;
       } catch {
@@ -73,7 +65,7 @@ export class GroupCommit<Item, Result> {
     }
     for (const waiting of group) {
       try {
-        const [result] = await this.transaction([waiting.item]);
+        const [result] = await this.write([waiting.item]);
         waiting.resolve(result as Result);
       } catch (error) {
         waiting.reject(error);
@@ -81,10 +73,8 @@ export class GroupCommit<Item, Result> {
     }
   }
 
-  private async transaction(items: Item[]): Promise<Result[]> {
-    const results = this.inTransaction
-      ? await this.database.transaction((trx) => this.work(trx, items))
-      : await this.work(this.database.db, items);
+  private async write(items: Item[]): Promise<Result[]> {
+    const results = await this.work(items);
     if (results.length !== items.length) {
       throw new Error(`group commit: ${results.length} results for ${items.length} items`);
     }

@@ -66,8 +66,6 @@ interface TimedReading {
   now: number;
 }
 
-/** On PostgreSQL, how many groups of readings are written at once (the pool has 10 connections). */
-const COUNT_GROUPS_AT_ONCE = 4;
 /** Days whose bounds are remembered: more than the window of days a sync may name. */
 const DAY_BOUNDS_KEPT = 64;
 
@@ -94,11 +92,8 @@ export class StepLedger {
     groupCommit: boolean,
   ) {
     if (groupCommit) {
-      // PostgreSQL runs a few groups at once on the pool's connections, each one call, atomic on
-      // its own; SQLite has one writer, and runs a group's statements in a transaction.
-      this.counts = new GroupCommit(database, (db, items) => this.recordCounts(db, items), {
-        concurrency: writer.atomic ? COUNT_GROUPS_AT_ONCE : 1,
-        transaction: !writer.atomic,
+      this.counts = new GroupCommit((items) => this.recordCounts(items), {
+        concurrency: writer.groupsAtOnce,
       });
     }
   }
@@ -115,7 +110,7 @@ export class StepLedger {
     const writer =
       database.dialect === "postgres"
         ? await PostgresLedgerWriter.install(database.db)
-        : new SqliteLedgerWriter();
+        : new SqliteLedgerWriter(database, database.db);
     return new StepLedger(database, writer, before, options.groupCommit);
   }
 
@@ -132,16 +127,13 @@ export class StepLedger {
   async recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
     await this.before.beforeStepsStored([reading.day], now);
     if (this.counts) return this.counts.run({ reading, now });
-    const item = [{ reading, now }];
-    const [totals] = this.writer.atomic
-      ? await this.recordCounts(this.db, item)
-      : await this.database.transaction((trx) => this.recordCounts(trx, item));
+    const [totals] = await this.recordCounts([{ reading, now }]);
     if (!totals) throw new Error("no totals recorded");
     return totals;
   }
 
-  /** Records a group of readings on `db`: the highest reading of each counter stands for them all. */
-  private async recordCounts(db: Kysely<DatabaseSchema>, items: TimedReading[]): Promise<WalkerTotals[]> {
+  /** Records a group of readings: the highest reading of each counter stands for them all. */
+  private async recordCounts(items: TimedReading[]): Promise<WalkerTotals[]> {
     const now = Math.max(...items.map((item) => item.now));
     const highest = new Map<string, CounterRecord>();
     for (const { reading } of items) {
@@ -158,7 +150,7 @@ export class StepLedger {
       });
     }
     const reads = items.map(({ reading, now }, i) => totalsKey(reading.userId, reading.day, now, i));
-    return walkerTotals(reads, await this.writer.recordCounts(db, [...highest.values()], reads, now));
+    return walkerTotals(reads, await this.writer.recordCounts([...highest.values()], reads, now));
   }
 
   /**

@@ -152,9 +152,10 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
 
 /** The step ledger on PostgreSQL: each method one call of its functions. */
 export class PostgresLedgerWriter implements LedgerWriter {
-  readonly atomic = true;
+  /** Groups written at once, each one call on a connection of the pool (which has 10). */
+  readonly groupsAtOnce = 4;
 
-  private constructor() {}
+  private constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   /** (Re)installs the ledger's functions, then opens the writer. */
   static async install(db: Kysely<DatabaseSchema>): Promise<PostgresLedgerWriter> {
@@ -164,19 +165,14 @@ export class PostgresLedgerWriter implements LedgerWriter {
       await sql`select pg_advisory_xact_lock(hashtext('charity-steps ledger functions'))`.execute(trx);
       for (const definition of ledgerFunctions(trx)) await sql.raw(definition).execute(trx);
     });
-    return new PostgresLedgerWriter();
+    return new PostgresLedgerWriter(db);
   }
 
-  async recordCounts(
-    db: Kysely<DatabaseSchema>,
-    counters: CounterRecord[],
-    reads: TotalsKey[],
-    now: number,
-  ): Promise<TotalsRow[]> {
+  async recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]> {
     const { rows } = await sql<TotalsRow>`
       select i, day_steps, today_steps, monthly_steps
       from record_step_counts(${rowsParam(counters)}::json, ${rowsParam(reads)}::json, ${now}, ${DAILY_STEP_MAX})`.execute(
-      db,
+      this.db,
     );
     return rows;
   }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { DAILY_STEP_MAX } from "@charity-steps/shared-types";
-import { type Kysely, sql } from "kysely";
-import { jsonRows, rowsParam } from "../db/json-rows.js";
+import type SqliteDatabase from "better-sqlite3";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import {
   ADD_TO_MONTH_ON_CONFLICT,
@@ -11,15 +12,6 @@ import {
 } from "./day-rule.js";
 import { READING_R, STORED_C, stepsAbovePace } from "./pace-rule.js";
 import type { CounterRecord, DayKey, LedgerWriter, TotalsKey, TotalsRow } from "./writer.js";
-
-/** A reading raised past the pace: the steps it holds back, under a review made if none waits. */
-interface Hold {
-  id: string;
-  user_id: string;
-  day: string;
-  counter_id: string;
-  steps: number;
-}
 
 interface MonthChange {
   user_id: string;
@@ -31,82 +23,116 @@ interface MonthChange {
   last_day_steps: number;
 }
 
-const COUNTER_COLUMNS = {
-  user_id: "text",
-  day: "text",
-  counter_id: "text",
-  kind: "text",
-  source: "text",
-  steps: "integer",
-  day_start: "integer",
-  day_end: "integer",
-} as const;
+/** The writer's statements, each prepared once; parameters by name (`@user_id`). */
+interface Statements {
+  /** The steps a reading holds back for a check (the pace rule), read before any counter is raised. */
+  held: SqliteDatabase.Statement<[CounterRecord & { now: number }], { held: number }>;
+  /** Raises the counter when the reading is higher (one change), else nothing (none). */
+  raise: SqliteDatabase.Statement<[CounterRecord & { held: number; now: number }]>;
+  /** Adds held steps to the counter's waiting review, made if none waits. */
+  review: SqliteDatabase.Statement<
+    [{ id: string; user_id: string; day: string; counter_id: string; steps: number; now: number }]
+  >;
+  /** A day counted by the day rule, with its total as it stood. */
+  count: SqliteDatabase.Statement<[DayKey], CountedDayRow>;
+  writeDay: SqliteDatabase.Statement<[CountedDayRow & { now: number }]>;
+  addToMonth: SqliteDatabase.Statement<[MonthChange & { now: number }]>;
+  totals: SqliteDatabase.Statement<[TotalsKey], Omit<TotalsRow, "i">>;
+}
+
+/** A row of named parameters as the table `r` the rules' SQL reads from. */
+const paramsAsRow = (names: string[]) =>
+  sql.raw(`(select ${names.map((name) => `@${name} as ${name}`).join(", ")}) as r`);
 
 /**
- * The step ledger on SQLite. A statement is a function call in this process, and one writer at a
- * time needs no row locks, so the write path is a few statements run one after the other in the
- * caller's transaction. Each takes a whole group of rows as one JSON parameter, so a group of syncs
- * costs the same statements (and prepared statements) however many walkers it holds.
+ * The step ledger on SQLite. The database is a library in this process with one writer at a time,
+ * so a group of readings is written as SQLite's own statements, each prepared once and run row by
+ * row in one synchronous transaction: no row locks to take, no round trips to save, and nothing
+ * between the statements (a statement built, compiled and awaited per call, or a group's rows sent
+ * as one JSON value, cost more than the writes themselves). The day rule and the pace rule are the
+ * same SQL the PostgreSQL writer builds its functions from, read here from a row of parameters.
  */
 export class SqliteLedgerWriter implements LedgerWriter {
-  readonly atomic = false;
+  readonly groupsAtOnce = 1;
+  private readonly statements: Statements;
 
-  async recordCounts(
+  constructor(
+    private readonly database: Database,
     db: Kysely<DatabaseSchema>,
-    counters: CounterRecord[],
-    reads: TotalsKey[],
-    now: number,
-  ): Promise<TotalsRow[]> {
-    const holds = await this.holds(db, counters, now);
-    const held = new Map(holds.map((hold) => [counterKey(hold), hold.steps]));
-    const rows = counters.map((counter) => ({ ...counter, held: held.get(counterKey(counter)) ?? 0 }));
-    // Raises each counter whose reading is higher, and its held steps with it.
-    const { rows: raised } = await sql<DayKey>`
-      insert into step_counters
-        (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at, created_at)
-      select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, ${now}, ${now}
-      from ${jsonRows("sqlite", rowsParam(rows), { ...COUNTER_COLUMNS, held: "integer" })}
-      where true
-      order by r.user_id, r.day, r.counter_id
-      on conflict (user_id, day, counter_id) do update
-        set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at,
-          pending_steps = step_counters.pending_steps + excluded.pending_steps
-        where excluded.steps > step_counters.steps
-      returning user_id, day`.execute(db);
-    if (holds.length > 0) await this.addToReviews(db, holds, now);
-    // Two counters of one day may rise: each day is recounted once.
-    const days = [...new Map(raised.map((day) => [`${day.user_id}|${day.day}`, day])).values()];
-    if (days.length > 0) await this.recountDays(db, days, now);
-    return this.totals(db, reads);
+  ) {
+    const connection = database.sqliteConnection;
+    // Every value is a named parameter: a statement built with an unnamed one would be a mistake.
+    const prepare = <T>(query: RawBuilder<unknown>): T => {
+      const compiled = query.compile(db);
+      if (compiled.parameters.length > 0)
+        throw new Error("the ledger's statements take named parameters only");
+      return connection.prepare(compiled.sql) as T;
+    };
+    const reading = paramsAsRow(["user_id", "day", "counter_id", "kind", "steps", "day_start", "day_end"]);
+    this.statements = {
+      held: prepare(sql`
+        select ${stepsAbovePace("sqlite", READING_R, STORED_C, sql.raw("@now"))} as held
+        from ${reading}
+        left join step_counters c
+          on c.user_id = r.user_id and c.day = r.day and c.counter_id = r.counter_id`),
+      raise: prepare(sql`
+        insert into step_counters
+          (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at, created_at)
+        values (@user_id, @day, @counter_id, @kind, @source, @steps, @held, @now, @now)
+        on conflict (user_id, day, counter_id) do update
+          set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at,
+            pending_steps = step_counters.pending_steps + excluded.pending_steps
+          where excluded.steps > step_counters.steps`),
+      review: prepare(sql`
+        insert into pace_reviews (id, user_id, day, counter_id, steps, status, created_at)
+        values (@id, @user_id, @day, @counter_id, @steps, 'pending', @now)
+        on conflict (user_id, day, counter_id) where status = 'pending'
+        do update set steps = pace_reviews.steps + excluded.steps`),
+      count: prepare(countedDays("sqlite", paramsAsRow(["user_id", "day"]), sql.lit(DAILY_STEP_MAX))),
+      writeDay: prepare(sql`
+        insert into step_days
+          (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at,
+            first_reading_at)
+        values (@user_id, @day, @month, @motion, @health, @manual, @total, @now, @now)
+        ${sql.raw(WRITE_DAY_ON_CONFLICT)}`),
+      addToMonth: prepare(sql`
+        insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
+        values (@user_id, @month, @steps, @last_day, @last_day_steps, @now)
+        ${sql.raw(ADD_TO_MONTH_ON_CONFLICT)}`),
+      totals: prepare(sql`
+        select
+          coalesce((select d.total_steps from step_days d
+            where d.user_id = @user_id and d.day = @day), 0) as day_steps,
+          coalesce((select d.total_steps from step_days d
+            where d.user_id = @user_id and d.day = @today), 0) as today_steps,
+          coalesce((select m.total_steps from step_months m
+            where m.user_id = @user_id and m.month = @month), 0) as monthly_steps`),
+    };
   }
 
-  /**
-   * The readings that rose faster than the pace, each with the steps above it. Only a reading of a
-   * day not yet over can be (the whole day's pace is above the daily cap), so a group of late
-   * readings reads nothing.
-   */
-  private async holds(db: Kysely<DatabaseSchema>, counters: CounterRecord[], now: number): Promise<Hold[]> {
-    const candidates = counters.filter((counter) => now < counter.day_end);
-    if (candidates.length === 0) return [];
-    const { rows } = await sql<Omit<Hold, "id">>`
-      select r.user_id, r.day, r.counter_id,
-        ${stepsAbovePace("sqlite", READING_R, STORED_C, sql`${now}`)} as steps
-      from ${jsonRows("sqlite", rowsParam(candidates), COUNTER_COLUMNS)}
-      left join step_counters c
-        on c.user_id = r.user_id and c.day = r.day and c.counter_id = r.counter_id`.execute(db);
-    return rows.filter((row) => row.steps > 0).map((row) => ({ id: randomUUID(), ...row }));
-  }
-
-  /** Adds held steps to the counter's waiting review, made if none waits. */
-  private async addToReviews(db: Kysely<DatabaseSchema>, holds: Hold[], now: number): Promise<void> {
-    await sql`
-      insert into pace_reviews (id, user_id, day, counter_id, steps, status, created_at)
-      select r.id, r.user_id, r.day, r.counter_id, r.steps, 'pending', ${now}
-      from ${jsonRows("sqlite", rowsParam(holds), { id: "text", user_id: "text", day: "text", counter_id: "text", steps: "integer" })}
-      where true
-      order by r.user_id, r.day, r.counter_id
-      on conflict (user_id, day, counter_id) where status = 'pending'
-      do update set steps = pace_reviews.steps + excluded.steps`.execute(db);
+  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]> {
+    return this.database.sqliteTransaction(() => {
+      const { held, raise, review } = this.statements;
+      // The pace is judged on every counter as stored before the group, as one statement would.
+      // Only a reading of a day not yet over can be held (the whole day's pace is above the
+      // daily cap), so a group of late readings reads nothing here.
+      const holds = counters.map((counter) =>
+        now < counter.day_end ? (held.get({ ...counter, now })?.held ?? 0) : 0,
+      );
+      const raised = new Map<string, DayKey>();
+      for (const [index, counter] of counters.entries()) {
+        const steps = holds[index] ?? 0;
+        if (raise.run({ ...counter, held: steps, now }).changes === 0) continue;
+        // Two counters of one day may rise: each day is recounted once.
+        raised.set(`${counter.user_id}|${counter.day}`, { user_id: counter.user_id, day: counter.day });
+        if (steps > 0) {
+          const { user_id, day, counter_id } = counter;
+          review.run({ id: randomUUID(), user_id, day, counter_id, steps, now });
+        }
+      }
+      if (raised.size > 0) this.recount([...raised.values()], now);
+      return this.readTotals(reads);
+    });
   }
 
   /** One writer at a time: a transaction already has the walker to itself. */
@@ -115,58 +141,45 @@ export class SqliteLedgerWriter implements LedgerWriter {
   /** One writer at a time: a transaction already has its days to itself. */
   async lockDays(): Promise<void> {}
 
-  async recountDays(trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
-    const { rows } = await countedDays(
-      "sqlite",
-      jsonRows("sqlite", rowsParam(days), { user_id: "text", day: "text" }),
-      sql.lit(DAILY_STEP_MAX),
-    ).execute(trx);
-    const counted = rows.map((day) => ({
-      ...day,
-      motion: Number(day.motion),
-      health: Number(day.health),
-      manual: Number(day.manual),
-      before: Number(day.before),
-      total: Number(day.total),
-    }));
-    await sql`
-      insert into step_days
-        (user_id, day, month, motion_steps, health_steps, manual_steps, total_steps, updated_at,
-          first_reading_at)
-      select r.user_id, r.day, r.month, r.motion, r.health, r.manual, r.total, ${now}, ${now}
-      from ${jsonRows("sqlite", rowsParam(counted), { user_id: "text", day: "text", month: "text", motion: "integer", health: "integer", manual: "integer", total: "integer" })}
-      where true
-      order by r.user_id, r.day
-      ${sql.raw(WRITE_DAY_ON_CONFLICT)}`.execute(trx);
-    const changes = monthChanges(counted);
-    if (changes.length === 0) return;
-    await sql`
-      insert into step_months (user_id, month, total_steps, last_day, last_day_steps, updated_at)
-      select r.user_id, r.month, r.steps, r.last_day, r.last_day_steps, ${now}
-      from ${jsonRows("sqlite", rowsParam(changes), { user_id: "text", month: "text", steps: "bigint", last_day: "text", last_day_steps: "integer" })}
-      where true
-      order by r.user_id, r.month
-      ${sql.raw(ADD_TO_MONTH_ON_CONFLICT)}`.execute(trx);
+  /** In the caller's transaction, which holds the connection the statements run on. */
+  async recountDays(_trx: Kysely<DatabaseSchema>, days: DayKey[], now: number): Promise<void> {
+    this.recount(days, now);
   }
 
   async totals(db: Kysely<DatabaseSchema>, reads: TotalsKey[]): Promise<TotalsRow[]> {
-    const { rows } = await sql<TotalsRow>`
-      select r.i,
-        coalesce((select d.total_steps from step_days d
-          where d.user_id = r.user_id and d.day = r.day), 0) as day_steps,
-        coalesce((select d.total_steps from step_days d
-          where d.user_id = r.user_id and d.day = r.today), 0) as today_steps,
-        coalesce((select m.total_steps from step_months m
-          where m.user_id = r.user_id and m.month = r.month), 0) as monthly_steps
-      from ${jsonRows("sqlite", rowsParam(reads), { i: "integer", user_id: "text", day: "text", today: "text", month: "text" })}`.execute(
-      db,
-    );
-    return rows;
+    // Inside a transaction of `db`, which holds the connection; else waiting for it as a query would.
+    if (db.isTransaction) return this.readTotals(reads);
+    return db.connection().execute(async () => this.readTotals(reads));
+  }
+
+  /**
+   * Recounts the days by the day rule, writes them, and moves each month's total by its days'
+   * change. On the connection, inside a transaction.
+   */
+  private recount(days: DayKey[], now: number): void {
+    const { count, writeDay, addToMonth } = this.statements;
+    const counted: CountedDayRow[] = [];
+    for (const day of days) {
+      const row = count.get(day);
+      if (row) counted.push(row);
+    }
+    for (const day of counted) writeDay.run({ ...day, now });
+    for (const change of monthChanges(counted)) addToMonth.run({ ...change, now });
+  }
+
+  private readTotals(reads: TotalsKey[]): TotalsRow[] {
+    const { totals } = this.statements;
+    return reads.map((read) => {
+      const row = totals.get(read);
+      return {
+        i: read.i,
+        day_steps: row?.day_steps ?? 0,
+        today_steps: row?.today_steps ?? 0,
+        monthly_steps: row?.monthly_steps ?? 0,
+      };
+    });
   }
 }
-
-const counterKey = (row: { user_id: string; day: string; counter_id: string }) =>
-  `${row.user_id}|${row.day}|${row.counter_id}`;
 
 /** Each month's change from its recounted days, and its latest changed day with that day's total. */
 function monthChanges(counted: CountedDayRow[]): MonthChange[] {

@@ -41,29 +41,26 @@ export interface TotalsRow {
 /**
  * How the step ledger reaches one database: the write path (max-merge, the pace hold, the day
  * locks, the recount with its month roll-up) and the totals read, each written once per database.
- * Every method runs on `db`, the database or a transaction, as its caller chose.
+ * `recordCounts` is atomic on its own; the other methods run on `db`, the database or a
+ * transaction, as their caller chose.
  *
  * Rows are locked in one global order: counters, then days, then months, each in key order. That
  * keeps groups of syncs running at once on PostgreSQL from deadlocking; SQLite has one writer.
  */
 export interface LedgerWriter {
   /**
-   * True when `recordCounts` is one statement, atomic on its own: it then needs no transaction
-   * around it (and several groups may run at once).
+   * How many groups of readings may be written at once: more than one only where each write takes
+   * its row locks in the global order above (PostgreSQL), never where there is one writer (SQLite).
    */
-  readonly atomic: boolean;
+  readonly groupsAtOnce: number;
 
   /**
    * Max-merges counter readings (at most one per counter), holds back from prizes the steps of
    * each raised counter above the pace, recounts the days of those that rose, and answers each
-   * read with its totals afterwards.
+   * read with its totals afterwards: all of it atomic, in one transaction or one statement of the
+   * writer's own.
    */
-  recordCounts(
-    db: Kysely<DatabaseSchema>,
-    counters: CounterRecord[],
-    reads: TotalsKey[],
-    now: number,
-  ): Promise<TotalsRow[]>;
+  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]>;
 
   /**
    * Takes the walker's turn at changes other than counter readings (manual entries), so that two

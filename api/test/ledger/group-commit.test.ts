@@ -38,7 +38,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
     const walkers = await Promise.all(
       Array.from({ length: 40 }, (_, index) => createSignedInWalker(testApp.app, `Walker${index}`)),
     );
-    const transactions = vi.spyOn(testApp.app.database, "transaction");
+    const transactions = vi.spyOn(testApp.app.database, "sqliteTransaction");
     const { ledger: steps } = testApp.app.repositories;
     const groups = vi.spyOn(steps as unknown as { recordCounts: () => Promise<unknown> }, "recordCounts");
 
@@ -50,7 +50,7 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
     expect(answers.map((answer) => answer.monthlySteps)).toEqual(walkers.map((_, index) => 1_000 + index));
     for (const [index, { user }] of walkers.entries()) expect(await storedDay(user.id)).toBe(1_000 + index);
     expect(groups.mock.calls.length).toBeLessThan(walkers.length);
-    // SQLite writes each group in a transaction; PostgreSQL in one statement, atomic on its own.
+    // SQLite writes each group in a transaction of its own; PostgreSQL in one statement, atomic on its own.
     expect(transactions.mock.calls.length).toBe(dialect === "sqlite" ? groups.mock.calls.length : 0);
     transactions.mockRestore();
     groups.mockRestore();
