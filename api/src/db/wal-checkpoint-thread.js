@@ -2,9 +2,10 @@
 /**
  * The thread of `WalCheckpointer` (its settings come as `workerData`, a `CheckpointThreadData`).
  * Plain JavaScript: a worker runs a file as it is, and Node runs no TypeScript in a worker. It copies the log into the
- * database file on its own connection, pass after pass while the log moves (each pass is then
- * short, and one that ends between two commits lets the next writer start the log afresh), resting
- * once it is still (longer and longer, so that an idle server's thread wakes about once a second).
+ * database file on its own connection, a pass every `busyRestMs` while the log moves (each pass is
+ * then short, and one that ends between two commits lets the next writer start the log afresh),
+ * resting once it is still (longer and longer, so that an idle server's thread wakes about once a
+ * second).
  * A restart waits at most `restartWaitMs` for a lock, and is otherwise tried again later: while it
  * waits for readers it holds writers up, so a reader that keeps its snapshot (a backup, another
  * process) can stall the request thread's commits for that long, not for the 5 s busy timeout.
@@ -71,9 +72,9 @@ function pass() {
     }
     if (failures === 1) port?.postMessage(`a checkpoint failed: ${message}`);
   }
-  // Straight on while the log moves; resting longer and longer while it is still.
+  // A short rest while the log moves; longer and longer while it is still.
   rest = moved ? settings.firstRestMs : Math.min(rest * 2, settings.longestRestMs);
-  timer = setTimeout(pass, moved ? 0 : rest);
+  timer = setTimeout(pass, moved ? settings.busyRestMs : rest);
 }
 
 function stop() {
