@@ -47,6 +47,8 @@ export class BadgeAwards {
   /** Walkers whose look is due, in the order they fell due. */
   private readonly due = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
+  /** The next turn of the event loop at which due looks start, when one is asked for. */
+  private turn: NodeJS.Immediate | undefined;
   /** The day each walker was last told their goal was reached. */
   private readonly goalTold = new Map<string, DayString>();
 
@@ -123,13 +125,31 @@ export class BadgeAwards {
       clearTimeout(timer);
       this.fallDue(userId);
     }
-    while (this.running.size > 0) await Promise.all(this.running);
+    while (this.running.size > 0 || this.due.size > 0) {
+      if (this.running.size === 0) this.startDue();
+      await Promise.all(this.running);
+    }
   }
 
-  /** The walker's look is due: it runs now, or once fewer than `LOOKS_AT_ONCE` run. */
+  /** The walker's look is due: it runs in its turn, at most `LOOKS_AT_ONCE` at a time. */
   private fallDue(userId: string): void {
     this.due.add(userId);
-    this.startDue();
+    this.nextTurn();
+  }
+
+  /**
+   * Starts due looks at the next turn of the event loop, after the requests that have arrived. On
+   * SQLite a look's reads answer within the same turn, so looks started one after another in it
+   * would run a whole burst (a thousand walkers' looks, a second and more) before any request
+   * was read.
+   */
+  private nextTurn(): void {
+    if (this.turn || this.due.size === 0) return;
+    this.turn = setImmediate(() => {
+      this.turn = undefined;
+      this.startDue();
+    });
+    this.turn.unref();
   }
 
   private startDue(): void {
@@ -168,7 +188,7 @@ export class BadgeAwards {
         .catch((error: unknown) => this.deps.log.warn({ err: error }, "challenges: the look failed")),
     ]).finally(() => {
       this.running.delete(run);
-      this.startDue();
+      this.nextTurn();
     });
     this.running.add(run);
   }
@@ -203,6 +223,8 @@ export class BadgeAwards {
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     this.due.clear();
+    clearImmediate(this.turn);
+    this.turn = undefined;
     while (this.running.size > 0) await Promise.all(this.running);
   }
 
