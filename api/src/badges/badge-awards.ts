@@ -72,15 +72,17 @@ export class BadgeAwards {
   /**
    * Awards what the walker's record now reaches: their badges earned, with the charity whose badge
    * is theirs to earn (null once every badge is earned: all are listed, whatever the charity now).
-   * A walker's runs of days on goal are read from their whole history, unless `streaksFrom` says
-   * where a look after steps arrived need start (a day), or that no run can have grown (null: the
-   * streak badges wait). `goals`, when the caller has read them, are not read again.
+   * A walker's runs of days on goal, and their best day, are read from their whole history, unless
+   * a look after steps arrived says where: `streaksFrom` where runs need start reading (a day), or
+   * that no run can have grown (null: the streak badges wait); `days`, the days that arrived, the
+   * only ones whose steps can have risen (an earlier best day was judged by an earlier look, or by
+   * the walker's read of their badges). `goals`, when the caller has read them, are not read again.
    */
   private async awardReached(
     userId: string,
     today: DayString,
     now: number,
-    look: { streaksFrom?: DayString | null; goals?: GoalFrom[] },
+    look: LookAfterSteps,
   ): Promise<{ earned: Map<string, number>; charityName: BadgeFacts["charityName"] }> {
     const { badges } = this.deps;
     const earned = await badges.earned(userId);
@@ -176,6 +178,7 @@ export class BadgeAwards {
         .then(({ onGoal, goals }) =>
           this.awardReached(userId, day, Date.now(), {
             streaksFrom: streaksFrom([...waiting.days], day, onGoal && !toldToday),
+            days: [...waiting.days],
             goals,
           }),
         )
@@ -232,13 +235,13 @@ export class BadgeAwards {
     userId: string,
     today: DayString,
     hasEntryBadge: boolean,
-    { streaksFrom, goals }: { streaksFrom?: DayString | null; goals?: GoalFrom[] },
+    { streaksFrom, days, goals }: LookAfterSteps,
   ): Promise<BadgeFacts> {
     const { badges, habits, eligibleSteps } = this.deps;
     const month = monthOfDay(today);
     const lastMonth = addMonths(month, -1);
     const [steps, standing] = await Promise.all([
-      badges.facts(userId, [month, lastMonth]),
+      badges.facts(userId, [month, lastMonth], days),
       streaksFrom === null ? null : habits.standing(userId, today, { from: streaksFrom, goals }),
     ]);
     // A month's entries are counted on eligible steps; a past draw's ticket says the same for
@@ -280,6 +283,13 @@ export class BadgeAwards {
       ],
     };
   }
+}
+
+/** What a look after steps arrived already knows, so that it reads less (`awardReached`); {} for none. */
+interface LookAfterSteps {
+  streaksFrom?: DayString | null;
+  days?: readonly DayString[];
+  goals?: GoalFrom[];
 }
 
 /** Days read back from today for the run it ends; a longer run reads the walker's whole history. */

@@ -1,4 +1,4 @@
-import type { BadgeFacts, CharityName, MonthString } from "@charity-steps/shared-types";
+import type { BadgeFacts, CharityName, DayString, MonthString } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import type { Database } from "../db/database.js";
 
@@ -42,8 +42,14 @@ export class BadgesRepository {
   /**
    * The walker's best day and month, every step they have counted, the larger of `months`' totals,
    * and whether they are in a group, hold a past draw's ticket, and support a charity: one query.
+   * With `bestDayAmong` (some days), the best day is looked for among those days only (a walker's
+   * whole history can be thousands of days).
    */
-  async facts(userId: string, months: readonly MonthString[]): Promise<StepFacts> {
+  async facts(
+    userId: string,
+    months: readonly MonthString[],
+    bestDayAmong?: readonly DayString[],
+  ): Promise<StepFacts> {
     const row = await this.db
       .selectFrom("users")
       .where("users.id", "=", userId)
@@ -52,6 +58,9 @@ export class BadgesRepository {
         eb
           .selectFrom("step_days")
           .where("step_days.user_id", "=", userId)
+          .$if(bestDayAmong !== undefined && bestDayAmong.length > 0, (days) =>
+            days.where("step_days.day", "in", bestDayAmong ?? []),
+          )
           .select((inner) => inner.fn.max("step_days.total_steps").as("steps"))
           .as("best_day"),
         eb

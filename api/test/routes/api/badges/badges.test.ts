@@ -219,6 +219,41 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     for (const walker of walkers) expect(await badgeIds(walker.user.id)).toContain("first-10000-step-day");
   });
 
+  it("starts a burst of looks a few to a turn of the event loop, so that requests are read between them", async () => {
+    const walkers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => createSignedInWalker(testApp.app, `Turn${index}`)),
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      for (const walker of walkers) await phoneSynced(walker.cookie, "2026-11-21", 10_200);
+      // Every look falls due at once, as a burst of syncs' looks do five seconds later.
+      vi.advanceTimersByTime(AWARD_DELAY_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    const looked = async () =>
+      (await Promise.all(walkers.map((walker) => badgeIds(walker.user.id)))).filter((ids) => ids.length > 0)
+        .length;
+    // One turn later no more than a turn's looks are done (on SQLite a look's reads answer within
+    // its turn: started one after another there, the whole burst would be done before any request).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await looked()).toBeLessThanOrEqual(LOOKS_AT_ONCE);
+    await testApp.app.services.badges.flush();
+    expect(await looked()).toBe(walkers.length);
+  });
+
+  it("judges the best day among the days that arrived; an older one waits for the walker's read", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Older");
+    // A day of 12,000 stored with no look after it (a walker from before the badges).
+    await walked(walker.user.id, "2026-11-02", 12_000);
+    await phoneSynced(walker.cookie, "2026-11-21", 4_000);
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(walker.user.id)).not.toContain("first-10000-step-day");
+
+    const items = await atMoment("2026-11-21T12:00:00Z", () => badges(walker.cookie));
+    expect(earned(items)).toMatchObject({ "First 10,000-step day": "2026-11-21T12:00" });
+  });
+
   it("awards a streak from the look after steps arrive: when today's goal is reached, and when a late day joins two runs", async () => {
     // Two days on goal, then today's phone reaches it.
     const ada = await createSignedInWalker(testApp.app, "Ada");
