@@ -157,34 +157,38 @@ export class Database {
    * other statement of this process runs between its statements, and each statement is a call into
    * SQLite and nothing more. It waits for the connection as any query of `db` does, and for the
    * write lock (held by another process, or by another connection of this one) without blocking the
-   * event loop. `work` must not wait for anything; it commits when it returns and rolls back when it
-   * throws.
+   * event loop, as long as a statement would wait for it. `work` must not wait for anything; it
+   * commits when it returns and rolls back when it throws.
    */
   async sqliteTransaction<T>(work: (connection: SqliteDatabase.Database) => T): Promise<T> {
     const connection = this.sqliteConnection;
     const statements = sqliteTransactionStatements(connection);
-    return this.db.connection().execute(async () => {
-      for (let attempt = 1; ; attempt++) {
+    const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.db.connection().execute(async () => {
         statements.noWait.get();
         try {
           statements.begin.run();
-          break;
         } catch (error) {
-          if (!isSqliteBusy(error) || attempt >= 1200) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 25));
+          if (isSqliteBusy(error) && Date.now() < deadline) return BUSY;
+          throw error;
         } finally {
           statements.wait.get();
         }
-      }
-      try {
-        const result = work(connection);
-        statements.commit.run();
-        return result;
-      } catch (error) {
-        if (connection.inTransaction) statements.rollback.run();
-        throw error;
-      }
-    });
+        try {
+          const result = work(connection);
+          statements.commit.run();
+          return { result };
+        } catch (error) {
+          if (connection.inTransaction) statements.rollback.run();
+          throw error;
+        }
+      });
+      if (outcome !== BUSY) return outcome.result;
+      // The lock's holder is another process, or the checkpoint thread restarting the log (a few
+      // milliseconds): asked again soon, then less often. Other queries run meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 25)));
+    }
   }
 
   async close(): Promise<void> {
@@ -215,6 +219,9 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
     return statement;
   }) as typeof sqlite.prepare;
 }
+
+/** `sqliteTransaction`'s answer when the write lock is held elsewhere: wait, and try again. */
+const BUSY = Symbol("busy");
 
 const transactionStatements = new WeakMap<
   SqliteDatabase.Database,
