@@ -2,8 +2,9 @@
 /**
  * The thread of `WalCheckpointer` (its settings come as `workerData`, a `CheckpointThreadData`).
  * Plain JavaScript: a worker runs a file as it is, and Node runs no TypeScript in a worker. It copies the log into the
- * database file on its own connection, a pass every `busyRestMs` while the log moves (each pass is
- * then short, and one that ends between two commits lets the next writer start the log afresh),
+ * database file on its own connection, a pass every `busyRestMs` while the log moves, and pass after
+ * pass once it is half way to the restart point (one that ends between two commits lets the next
+ * writer start the log afresh),
  * resting once it is still (longer and longer, so that an idle server's thread wakes about once a
  * second).
  * A restart waits at most `restartWaitMs` for a lock, and is otherwise tried again later: while it
@@ -72,9 +73,11 @@ function pass() {
     }
     if (failures === 1) port?.postMessage(`a checkpoint failed: ${message}`);
   }
-  // A short rest while the log moves; longer and longer while it is still.
+  // A short rest while the log moves, none once it is half way to the restart point (so that a
+  // restart comes in time to keep it within bounds); longer and longer while it is still.
   rest = moved ? settings.firstRestMs : Math.min(rest * 2, settings.longestRestMs);
-  timer = setTimeout(pass, moved ? settings.busyRestMs : rest);
+  const busyRest = last.log > settings.restartLogFrames / 2 ? 0 : settings.busyRestMs;
+  timer = setTimeout(pass, moved ? busyRest : rest);
 }
 
 function stop() {
