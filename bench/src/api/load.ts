@@ -2,7 +2,7 @@
  * Load generation: autocannon runs against a bench server, alone or taking turns with others, and
  * the requests they send.
  */
-import { addDays, londonDay, MOTION_SOURCES } from "@charity-steps/shared-types";
+import { addDays, BADGES_PATH, londonDay, MOTION_SOURCES } from "@charity-steps/shared-types";
 import autocannon from "autocannon";
 import type { RunningServer } from "./server-process.js";
 
@@ -80,6 +80,19 @@ export async function load(
 /** The sync route's side of an `alternating` measurement, on `server`'s walkers. */
 export function syncSide(server: RunningServer, title: string): Side {
   return { server, title, next: syncRequests(server.cookies), connections: CONNECTIONS };
+}
+
+/**
+ * A read of a random walker's badges, on `server`'s walkers: about ten queries built by Kysely (the
+ * walker's badges, goals, best day and month, runs of days), the API's read most made of them.
+ */
+export function badgesSide(server: RunningServer, title: string): Side {
+  const next = (random: () => number): Request => ({
+    method: "GET",
+    path: BADGES_PATH,
+    headers: { cookie: pick(server.cookies, random) },
+  });
+  return { server, title, next, connections: CONNECTIONS };
 }
 
 /** Rounds in which the sides of an `alternating` measurement take turns. */
