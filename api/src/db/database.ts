@@ -166,14 +166,16 @@ export class Database {
     const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.db.connection().execute(async () => {
-        statements.noWait.get();
+        // Through pragma(), prepared afresh each time: run again, a statement prepared once with
+        // this pragma left the timeout as it was (and a commit waited out the whole 5 s).
+        connection.pragma("busy_timeout = 0");
         try {
           statements.begin.run();
         } catch (error) {
           if (isSqliteBusy(error) && Date.now() < deadline) return BUSY;
           throw error;
         } finally {
-          statements.wait.get();
+          connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
         }
         try {
           const result = work(connection);
@@ -225,7 +227,7 @@ const BUSY = Symbol("busy");
 
 const transactionStatements = new WeakMap<
   SqliteDatabase.Database,
-  Record<"noWait" | "wait" | "begin" | "commit" | "rollback", SqliteDatabase.Statement>
+  Record<"begin" | "commit" | "rollback", SqliteDatabase.Statement>
 >();
 
 /** The statements around `sqliteTransaction`'s work, prepared once per connection. */
@@ -233,8 +235,6 @@ function sqliteTransactionStatements(connection: SqliteDatabase.Database) {
   let statements = transactionStatements.get(connection);
   if (!statements) {
     statements = {
-      noWait: connection.prepare("pragma busy_timeout = 0"),
-      wait: connection.prepare(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`),
       begin: connection.prepare("begin immediate"),
       commit: connection.prepare("commit"),
       rollback: connection.prepare("rollback"),
