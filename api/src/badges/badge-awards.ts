@@ -26,11 +26,18 @@ export const AWARD_DELAY_MS = 5_000;
 /** Walkers waiting for a look at once; beyond it, a walker's badges wait for their next read. */
 export const AWARDS_WAITING_MAX = 10_000;
 /**
- * How many looks run at once; the rest wait their turn. A burst of walkers' syncs makes a burst of
- * looks five seconds later, and each look is a few reads: run all at once, they would hold every
- * database connection, and the syncs arriving meanwhile would wait behind them.
+ * Most walkers looked at together. Each of a look's reads is one query for all of them, so a burst
+ * of a thousand walkers' syncs costs a few dozen queries, not thousands. On SQLite a batch's reads
+ * answer within one turn of the event loop, so a batch is kept small enough not to hold requests up.
  */
-export const LOOKS_AT_ONCE = 2;
+export const LOOK_BATCH_MAX = 32;
+/**
+ * How many batches of looks run at once; the rest wait their turn, and grow meanwhile. Run all at
+ * once, they would hold every database connection, and the syncs arriving meanwhile would wait.
+ */
+export const LOOKS_AT_ONCE = 1;
+
+type Awarded = { earned: Map<string, number>; charityName: BadgeFacts["charityName"] };
 
 /**
  * Awards badges. A walker's record is looked at when they read their badges or their dashboard, and
@@ -65,41 +72,52 @@ export class BadgeAwards {
 
   /** Awards what the walker's record now reaches, and answers their badges. */
   async award(userId: string, today: DayString, now = Date.now()): Promise<BadgesResponse> {
-    const { earned, charityName } = await this.awardReached(userId, today, now, {});
-    return this.listed(charityName, earned);
+    const awarded = (await this.awardReached(today, now, [{ userId }])).get(userId);
+    return this.listed(awarded?.charityName ?? null, awarded?.earned ?? new Map());
   }
 
   /**
-   * Awards what the walker's record now reaches: their badges earned, with the charity whose badge
-   * is theirs to earn (null once every badge is earned: all are listed, whatever the charity now).
-   * A walker's runs of days on goal, and their best day, are read from their whole history, unless
-   * a look after steps arrived says where: `streaksFrom` where runs need start reading (a day), or
-   * that no run can have grown (null: the streak badges wait); `days`, the days that arrived, the
-   * only ones whose steps can have risen (an earlier best day was judged by an earlier look, or by
-   * the walker's read of their badges). `goals`, when the caller has read them, are not read again.
+   * Awards what each walker's record now reaches, and answers, for each, their badges earned with
+   * the charity whose badge is theirs to earn (null once every badge is earned: all are listed,
+   * whatever the charity now). A walker's runs of days on goal, and their best day, are read from
+   * their whole history, unless a look after steps arrived says where (`WalkerLook`). `goals`, when
+   * the caller has read them, are not read again.
    */
   private async awardReached(
-    userId: string,
     today: DayString,
     now: number,
-    look: LookAfterSteps,
-  ): Promise<{ earned: Map<string, number>; charityName: BadgeFacts["charityName"] }> {
+    looks: readonly WalkerLook[],
+    goals?: ReadonlyMap<string, GoalFrom[]>,
+  ): Promise<Map<string, Awarded>> {
     const { badges } = this.deps;
-    const earned = await badges.earned(userId);
-    const unearned = BADGES.filter((badge) => !earned.has(badge.id));
-    if (unearned.length === 0) return { earned, charityName: null };
-    const facts = await this.facts(userId, today, earned.has(FIRST_PRIZE_ENTRY_BADGE), look);
-    const reached = unearned.filter((badge) => reaches(badge.rule, facts)).map((badge) => badge.id);
-    if (reached.length > 0) {
-      await badges.award(userId, reached, now);
-      for (const id of reached) earned.set(id, now);
+    const earnedBy = await badges.earnedBy(looks.map((look) => look.userId));
+    const earnedOf = (userId: string) => {
+      const earned = earnedBy.get(userId) ?? new Map<string, number>();
+      earnedBy.set(userId, earned);
+      return earned;
+    };
+    const open = looks.filter((look) => BADGES.some((badge) => !earnedOf(look.userId).has(badge.id)));
+    const facts = await this.facts(today, open, earnedOf, goals);
+    const awards: { userId: string; badgeIds: string[] }[] = [];
+    const awarded = new Map<string, Awarded>();
+    for (const { userId } of looks) {
+      const earned = earnedOf(userId);
+      const theirs = facts.get(userId);
+      awarded.set(userId, { earned, charityName: theirs?.charityName ?? null });
+      if (!theirs) continue;
+      const reached = BADGES.filter((badge) => !earned.has(badge.id) && reaches(badge.rule, theirs));
+      if (reached.length > 0) awards.push({ userId, badgeIds: reached.map((badge) => badge.id) });
     }
-    return { earned, charityName: facts.charityName };
+    await badges.award(awards, now);
+    for (const { userId, badgeIds } of awards) {
+      for (const id of badgeIds) earnedOf(userId).set(id, now);
+    }
+    return awarded;
   }
 
   /** Awards the group badge at once: a walker who leaves the group straight away keeps it. */
   async joinedGroup(userId: string, now = Date.now()): Promise<void> {
-    await this.deps.badges.award(userId, [JOINED_GROUP_BADGE], now);
+    await this.deps.badges.award([{ userId, badgeIds: [JOINED_GROUP_BADGE] }], now);
   }
 
   /**
@@ -154,71 +172,105 @@ export class BadgeAwards {
     this.turn.unref();
   }
 
+  /** Starts a batch of the due looks, oldest first, while fewer than `LOOKS_AT_ONCE` run. */
   private startDue(): void {
-    for (const userId of this.due) {
-      if (this.running.size >= LOOKS_AT_ONCE) return;
-      this.due.delete(userId);
-      this.lookNow(userId);
+    while (this.running.size < LOOKS_AT_ONCE && this.due.size > 0) {
+      const batch: { userId: string; today: () => DayString; days: DayString[] }[] = [];
+      for (const userId of this.due) {
+        if (batch.length >= LOOK_BATCH_MAX) break;
+        this.due.delete(userId);
+        const waiting = this.waiting.get(userId);
+        if (!waiting) continue;
+        this.waiting.delete(userId);
+        batch.push({ userId, today: waiting.today, days: [...waiting.days] });
+      }
+      // Walkers' days are London's: a batch is of one day, unless it is made at midnight.
+      const byDay = new Map<DayString, typeof batch>();
+      for (const look of batch) {
+        const day = look.today();
+        byDay.set(day, [...(byDay.get(day) ?? []), look]);
+      }
+      const run = Promise.all([...byDay].map(([day, looks]) => this.lookNow(day, looks))).finally(() => {
+        this.running.delete(run);
+        this.nextTurn();
+      });
+      this.running.add(run);
     }
   }
 
-  private lookNow(userId: string): void {
-    const waiting = this.waiting.get(userId);
-    if (!waiting) return;
-    this.waiting.delete(userId);
-    const day = waiting.today();
-    const toldToday = this.goalTold.get(userId) === day;
-    // The walker's goals are read once for everything the look judges against them.
-    const goals = this.deps.habits.goals(userId);
-    const reached = goals.then((known) =>
-      this.deps.habits.reachedGoalOn(userId, day, known).then((onGoal) => ({ onGoal, goals: known })),
-    );
-    const run = Promise.all([
-      reached
-        .then(({ onGoal, goals }) =>
-          this.awardReached(userId, day, Date.now(), {
-            streaksFrom: streaksFrom([...waiting.days], day, onGoal && !toldToday),
-            days: [...waiting.days],
-            goals,
-          }),
-        )
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, "badges: an award failed")),
-      reached
-        .then(({ onGoal, goals }) => (onGoal ? this.tellGoalReached(userId, day, goals) : undefined))
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, "goal reached: the look failed")),
-      this.deps.challenges
-        .stepsArrived(userId)
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, "challenges: the look failed")),
-    ]).finally(() => {
-      this.running.delete(run);
-      this.nextTurn();
+  /** Looks at walkers whose steps of `days` arrived: their badges, today's goal and their challenges. */
+  private async lookNow(
+    day: DayString,
+    looks: readonly { userId: string; days: DayString[] }[],
+  ): Promise<void> {
+    const { habits, challenges, log } = this.deps;
+    const userIds = looks.map((look) => look.userId);
+    const warned = (what: string) => (error: unknown) => log.warn({ err: error }, what);
+    // The walkers' goals are read once for everything the look judges against them.
+    const read = habits.goalsOf(userIds).then(async (goals) => {
+      const onGoal = await habits.reachedGoalOn(userIds, day, goals);
+      const newlyOnGoal = new Set(
+        userIds.filter((userId) => onGoal.has(userId) && this.goalTold.get(userId) !== day),
+      );
+      return { goals, newlyOnGoal };
     });
-    this.running.add(run);
+    await Promise.all([
+      read
+        .then(({ goals, newlyOnGoal }) =>
+          this.awardReached(
+            day,
+            Date.now(),
+            looks.map(({ userId, days }) => ({
+              userId,
+              streaksFrom: streaksFrom(days, day, newlyOnGoal.has(userId)),
+              days,
+            })),
+            goals,
+          ),
+        )
+        .catch(warned("badges: an award failed")),
+      read
+        .then(({ goals, newlyOnGoal }) => this.tellGoalReached([...newlyOnGoal], day, goals))
+        .catch(warned("goal reached: the look failed")),
+      challenges.stepsArrived(userIds).catch(warned("challenges: the look failed")),
+    ]);
   }
 
-  /** Tells the walker once a day, when their counted steps reach the day's goal. */
-  private async tellGoalReached(userId: string, today: DayString, goals: GoalFrom[]): Promise<void> {
-    if (this.goalTold.get(userId) === today) return;
+  /** Tells each walker once a day, when their counted steps reach the day's goal. */
+  private async tellGoalReached(
+    userIds: readonly string[],
+    today: DayString,
+    goals: ReadonlyMap<string, GoalFrom[]>,
+  ): Promise<void> {
+    const { habits, notifier, log } = this.deps;
     // The run up to today, from the recent days; the whole history only when it goes back further.
     const recent = addDays(today, -(RECENT_DAYS_FOR_A_RUN - 1));
-    let standing = await this.deps.habits.standing(userId, today, { from: recent, goals });
-    if (standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
-      standing = await this.deps.habits.standing(userId, today, { goals });
+    const standings = await habits.standings(userIds, today, { from: recent, goals });
+    for (const userId of userIds) {
+      try {
+        let standing = standings.get(userId);
+        if (standing && standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
+          standing = await habits.standing(userId, today, { goals });
+        }
+        if (!standing?.todayOnGoal || this.goalTold.get(userId) === today) continue;
+        const goal = standing.dailyGoal.toLocaleString("en-GB");
+        const streak =
+          standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
+        await notifier.notify({
+          userId,
+          kind: "goal_reached",
+          eventKey: today,
+          title: "Daily goal reached!",
+          body: `You walked your ${goal} steps today. Well walked!${streak}`,
+          url: "/dashboard",
+        });
+        // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
+        if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
+        this.goalTold.set(userId, today);
+      } catch (error) {
+        log.warn({ err: error }, "goal reached: the look failed");
+      }
     }
-    if (!standing.todayOnGoal) return;
-    const goal = standing.dailyGoal.toLocaleString("en-GB");
-    const streak = standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
-    await this.deps.notifier.notify({
-      userId,
-      kind: "goal_reached",
-      eventKey: today,
-      title: "Daily goal reached!",
-      body: `You walked your ${goal} steps today. Well walked!${streak}`,
-      url: "/dashboard",
-    });
-    // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
-    if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
-    this.goalTold.set(userId, today);
   }
 
   /** Drops the looks still waiting and lets those under way finish: the app is closing. */
@@ -231,29 +283,65 @@ export class BadgeAwards {
     while (this.running.size > 0) await Promise.all(this.running);
   }
 
+  /**
+   * The facts each walker's badges are judged on. Each read is one query for all of them: the best
+   * day among the days that arrived when every look says which (their union: a day read for one
+   * walker whose steps on it did not arrive only reads more), and the runs of days from the earliest
+   * day any look needs them from.
+   */
   private async facts(
-    userId: string,
     today: DayString,
-    hasEntryBadge: boolean,
-    { streaksFrom, days, goals }: LookAfterSteps,
-  ): Promise<BadgeFacts> {
+    looks: readonly WalkerLook[],
+    earnedOf: (userId: string) => ReadonlyMap<string, number>,
+    goals: ReadonlyMap<string, GoalFrom[]> | undefined,
+  ): Promise<Map<string, BadgeFacts>> {
     const { badges, habits, eligibleSteps } = this.deps;
     const month = monthOfDay(today);
     const lastMonth = addMonths(month, -1);
-    const [steps, standing] = await Promise.all([
-      badges.facts(userId, [month, lastMonth], days),
-      streaksFrom === null ? null : habits.standing(userId, today, { from: streaksFrom, goals }),
+    const daysKnown = looks.every((look) => look.days !== undefined && look.days.length > 0);
+    const bestDayAmong = daysKnown ? [...new Set(looks.flatMap((look) => look.days ?? []))] : undefined;
+    const withRuns = looks.filter((look) => look.streaksFrom !== null);
+    const froms = withRuns.map((look) => look.streaksFrom);
+    const from = froms.some((day) => day === undefined) ? undefined : (froms as DayString[]).sort()[0];
+    const [steps, standings] = await Promise.all([
+      badges.factsOf(
+        looks.map((look) => look.userId),
+        [month, lastMonth],
+        bestDayAmong,
+      ),
+      habits.standings(
+        withRuns.map((look) => look.userId),
+        today,
+        { from, ...(goals ? { goals } : {}) },
+      ),
     ]);
-    // A month's entries are counted on eligible steps; a past draw's ticket says the same for
-    // months already drawn. The walk is read only while the badge is still to earn, and only when a
-    // month's counted steps reach an entry: its eligible steps are never more than those.
-    let hasPrizeEntry = hasEntryBadge || steps.hasDrawTicket;
-    const mayHaveEntry = prizeEntries(steps.recentMonthSteps) > 0;
+    // A month's entries are counted on eligible steps; a past draw's ticket says the same for months
+    // already drawn. The walk is read only while the badge is still to earn, and only when a month's
+    // counted steps reach an entry: its eligible steps are never more than those.
+    let toRead = [...steps]
+      .filter(
+        ([userId, theirs]) =>
+          !earnedOf(userId).has(FIRST_PRIZE_ENTRY_BADGE) &&
+          !theirs.hasDrawTicket &&
+          prizeEntries(theirs.recentMonthSteps) > 0,
+      )
+      .map(([userId]) => userId);
+    const entered = new Set<string>();
     for (const candidate of [month, lastMonth]) {
-      if (hasPrizeEntry || !mayHaveEntry) break;
-      hasPrizeEntry = prizeEntries((await eligibleSteps.month(candidate, userId)).eligibleSteps) > 0;
+      if (toRead.length === 0) break;
+      const eligible = await eligibleSteps.months(candidate, toRead);
+      for (const userId of toRead) {
+        if (prizeEntries(eligible.get(userId)?.eligibleSteps ?? 0) > 0) entered.add(userId);
+      }
+      toRead = toRead.filter((userId) => !entered.has(userId));
     }
-    return { ...steps, bestStreak: standing?.streak.best ?? 0, hasPrizeEntry };
+    const facts = new Map<string, BadgeFacts>();
+    for (const [userId, theirs] of steps) {
+      const hasPrizeEntry =
+        earnedOf(userId).has(FIRST_PRIZE_ENTRY_BADGE) || theirs.hasDrawTicket || entered.has(userId);
+      facts.set(userId, { ...theirs, bestStreak: standings.get(userId)?.streak.best ?? 0, hasPrizeEntry });
+    }
+    return facts;
   }
 
   /** The badges shown, then one for each challenge completed, in the order they were earned. */
@@ -285,11 +373,17 @@ export class BadgeAwards {
   }
 }
 
-/** What a look after steps arrived already knows, so that it reads less (`awardReached`); {} for none. */
-interface LookAfterSteps {
+/**
+ * A walker in `awardReached`, with what a look after their steps arrived already knows, so that it
+ * reads less: `streaksFrom`, the day their runs need reading from, or null when no run can have grown
+ * (the streak badges wait); `days`, the days that arrived, the only ones whose steps can have risen
+ * (an earlier best day was judged by an earlier look, or by the walker's read of their badges).
+ * Without them, the whole history is read.
+ */
+interface WalkerLook {
+  userId: string;
   streaksFrom?: DayString | null;
   days?: readonly DayString[];
-  goals?: GoalFrom[];
 }
 
 /** Days read back from today for the run it ends; a longer run reads the walker's whole history. */

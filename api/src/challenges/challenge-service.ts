@@ -329,12 +329,17 @@ export class ChallengeService {
     };
   }
 
-  /** Steps arrived for the walker: completes whatever they joined that the steps now reach. */
-  async stepsArrived(userId: string, now = Date.now()): Promise<void> {
+  /**
+   * Steps arrived for these walkers: completes whatever they joined that the steps now reach. Their
+   * memberships are read in one query; a walker with a challenge under way reads its standing.
+   */
+  async stepsArrived(userIds: readonly string[], now = Date.now()): Promise<void> {
     const today = londonDay(now);
-    for (const { challenge, member } of await this.deps.challenges.membershipsOf(userId, today)) {
-      if (challenge.starts_on <= today && member?.completed_at === null) {
-        await this.itemOf(challenge, member, userId, now, { freshTeam: true });
+    for (const [userId, memberships] of await this.deps.challenges.membershipsOfAll(userIds, today)) {
+      for (const { challenge, member } of memberships) {
+        if (challenge.starts_on <= today && member?.completed_at === null) {
+          await this.itemOf(challenge, member, userId, now, { freshTeam: true });
+        }
       }
     }
   }
@@ -422,7 +427,7 @@ export class ChallengeService {
   private async complete(challenge: ChallengeRow, userIds: string[] | null, now: number): Promise<void> {
     const completed = await this.deps.challenges.complete(challenge.id, userIds, now);
     for (const userId of completed) {
-      await this.deps.badges.award(userId, [challengeBadgeId(challenge.id)], now);
+      await this.deps.badges.award([{ userId, badgeIds: [challengeBadgeId(challenge.id)] }], now);
       await this.deps.notifier.tell(
         {
           userId,

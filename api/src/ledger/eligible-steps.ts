@@ -63,7 +63,7 @@ export class EligibleSteps {
   constructor(private readonly database: Database) {}
 
   /**
-   * The days from `from` to `to` (of every walker, or only `userId`'s, or only the members of group
+   * The days from `from` to `to` (of every walker, or only `userId`'s or `userIds'`, or only the members of group
    * `groupId` or of challenge `challengeId`) that hold steps back from prizes: a manual entry not approved, a counter's steps above
    * the pace not approved, or steps the day rules hold (a late day, a day above the ceiling, more
    * devices than count). Each such day is weighed by `fairPlayDay`, from its counters, its manual
@@ -71,7 +71,14 @@ export class EligibleSteps {
    * decided of it. Every other day counts for prizes exactly as it is counted.
    */
   async heldDays(
-    range: { from: DayString; to: DayString; userId?: string; groupId?: number; challengeId?: string },
+    range: {
+      from: DayString;
+      to: DayString;
+      userId?: string;
+      userIds?: readonly string[];
+      groupId?: number;
+      challengeId?: string;
+    },
     db: Kysely<DatabaseSchema> = this.database.db,
   ): Promise<HeldDay[]> {
     const { dialect } = this.database;
@@ -84,6 +91,13 @@ export class EligibleSteps {
       const ref = sql.ref(column);
       const conditions = [sql<boolean>`1 = 1`];
       if (range.userId !== undefined) conditions.push(sql<boolean>`${ref} = ${range.userId}`);
+      if (range.userIds !== undefined) {
+        conditions.push(
+          range.userIds.length === 0
+            ? sql<boolean>`1 = 0`
+            : sql<boolean>`${ref} in (${sql.join(range.userIds)})`,
+        );
+      }
       if (range.groupId !== undefined) {
         conditions.push(
           sql<boolean>`${ref} in (select m.user_id from group_members m where m.group_id = ${range.groupId})`,
@@ -274,17 +288,18 @@ export class EligibleSteps {
   }
 
   /**
-   * Each walker's month (or only `userId`'s) split by fair play: its counted total (the ledger's
+   * Each walker's month (or only `userIds'`) split by fair play: its counted total (the ledger's
    * month row) less what its few held days hold back (`heldDays`). Walkers without steps that
    * month are not in the map.
    */
   async months(
     month: MonthString,
-    userId?: string,
+    userIds?: readonly string[],
     db: Kysely<DatabaseSchema> = this.database.db,
   ): Promise<Map<string, EligibleMonth>> {
+    if (userIds !== undefined && userIds.length === 0) return new Map();
     let months = db.selectFrom("step_months").select(["user_id", "total_steps"]).where("month", "=", month);
-    if (userId !== undefined) months = months.where("user_id", "=", userId);
+    if (userIds !== undefined) months = months.where("user_id", "in", userIds);
     const result = new Map<string, EligibleMonth>();
     for (const row of await months.execute()) {
       const steps = Number(row.total_steps);
@@ -295,7 +310,7 @@ export class EligibleSteps {
         pendingSteps: 0,
       });
     }
-    const range = { from: `${month}-01`, to: `${month}-31`, ...(userId === undefined ? {} : { userId }) };
+    const range = { from: `${month}-01`, to: `${month}-31`, ...(userIds === undefined ? {} : { userIds }) };
     for (const day of await this.heldDays(range, db)) {
       const walker = result.get(day.userId);
       if (!walker) continue;
@@ -307,7 +322,7 @@ export class EligibleSteps {
 
   /** One walker's month split by fair play (all zero for a month without steps). */
   async month(month: MonthString, userId: string): Promise<EligibleMonth> {
-    const months = await this.months(month, userId);
+    const months = await this.months(month, [userId]);
     return months.get(userId) ?? { userId, countedSteps: 0, eligibleSteps: 0, pendingSteps: 0 };
   }
 }

@@ -19,45 +19,56 @@ export class BadgesRepository {
     return this.database.db;
   }
 
-  /** Each badge the walker has earned, with when (ms). */
-  async earned(userId: string): Promise<Map<string, number>> {
+  /** Each badge each walker has earned, with when (ms); a walker with none maps to an empty map. */
+  async earnedBy(userIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    const earned = new Map(userIds.map((userId) => [userId, new Map<string, number>()]));
+    if (userIds.length === 0) return earned;
     const rows = await this.db
       .selectFrom("user_badges")
-      .select(["badge_id", "earned_at"])
-      .where("user_id", "=", userId)
+      .select(["user_id", "badge_id", "earned_at"])
+      .where("user_id", "in", userIds)
       .execute();
-    return new Map(rows.map((row) => [row.badge_id, Number(row.earned_at)]));
+    for (const row of rows) earned.get(row.user_id)?.set(row.badge_id, Number(row.earned_at));
+    return earned;
   }
 
-  /** Awards `badgeIds` at `now`; one already earned keeps the time it was first earned. */
-  async award(userId: string, badgeIds: readonly string[], now: number): Promise<void> {
-    if (badgeIds.length === 0) return;
+  /** Awards each walker their badges at `now`; one already earned keeps the time it was first earned. */
+  async award(
+    awards: readonly { userId: string; badgeIds: readonly string[] }[],
+    now: number,
+  ): Promise<void> {
+    const values = awards.flatMap(({ userId, badgeIds }) =>
+      badgeIds.map((badge_id) => ({ user_id: userId, badge_id, earned_at: now })),
+    );
+    if (values.length === 0) return;
     await this.db
       .insertInto("user_badges")
-      .values(badgeIds.map((badge_id) => ({ user_id: userId, badge_id, earned_at: now })))
+      .values(values)
       .onConflict((conflict) => conflict.columns(["user_id", "badge_id"]).doNothing())
       .execute();
   }
 
   /**
-   * The walker's best day and month, every step they have counted, the larger of `months`' totals,
-   * and whether they are in a group, hold a past draw's ticket, and support a charity: one query.
-   * With `bestDayAmong` (some days), the best day is looked for among those days only (a walker's
-   * whole history can be thousands of days).
+   * Each walker's best day and month, every step they have counted, the larger of `months`' totals,
+   * and whether they are in a group, hold a past draw's ticket, and support a charity: one query for
+   * them all. With `bestDayAmong` (some days), the best day is looked for among those days only (a
+   * walker's whole history can be thousands of days). A walker with no account is absent.
    */
-  async facts(
-    userId: string,
+  async factsOf(
+    userIds: readonly string[],
     months: readonly MonthString[],
     bestDayAmong?: readonly DayString[],
-  ): Promise<StepFacts> {
-    const row = await this.db
+  ): Promise<Map<string, StepFacts>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom("users")
-      .where("users.id", "=", userId)
+      .where("users.id", "in", userIds)
       .select((eb) => [
+        "users.id",
         "users.charity_name",
         eb
           .selectFrom("step_days")
-          .where("step_days.user_id", "=", userId)
+          .whereRef("step_days.user_id", "=", "users.id")
           .$if(bestDayAmong !== undefined && bestDayAmong.length > 0, (days) =>
             days.where("step_days.day", "in", bestDayAmong ?? []),
           )
@@ -65,17 +76,17 @@ export class BadgesRepository {
           .as("best_day"),
         eb
           .selectFrom("step_months")
-          .where("step_months.user_id", "=", userId)
+          .whereRef("step_months.user_id", "=", "users.id")
           .select((inner) => inner.fn.max("step_months.total_steps").as("steps"))
           .as("best_month"),
         eb
           .selectFrom("step_months")
-          .where("step_months.user_id", "=", userId)
+          .whereRef("step_months.user_id", "=", "users.id")
           .select((inner) => inner.fn.sum<number>("step_months.total_steps").as("steps"))
           .as("lifetime"),
         eb
           .selectFrom("step_months")
-          .where("step_months.user_id", "=", userId)
+          .whereRef("step_months.user_id", "=", "users.id")
           .where("step_months.month", "in", months)
           .select((inner) => inner.fn.max("step_months.total_steps").as("steps"))
           .as("recent_month"),
@@ -83,25 +94,33 @@ export class BadgesRepository {
           .exists(
             eb
               .selectFrom("group_members")
-              .where("group_members.user_id", "=", userId)
+              .whereRef("group_members.user_id", "=", "users.id")
               .select(sql`1`.as("one")),
           )
           .as("in_group"),
         eb
           .exists(
-            eb.selectFrom("draw_tickets").where("draw_tickets.user_id", "=", userId).select(sql`1`.as("one")),
+            eb
+              .selectFrom("draw_tickets")
+              .whereRef("draw_tickets.user_id", "=", "users.id")
+              .select(sql`1`.as("one")),
           )
           .as("has_ticket"),
       ])
-      .executeTakeFirstOrThrow();
-    return {
-      bestDaySteps: Number(row.best_day ?? 0),
-      bestMonthSteps: Number(row.best_month ?? 0),
-      lifetimeSteps: Number(row.lifetime ?? 0),
-      recentMonthSteps: Number(row.recent_month ?? 0),
-      inGroup: Boolean(row.in_group),
-      hasDrawTicket: Boolean(row.has_ticket),
-      charityName: row.charity_name as CharityName | null,
-    };
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          bestDaySteps: Number(row.best_day ?? 0),
+          bestMonthSteps: Number(row.best_month ?? 0),
+          lifetimeSteps: Number(row.lifetime ?? 0),
+          recentMonthSteps: Number(row.recent_month ?? 0),
+          inGroup: Boolean(row.in_group),
+          hasDrawTicket: Boolean(row.has_ticket),
+          charityName: row.charity_name as CharityName | null,
+        },
+      ]),
+    );
   }
 }

@@ -234,16 +234,31 @@ export class ChallengesRepository {
    * or those that end on or after `notEndedOn`.
    */
   async membershipsOf(userId: string, notEndedOn?: DayString): Promise<VisibleChallenge[]> {
+    return (await this.membershipsOfAll([userId], notEndedOn)).get(userId) ?? [];
+  }
+
+  /** `membershipsOf` for each of `userIds` (a walker with none is absent), in one query. */
+  async membershipsOfAll(
+    userIds: readonly string[],
+    notEndedOn?: DayString,
+  ): Promise<Map<string, VisibleChallenge[]>> {
+    const found = new Map<string, VisibleChallenge[]>();
+    if (userIds.length === 0) return found;
     let query = this.db
       .selectFrom("challenge_members as m")
       .innerJoin("challenges as c", "c.id", "m.challenge_id")
-      .where("m.user_id", "=", userId)
+      .where("m.user_id", "in", userIds)
       .selectAll("c")
-      .select(MEMBERSHIP_COLUMNS)
+      .select(["m.user_id as m_user_id", ...MEMBERSHIP_COLUMNS])
       .orderBy("c.starts_on")
       .orderBy("c.id");
     if (notEndedOn !== undefined) query = query.where("c.ends_on", ">=", notEndedOn);
-    return (await query.execute()).map((row) => withMembership(row, userId));
+    for (const { m_user_id, ...row } of await query.execute()) {
+      const theirs = found.get(m_user_id) ?? [];
+      theirs.push(withMembership(row, m_user_id));
+      found.set(m_user_id, theirs);
+    }
+    return found;
   }
 
   /** The names of challenges, by id: for the badges they give. */

@@ -34,6 +34,12 @@ export interface GoalStanding {
   streak: Streak;
 }
 
+/** Where `standings` reads from (their whole history without `from`), and goals already read. */
+export interface StandingRead {
+  from?: DayString | undefined;
+  goals?: ReadonlyMap<string, GoalFrom[]>;
+}
+
 /**
  * The walker's daily habit: their settings (goal, theme, welcome), each goal from the day it was set,
  * and their streaks, judged on every counted step (as leaderboards count), each day by its own goal.
@@ -47,13 +53,26 @@ export class HabitsRepository {
 
   /** The walker's goals in order of the day each began. */
   async goals(userId: string): Promise<GoalFrom[]> {
+    return (await this.goalsOf([userId])).get(userId) ?? [];
+  }
+
+  /** Each walker's goals in order of the day each began (none set: absent), in one query. */
+  async goalsOf(userIds: readonly string[]): Promise<Map<string, GoalFrom[]>> {
+    const goals = new Map<string, GoalFrom[]>();
+    if (userIds.length === 0) return goals;
     const rows = await this.db
       .selectFrom("daily_goals")
-      .select(["from_day", "goal"])
-      .where("user_id", "=", userId)
+      .select(["user_id", "from_day", "goal"])
+      .where("user_id", "in", userIds)
+      .orderBy("user_id")
       .orderBy("from_day")
       .execute();
-    return rows.map((row) => ({ from: row.from_day, goal: row.goal }));
+    for (const row of rows) {
+      const theirs = goals.get(row.user_id) ?? [];
+      theirs.push({ from: row.from_day, goal: row.goal });
+      goals.set(row.user_id, theirs);
+    }
+    return goals;
   }
 
   async preferences(userId: string, today: DayString): Promise<PreferencesResponse> {
@@ -107,43 +126,72 @@ export class HabitsRepository {
   }
 
   /**
-   * Whether the walker's counted steps on `day` reached that day's goal: one day's row, no history.
-   * `goals`, when the caller has read them already, spares reading them again.
+   * Which of the walkers' counted steps on `day` reached that day's goal: one row a walker, no
+   * history. `goals`, when the caller has read them already, spares reading them again.
    */
-  async reachedGoalOn(userId: string, day: DayString, goals?: GoalFrom[]): Promise<boolean> {
-    const [goalsRead, row] = await Promise.all([
-      goals ?? this.goals(userId),
+  async reachedGoalOn(
+    userIds: readonly string[],
+    day: DayString,
+    goals?: ReadonlyMap<string, GoalFrom[]>,
+  ): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const [goalsRead, rows] = await Promise.all([
+      goals ?? this.goalsOf(userIds),
       this.db
         .selectFrom("step_days")
-        .select("total_steps")
-        .where("user_id", "=", userId)
+        .select(["user_id", "total_steps"])
+        .where("user_id", "in", userIds)
         .where("day", "=", day)
-        .executeTakeFirst(),
+        .execute(),
     ]);
-    return Number(row?.total_steps ?? 0) >= goalOn(goalsRead, day);
+    return new Set(
+      rows
+        .filter((row) => Number(row.total_steps) >= goalOn(goalsRead.get(row.user_id) ?? [], day))
+        .map((row) => row.user_id),
+    );
   }
 
   /**
    * Today's goal, whether it is reached, and the walker's streaks: over their whole history, or
-   * over the days from `from` (the runs there, for a look at what a few days' steps changed). Only
-   * days that could reach the smallest goal are read; `goals`, when the caller has them, are not.
+   * over the days from `from` (the runs there, for a look at what a few days' steps changed).
    */
-  async standing(
-    userId: string,
+  async standing(userId: string, today: DayString, options: StandingRead = {}): Promise<GoalStanding> {
+    const standing = (await this.standings([userId], today, options)).get(userId);
+    if (!standing) throw new Error("a standing is answered for every walker asked for");
+    return standing;
+  }
+
+  /**
+   * `standing` for each of `userIds`, in one read of their days. Only days that could reach the
+   * smallest goal are read; `goals`, when the caller has them, are not.
+   */
+  async standings(
+    userIds: readonly string[],
     today: DayString,
-    { from, goals: known }: { from?: DayString | undefined; goals?: GoalFrom[] } = {},
-  ): Promise<GoalStanding> {
+    { from, goals: known }: StandingRead = {},
+  ): Promise<Map<string, GoalStanding>> {
+    const standings = new Map<string, GoalStanding>();
+    if (userIds.length === 0) return standings;
     let read = this.db
       .selectFrom("step_days")
-      .select(["day", "total_steps"])
-      .where("user_id", "=", userId)
+      .select(["user_id", "day", "total_steps"])
+      .where("user_id", "in", userIds)
       .where("total_steps", ">=", DAILY_GOAL_MIN)
       .where("day", "<=", today);
     if (from !== undefined) read = read.where("day", ">=", from);
-    const [goals, rows] = await Promise.all([known ?? this.goals(userId), read.execute()]);
-    const days = new Map(rows.map((row) => [row.day, row.total_steps]));
-    const { current, best, todayOnGoal } = streakOf(days, goals, today);
-    return { dailyGoal: goalOn(goals, today), todayOnGoal, streak: { current, best } };
+    const [goals, rows] = await Promise.all([known ?? this.goalsOf(userIds), read.execute()]);
+    const days = new Map<string, Map<DayString, number>>();
+    for (const row of rows) {
+      const theirs = days.get(row.user_id) ?? new Map<DayString, number>();
+      theirs.set(row.day, row.total_steps);
+      days.set(row.user_id, theirs);
+    }
+    for (const userId of userIds) {
+      const theirGoals = goals.get(userId) ?? [];
+      const { current, best, todayOnGoal } = streakOf(days.get(userId) ?? new Map(), theirGoals, today);
+      standings.set(userId, { dailyGoal: goalOn(theirGoals, today), todayOnGoal, streak: { current, best } });
+    }
+    return standings;
   }
 
   /** The week from Monday `start`: its steps, days on goal and best day, and the week before's steps. */

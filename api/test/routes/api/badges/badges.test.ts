@@ -1,6 +1,6 @@
 import { addDays, BADGES_PATH, type BadgesResponse, type DayString } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AWARD_DELAY_MS, LOOKS_AT_ONCE } from "../../../../src/badges/badge-awards.js";
+import { AWARD_DELAY_MS, LOOK_BATCH_MAX, LOOKS_AT_ONCE } from "../../../../src/badges/badge-awards.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, useTestClock } from "../../../support/clock.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
@@ -190,39 +190,66 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(await lookedAt()).toContain("first-prize-entry");
   });
 
-  it("makes a burst of looks a few at a time, so that syncs do not queue behind them, and makes every one", async () => {
-    const walkers = await Promise.all(
-      Array.from({ length: 6 }, (_, index) => createSignedInWalker(testApp.app, `Burst${index}`)),
+  it("judges each walker's prize entry on their own eligible steps when their looks are made together", async () => {
+    const [held, eligible] = await Promise.all([
+      createSignedInWalker(testApp.app, "Held"),
+      createSignedInWalker(testApp.app, "Eligible"),
+    ]);
+    // Four devices in a day: the fourth's 5,000 wait for a check (14,999 counted, 9,999 eligible).
+    for (const device of ["phone-1", "phone-2", "phone-3"])
+      await phoneSynced(held.cookie, "2026-11-20", 3_333, device);
+    await phoneSynced(held.cookie, "2026-11-20", 5_000, "phone-4");
+    await phoneSynced(eligible.cookie, "2026-11-20", 10_000);
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(held.user.id)).not.toContain("first-prize-entry");
+    expect(await badgeIds(eligible.user.id)).toContain("first-prize-entry");
+  });
+
+  /** `count` new walkers named `prefix` and a number, each signed in. */
+  const newWalkers = (prefix: string, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, (_, index) => createSignedInWalker(testApp.app, `${prefix}${index}`)),
     );
-    // Each look reads the walker's goals first; held a moment, the reads of looks running together overlap.
+
+  it("looks at a burst of walkers in batches, one batch at a time, each read one query for the batch, and judges each walker on their own steps", async () => {
+    const walkers = await newWalkers("Burst", LOOK_BATCH_MAX + 3);
+    // Each batch reads its walkers' goals first; held a moment, batches running together would overlap.
     const habits = testApp.app.repositories.habits;
-    const goals = habits.goals.bind(habits);
+    const goalsOf = habits.goalsOf.bind(habits);
+    const batches: number[] = [];
     let reading = 0;
     let most = 0;
-    habits.goals = async (userId) => {
+    habits.goalsOf = async (userIds) => {
+      batches.push(userIds.length);
       reading++;
       most = Math.max(most, reading);
       try {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        return await goals(userId);
+        return await goalsOf(userIds);
       } finally {
         reading--;
       }
     };
     try {
-      for (const walker of walkers) await phoneSynced(walker.cookie, "2026-11-21", 10_200);
+      // Every other walker stays short of 10,000 steps.
+      for (const [index, walker] of walkers.entries()) {
+        await phoneSynced(walker.cookie, "2026-11-21", index % 2 === 0 ? 10_200 : 4_000);
+      }
       await testApp.app.services.badges.flush();
     } finally {
-      habits.goals = goals;
+      habits.goalsOf = goalsOf;
     }
+    expect(batches).toEqual([LOOK_BATCH_MAX, 3]);
     expect(most).toBe(LOOKS_AT_ONCE);
-    for (const walker of walkers) expect(await badgeIds(walker.user.id)).toContain("first-10000-step-day");
+    for (const [index, walker] of walkers.entries()) {
+      const ids = await badgeIds(walker.user.id);
+      if (index % 2 === 0) expect(ids).toContain("first-10000-step-day");
+      else expect(ids).toEqual([]);
+    }
   });
 
-  it("starts a burst of looks a few to a turn of the event loop, so that requests are read between them", async () => {
-    const walkers = await Promise.all(
-      Array.from({ length: 6 }, (_, index) => createSignedInWalker(testApp.app, `Turn${index}`)),
-    );
+  it("starts a batch of looks a turn of the event loop, so that requests are read between batches", async () => {
+    const walkers = await newWalkers("Turn", LOOK_BATCH_MAX + 3);
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       for (const walker of walkers) await phoneSynced(walker.cookie, "2026-11-21", 10_200);
@@ -234,10 +261,10 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     const looked = async () =>
       (await Promise.all(walkers.map((walker) => badgeIds(walker.user.id)))).filter((ids) => ids.length > 0)
         .length;
-    // One turn later no more than a turn's looks are done (on SQLite a look's reads answer within
-    // its turn: started one after another there, the whole burst would be done before any request).
+    // One turn later no more than a turn's batches are done (on SQLite a batch's reads answer within
+    // its turn: batches started one after another there would all be done before any request).
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await looked()).toBeLessThanOrEqual(LOOKS_AT_ONCE);
+    expect(await looked()).toBeLessThanOrEqual(LOOK_BATCH_MAX * LOOKS_AT_ONCE);
     await testApp.app.services.badges.flush();
     expect(await looked()).toBe(walkers.length);
   });

@@ -298,7 +298,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     );
     await challenges.join(challenge.id, walker.userId);
     await walkedOn(app, walker.userId, TEST_TODAY, 10_500);
-    await challenges.stepsArrived(walker.userId);
+    await challenges.stepsArrived([walker.userId]);
     await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
     // Monday 23 November, 08:30 London: the week's look, past the quiet hours (to 08:00), pushed at once.
     // The clock stays at that Monday while the push goes: the worker sends what is due by its clock.
