@@ -205,7 +205,10 @@ export class BadgeAwards {
   ): Promise<void> {
     const { habits, challenges, log } = this.deps;
     const userIds = looks.map((look) => look.userId);
-    const warned = (what: string) => (error: unknown) => log.warn({ err: error }, what);
+    // A read that fails fails for the whole batch: the log says for how many walkers. Their badges
+    // are judged again at their next read or look.
+    const warned = (what: string) => (error: unknown) =>
+      log.warn({ err: error, walkers: userIds.length }, what);
     // The walkers' goals are read once for everything the look judges against them.
     const read = habits.goalsOf(userIds).then(async (goals) => {
       const onGoal = await habits.reachedGoalOn(userIds, day, goals);

@@ -331,15 +331,20 @@ export class ChallengeService {
 
   /**
    * Steps arrived for these walkers: completes whatever they joined that the steps now reach. Their
-   * memberships are read in one query; a walker with a challenge under way reads its standing.
+   * memberships are read in one query; a walker with a challenge under way reads its standing. One
+   * walker's failure is logged and the others' looks go on.
    */
   async stepsArrived(userIds: readonly string[], now = Date.now()): Promise<void> {
     const today = londonDay(now);
     for (const [userId, memberships] of await this.deps.challenges.membershipsOfAll(userIds, today)) {
-      for (const { challenge, member } of memberships) {
-        if (challenge.starts_on <= today && member?.completed_at === null) {
-          await this.itemOf(challenge, member, userId, now, { freshTeam: true });
+      try {
+        for (const { challenge, member } of memberships) {
+          if (challenge.starts_on <= today && member?.completed_at === null) {
+            await this.itemOf(challenge, member, userId, now, { freshTeam: true });
+          }
         }
+      } catch (error) {
+        this.deps.log.warn({ err: error, userId }, "challenges: a walker's look failed");
       }
     }
   }

@@ -213,33 +213,63 @@ describe.each(dialects)("badges (%s)", (dialect) => {
 
   it("looks at a burst of walkers in batches, one batch at a time, each read one query for the batch, and judges each walker on their own steps", async () => {
     const walkers = await newWalkers("Burst", LOOK_BATCH_MAX + 3);
-    // Each batch reads its walkers' goals first; held a moment, batches running together would overlap.
-    const habits = testApp.app.repositories.habits;
-    const goalsOf = habits.goalsOf.bind(habits);
-    const batches: number[] = [];
+    const { habits, badges: badgesRead, challenges } = testApp.app.repositories;
+    // Each read a batch makes, with how many walkers each call asked about.
+    const calls: Record<string, number[]> = {};
     let reading = 0;
     let most = 0;
-    habits.goalsOf = async (userIds) => {
-      batches.push(userIds.length);
-      reading++;
-      most = Math.max(most, reading);
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return await goalsOf(userIds);
-      } finally {
-        reading--;
-      }
+    const restore: (() => void)[] = [];
+    const record = <T extends object, K extends keyof T & string>(target: T, name: K, hold = false) => {
+      const original = target[name] as (userIds: readonly string[], ...rest: unknown[]) => Promise<unknown>;
+      target[name] = (async (userIds: readonly string[], ...rest: unknown[]) => {
+        calls[name] = [...(calls[name] ?? []), userIds.length];
+        if (!hold) return original.call(target, userIds, ...rest);
+        // Held a moment: batches running together would overlap here.
+        reading++;
+        most = Math.max(most, reading);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return await original.call(target, userIds, ...rest);
+        } finally {
+          reading--;
+        }
+      }) as T[K];
+      restore.push(() => {
+        target[name] = original as T[K];
+      });
     };
+    record(habits, "goalsOf", true);
+    record(habits, "reachedGoalOn");
+    record(habits, "standings");
+    record(badgesRead, "earnedBy");
+    record(badgesRead, "factsOf");
+    record(challenges, "membershipsOfAll");
+    // The looks' timers stay still while the walkers sync, so that every look falls due together.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       // Every other walker stays short of 10,000 steps.
       for (const [index, walker] of walkers.entries()) {
         await phoneSynced(walker.cookie, "2026-11-21", index % 2 === 0 ? 10_200 : 4_000);
       }
+    } finally {
+      vi.useRealTimers();
+    }
+    try {
       await testApp.app.services.badges.flush();
     } finally {
-      habits.goalsOf = goalsOf;
+      for (const undo of restore) undo();
     }
-    expect(batches).toEqual([LOOK_BATCH_MAX, 3]);
+    const batches = [LOOK_BATCH_MAX, 3];
+    expect(calls).toEqual({
+      goalsOf: batches,
+      reachedGoalOn: batches,
+      earnedBy: batches,
+      factsOf: batches,
+      membershipsOfAll: batches,
+      // The runs of days of the walkers whose day newly reached its goal (half of each batch): once
+      // to judge the streak badges, once to tell them of the goal.
+      standings: [LOOK_BATCH_MAX / 2, LOOK_BATCH_MAX / 2, 2, 2],
+    });
     expect(most).toBe(LOOKS_AT_ONCE);
     for (const [index, walker] of walkers.entries()) {
       const ids = await badgeIds(walker.user.id);
