@@ -21,6 +21,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
 import { checkMessage, mailLayout } from "../mail/mail.js";
 import type { MailQueue } from "../mail/queue.js";
+import { ERASED_SUBJECT_PREFIX } from "../repositories/account-data.js";
 import type { HabitsRepository } from "../repositories/habits.js";
 import type { QueuedMail } from "../repositories/mail-outbox.js";
 import type {
@@ -80,7 +81,8 @@ export class Notifier {
       notifications.settings(notice.userId),
       users.findById(notice.userId),
     ]);
-    if (!walker) return undefined;
+    // An erased account is told nothing: what the app told it went with it.
+    if (!walker || walker.subject.startsWith(ERASED_SUBJECT_PREFIX)) return undefined;
     const preferences = preferencesOf(settings, walker);
     const channels = preferences.kinds[notice.kind];
     const pushTo = channels.push

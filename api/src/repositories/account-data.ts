@@ -442,6 +442,13 @@ export class AccountDataRepository {
         .set({ public_name: null, county: null, delivery_address: null })
         .where("user_id", "=", userId)
         .execute();
+      // Their place in a challenge keeps counting for its team, but the fundraising page they gave
+      // (an address that often names them) goes.
+      await trx
+        .updateTable("challenge_members")
+        .set({ fundraising_url: null })
+        .where("user_id", "=", userId)
+        .execute();
       const groups = await this.handOverGroups(trx, userId);
       await trx.deleteFrom("group_members").where("user_id", "=", userId).execute();
 

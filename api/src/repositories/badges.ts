@@ -1,6 +1,7 @@
 import type { BadgeFacts, CharityName, DayString, MonthString } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import type { Database } from "../db/database.js";
+import { ERASED_SUBJECT_PREFIX } from "./account-data.js";
 
 /** What the badges' rules read that one query can tell (the streak and prize entries come elsewhere). */
 export type StepFacts = Pick<
@@ -52,7 +53,8 @@ export class BadgesRepository {
    * Each walker's best day and month, every step they have counted, the larger of `months`' totals,
    * and whether they are in a group, hold a past draw's ticket, and support a charity: one query for
    * them all. With `bestDayAmong` (some days), the best day is looked for among those days only (a
-   * walker's whole history can be thousands of days). A walker with no account is absent.
+   * walker's whole history can be thousands of days). A walker with no account, or an erased one, is
+   * absent.
    */
   async factsOf(
     userIds: readonly string[],
@@ -63,6 +65,8 @@ export class BadgesRepository {
     const rows = await this.db
       .selectFrom("users")
       .where("users.id", "in", userIds)
+      // An erased account earns nothing more: a look that was waiting when it went finds no facts.
+      .where("users.subject", "not like", `${ERASED_SUBJECT_PREFIX}%`)
       .select((eb) => [
         "users.id",
         "users.charity_name",

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ACCOUNT_MESSAGES, ACCOUNT_PATH, DELETE_CONFIRM_WORD } from "@charity-steps/shared-types";
+import { ACCOUNT_MESSAGES, ACCOUNT_PATH, addDays, DELETE_CONFIRM_WORD } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORGOT_PASSWORD_PATH } from "../../../../src/auth/provider/account-links.js";
@@ -21,7 +21,8 @@ import {
   uniqueWord,
   walkerWithData,
 } from "../../../support/account-data.js";
-import { TEST_MONTH, useTestClock } from "../../../support/clock.js";
+import { TEST_MONTH, TEST_TODAY, useTestClock } from "../../../support/clock.js";
+import { stepsClient } from "../../../support/steps.js";
 
 // The walkers' data is stored for today and this month: a fixed day, so erasing it cannot straddle midnight.
 useTestClock();
@@ -239,6 +240,57 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
     expect((await me(walker.cookie)).statusCode).toBe(401);
     const left = await app.database.db.selectFrom("groups").select("id").where("id", "=", group.id).execute();
     expect(left).toEqual([]);
+  });
+
+  it("keeps an erased walker's place in a challenge without their fundraising page, and a look that was waiting awards and tells nothing", async () => {
+    const { app } = server;
+    const walker = await createSignedInWalker(app, "Fundraiser");
+    const operator = await createSignedInWalker(app, "Setter");
+    const { challenges, badges } = app.services;
+    const challenge = await challenges.createPublic(
+      {
+        name: "Erased Walk",
+        description: "",
+        charityName: null,
+        kind: "total_steps",
+        target: 1_000_000,
+        dailyTarget: null,
+        startsOn: TEST_TODAY,
+        endsOn: addDays(TEST_TODAY, 7),
+      },
+      operator.user.id,
+    );
+    await challenges.join(challenge.id, walker.user.id);
+    const page = `https://www.justgiving.com/page/${uniqueWord("erased-walker-")}`;
+    await challenges.setFundraising(challenge.id, walker.user.id, page);
+    // Steps that reach a badge and the day's goal: the look that tells of them waits five seconds.
+    const synced = await stepsClient(app, walker.cookie).sync({
+      steps: 10_200,
+      date: TEST_TODAY,
+      source: "device_motion",
+    });
+    expect(synced.statusCode, synced.body).toBe(200);
+
+    const account = accountClient(app, walker.cookie);
+    const email = walker.user.email ?? DELETE_CONFIRM_WORD;
+    expect((await account.delete(ACCOUNT_PATH, { confirmEmail: email })).statusCode).toBe(204);
+    await badges.flush();
+
+    const db = app.database.db;
+    expect(
+      await db.selectFrom("user_badges").select("badge_id").where("user_id", "=", walker.user.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom("notifications").select("kind").where("user_id", "=", walker.user.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom("challenge_members")
+        .select(["user_id", "fundraising_url"])
+        .where("challenge_id", "=", challenge.id)
+        .execute(),
+    ).toEqual([{ user_id: walker.user.id, fundraising_url: null }]);
+    expect(await findEverywhere(app.database, { text: [page], bytes: [] })).toEqual([]);
   });
 
   it("hands a group to its longest-standing member, whoever joined first", async () => {
