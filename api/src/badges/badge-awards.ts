@@ -151,7 +151,7 @@ export class BadgeAwards {
     }
   }
 
-  /** The walker's look is due: it runs in its turn, at most `LOOKS_AT_ONCE` at a time. */
+  /** The walker's look is due: it runs in its turn, in a batch with others due. */
   private fallDue(userId: string): void {
     this.due.add(userId);
     this.nextTurn();
@@ -159,9 +159,8 @@ export class BadgeAwards {
 
   /**
    * Starts due looks at the next turn of the event loop, after the requests that have arrived. On
-   * SQLite a look's reads answer within the same turn, so looks started one after another in it
-   * would run a whole burst (a thousand walkers' looks, a second and more) before any request
-   * was read.
+   * SQLite a batch's reads answer within the same turn, so batches started one after another in it
+   * would run a whole burst (a thousand walkers' looks) before any request was read.
    */
   private nextTurn(): void {
     if (this.turn || this.due.size === 0) return;
