@@ -121,7 +121,11 @@ export async function recordToasts(page: Page): Promise<{
           { timeout, polling: 100 },
         )
         .catch(async (error: unknown) => {
-          const seenSoFar = await all().catch(() => ["(the page could not be read)"]);
+          // Read with a bound of its own: a page caught mid-navigation must not hold the test.
+          const unread = new Promise<string[]>((resolve) =>
+            setTimeout(() => resolve(["(the page could not be read)"]), 2_000),
+          );
+          const seenSoFar = await Promise.race([all().catch(() => ["(the page could not be read)"]), unread]);
           throw new Error(
             `No toast saying "${text}" in ${timeout} ms on ${page.url()}. Toasts seen: ${JSON.stringify(seenSoFar)}. The page said: ${JSON.stringify(said.slice(-20))}`,
             { cause: error },
