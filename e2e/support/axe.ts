@@ -63,17 +63,42 @@ async function stillTooSmall(page: Page, nodes: NodeResult[]): Promise<NodeResul
 /**
  * Waits until every finite animation and transition has ended, so colours are judged as they
  * settle (a tab fading to its selected colour, a toast sliding in), not half way. Endless ones (a
- * spinner, the Live badge's pulse) are left running.
+ * spinner, the Live badge's pulse) are left running. A toast that is closing is waited out too: its
+ * fade can begin while axe reads the page (its time runs out then on a slow machine), and until it is
+ * removed it stays see-through, which axe would judge as faint text.
  */
 export async function motionSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== "running" || animation.effect?.getComputedTiming().iterations === Infinity,
-      ),
-  );
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== "running" ||
+              animation.effect?.getComputedTiming().iterations === Infinity,
+          ) &&
+        Array.from(document.querySelectorAll(".toast")).every(
+          (toast) => toast.getAttribute("data-state") === "open" && getComputedStyle(toast).opacity === "1",
+        ),
+      undefined,
+      { polling: 100 },
+    )
+    .catch(async (error: unknown) => {
+      const moving = await page
+        .evaluate(() => ({
+          animations: document
+            .getAnimations()
+            .filter((animation) => animation.playState === "running")
+            .map((animation) => (animation as CSSAnimation).animationName ?? animation.id),
+          toasts: Array.from(document.querySelectorAll(".toast")).map(
+            (toast) =>
+              `${toast.textContent} (${toast.getAttribute("data-state")}, opacity ${getComputedStyle(toast).opacity})`,
+          ),
+        }))
+        .catch(() => "(the page could not be read)");
+      throw new Error(`The page never settled: ${JSON.stringify(moving)}`, { cause: error });
+    });
 }
 
 /** Fails with every violation's rule and elements when what the page shows breaks WCAG 2.2 A or AA. */
