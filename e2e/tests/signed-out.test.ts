@@ -6,6 +6,7 @@ import {
   phoneContext,
   recordToasts,
   screenshot,
+  timeline,
   watchForErrors,
 } from "../support/chromium.js";
 
@@ -66,6 +67,8 @@ describe("a visitor who is not signed in", () => {
       // What the toast says is noted as it appears, and the redirect's request waits until the
       // screen has been read: on a busy machine the toast's few seconds, or the half second before
       // the redirect, can pass before the test looks.
+      const step = timeline(page);
+      step("noting toasts");
       const toasts = await recordToasts(page);
       let screenRead = () => {};
       const read = new Promise<void>((resolve) => {
@@ -77,17 +80,23 @@ describe("a visitor who is not signed in", () => {
       });
       // Only the document's arrival is awaited: on a slow machine the redirect can start before
       // the first page's load event, and that redirect is held until the screen has been read.
+      step("opening the page");
       await page.goto(`${server.origin}${path}`, { waitUntil: "commit" });
 
+      step("the heading");
       await page.getByRole("heading", { name: "Log In Required" }).waitFor();
+      step("the link");
       expect(await page.getByRole("link", { name: "Log In to Continue" }).getAttribute("href")).toBe(
         "/api/login",
       );
+      step("the toast");
       const toldWhy = await toasts.seen("You are logged out. Logging in again...");
       expect(toldWhy).toMatch(/(^| \| )Unauthorized/);
       screenRead();
 
+      step("the sign-in page's address");
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
+      step("the sign-in page");
       await page.getByRole("button", { name: "Sign in" }).waitFor();
       expect(unexpected(errors)).toEqual([]);
     },

@@ -5,6 +5,7 @@ export * from "./badges.js";
 export * from "./challenges.js";
 export * from "./charity.js";
 export * from "./charity-api.js";
+export * from "./collections.js";
 export * from "./constants.js";
 export * from "./dates.js";
 export * from "./draws.js";

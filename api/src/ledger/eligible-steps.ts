@@ -4,6 +4,7 @@ import {
   type DayString,
   type FairPlayCounter,
   fairPlayDay,
+  groupBy,
   isLateDay,
   LATE_DAY_AFTER_MS,
   type MonthString,
@@ -209,19 +210,18 @@ export class EligibleSteps {
         select d.user_id, d.day, d.approved_steps, d.rejected_steps
         from ${keys()} join day_reviews d on d.user_id = r.user_id and d.day = r.day`.execute(db),
     ]).then(([c, m, s, d]) => [c.rows, m.rows, s.rows, d.rows] as const);
-    const countersOf = new Map<string, FairPlayCounter[]>();
-    for (const c of counters) {
-      const list = countersOf.get(keyOf(c)) ?? [];
-      list.push({
+    const countersOf = groupBy(
+      counters,
+      keyOf,
+      (c): FairPlayCounter => ({
         kind: c.kind,
         steps: Number(c.steps),
         pendingSteps: Number(c.pending_steps),
         rejectedSteps: Number(c.rejected_steps),
         createdAt: c.created_at === null ? null : Number(c.created_at),
         counterId: c.counter_id,
-      });
-      countersOf.set(keyOf(c), list);
-    }
+      }),
+    );
     const manualOf = new Map<string, { approved: number; pending: number; reasons: Set<string> }>();
     for (const entry of manual) {
       const sums = manualOf.get(keyOf(entry)) ?? { approved: 0, pending: 0, reasons: new Set<string>() };

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { groupBy } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -190,18 +191,17 @@ export class AccountDataRepository {
         .orderBy("day")
         .orderBy("counter_id")
         .execute();
-      const byDay = new Map<string, ExportCounter[]>();
-      for (const counter of counters) {
-        const list = byDay.get(counter.day) ?? [];
-        list.push({
+      const byDay = groupBy(
+        counters,
+        (counter) => counter.day,
+        (counter): ExportCounter => ({
           counterId: counter.counter_id,
           kind: counter.kind,
           source: counter.source,
           steps: Number(counter.steps),
           updatedAt: Number(counter.updated_at),
-        });
-        byDay.set(counter.day, list);
-      }
+        }),
+      );
       yield rows.map((row) => ({
         day: row.day,
         motionSteps: Number(row.motion_steps),

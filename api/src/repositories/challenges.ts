@@ -1,4 +1,4 @@
-import type { DayString } from "@charity-steps/shared-types";
+import { type DayString, groupBy } from "@charity-steps/shared-types";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/database.js";
 import type { ChallengeMembersTable, ChallengesTable } from "../db/schema/challenges.js";
@@ -242,8 +242,7 @@ export class ChallengesRepository {
     userIds: readonly string[],
     notEndedOn?: DayString,
   ): Promise<Map<string, VisibleChallenge[]>> {
-    const found = new Map<string, VisibleChallenge[]>();
-    if (userIds.length === 0) return found;
+    if (userIds.length === 0) return new Map();
     let query = this.db
       .selectFrom("challenge_members as m")
       .innerJoin("challenges as c", "c.id", "m.challenge_id")
@@ -253,12 +252,11 @@ export class ChallengesRepository {
       .orderBy("c.starts_on")
       .orderBy("c.id");
     if (notEndedOn !== undefined) query = query.where("c.ends_on", ">=", notEndedOn);
-    for (const { m_user_id, ...row } of await query.execute()) {
-      const theirs = found.get(m_user_id) ?? [];
-      theirs.push(withMembership(row, m_user_id));
-      found.set(m_user_id, theirs);
-    }
-    return found;
+    return groupBy(
+      await query.execute(),
+      (row) => row.m_user_id,
+      ({ m_user_id, ...row }) => withMembership(row, m_user_id),
+    );
   }
 
   /** The names of challenges, by id: for the badges they give. */

@@ -4,6 +4,7 @@ import {
   type DayString,
   type GoalFrom,
   goalOn,
+  groupBy,
   type PreferencesResponse,
   type Streak,
   streakOf,
@@ -58,8 +59,7 @@ export class HabitsRepository {
 
   /** Each walker's goals in order of the day each began (none set: absent), in one query. */
   async goalsOf(userIds: readonly string[]): Promise<Map<string, GoalFrom[]>> {
-    const goals = new Map<string, GoalFrom[]>();
-    if (userIds.length === 0) return goals;
+    if (userIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom("daily_goals")
       .select(["user_id", "from_day", "goal"])
@@ -67,12 +67,11 @@ export class HabitsRepository {
       .orderBy("user_id")
       .orderBy("from_day")
       .execute();
-    for (const row of rows) {
-      const theirs = goals.get(row.user_id) ?? [];
-      theirs.push({ from: row.from_day, goal: row.goal });
-      goals.set(row.user_id, theirs);
-    }
-    return goals;
+    return groupBy(
+      rows,
+      (row) => row.user_id,
+      (row): GoalFrom => ({ from: row.from_day, goal: row.goal }),
+    );
   }
 
   async preferences(userId: string, today: DayString): Promise<PreferencesResponse> {
@@ -180,15 +179,14 @@ export class HabitsRepository {
       .where("day", "<=", today);
     if (from !== undefined) read = read.where("day", ">=", from);
     const [goals, rows] = await Promise.all([known ?? this.goalsOf(userIds), read.execute()]);
-    const days = new Map<string, Map<DayString, number>>();
-    for (const row of rows) {
-      const theirs = days.get(row.user_id) ?? new Map<DayString, number>();
-      theirs.set(row.day, row.total_steps);
-      days.set(row.user_id, theirs);
-    }
+    const days = groupBy(
+      rows,
+      (row) => row.user_id,
+      (row) => [row.day, row.total_steps] as const,
+    );
     for (const userId of userIds) {
       const theirGoals = goals.get(userId) ?? [];
-      const { current, best, todayOnGoal } = streakOf(days.get(userId) ?? new Map(), theirGoals, today);
+      const { current, best, todayOnGoal } = streakOf(new Map(days.get(userId)), theirGoals, today);
       standings.set(userId, { dailyGoal: goalOn(theirGoals, today), todayOnGoal, streak: { current, best } });
     }
     return standings;
