@@ -58,6 +58,36 @@ async function setVisibility(state: "hidden" | "visible"): Promise<void> {
   }, state);
 }
 
+/**
+ * When the app noted it was hidden (the device's meta row `backgroundFlags`, in IndexedDB), moved by
+ * `ms` first (negative: earlier) when it has such a note; null when it has none.
+ */
+function hiddenAtMovedBy(ms: number): Promise<number | null> {
+  return page.evaluate(
+    (by) =>
+      new Promise<number | null>((resolve, reject) => {
+        const open = indexedDB.open("charity-steps");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const meta = open.result.transaction("meta", "readwrite").objectStore("meta");
+          const read = meta.get("backgroundFlags");
+          read.onerror = () => reject(read.error);
+          read.onsuccess = () => {
+            const flags = read.result?.value as { enabled: boolean; hiddenAt: number | null } | undefined;
+            const hiddenAt = flags?.hiddenAt == null ? null : flags.hiddenAt + by;
+            if (flags && hiddenAt !== null && by !== 0)
+              meta.put({ key: "backgroundFlags", value: { ...flags, hiddenAt } });
+            meta.transaction.oncomplete = () => {
+              open.result.close();
+              resolve(hiddenAt);
+            };
+          };
+        };
+      }),
+    ms,
+  );
+}
+
 describe("walk mode", () => {
   it("keeps the screen on while counting, and says what counts", async () => {
     await page.getByText("Counts while this screen is on").waitFor();
@@ -79,26 +109,13 @@ describe("walk mode", () => {
 
   it("adds nothing for an hour away: the card says counting paused", async () => {
     const before = await shownTodaySteps(page);
+    const hid = Date.now();
     await setVisibility("hidden");
-    // An hour in the background, as the device remembers it.
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open("charity-steps");
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const write = open.result.transaction("meta", "readwrite");
-            write
-              .objectStore("meta")
-              .put({ key: "backgroundFlags", value: { enabled: true, hiddenAt: Date.now() - 60 * 60_000 } });
-            write.oncomplete = () => {
-              open.result.close();
-              resolve();
-            };
-            write.onerror = () => reject(write.error);
-          };
-        }),
-    );
+    // An hour in the background, as the device remembers it. The app's note of this hiding is
+    // awaited before it is moved an hour back: on a slow machine the app's write could otherwise
+    // land after the test's and undo it, and the walker would rightly be told nothing.
+    await expect.poll(() => hiddenAtMovedBy(0)).toBeGreaterThanOrEqual(hid);
+    expect(await hiddenAtMovedBy(-60 * 60_000)).toBeLessThan(hid - 59 * 60_000);
     await setVisibility("visible");
     await page.getByText(/Counting paused for 1 h while Charity Steps was in the background/).waitFor();
     expect(await shownTodaySteps(page)).toBe(before);
