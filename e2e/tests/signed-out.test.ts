@@ -6,9 +6,9 @@ import {
   phoneContext,
   recordToasts,
   screenshot,
-  timeline,
   watchForErrors,
 } from "../support/chromium.js";
+import { timeline } from "../support/timeline.js";
 
 let server: AppServer;
 let browser: Browser;
