@@ -1,28 +1,22 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSigningKey } from "../../../src/auth/provider/keys.js";
-import type { AppSecretsRepository } from "../../../src/repositories/app-secrets.js";
+import { buildTestApp, dialects, type TestApp } from "../../helper.js";
 
-/** The repository's promise, kept in memory: made once, then the stored value (app_secrets' own tests cover the table). */
-function secretsInMemory(): AppSecretsRepository & { made: number } {
-  const stored = new Map<string, string>();
-  const secrets = {
-    made: 0,
-    async getOrCreate(name: string, make: () => string) {
-      if (!stored.has(name)) {
-        secrets.made += 1;
-        stored.set(name, make());
-      }
-      return stored.get(name) as string;
-    },
-  };
-  return secrets as unknown as AppSecretsRepository & { made: number };
-}
+describe.each(dialects)("the provider's signing key (%s)", (dialect) => {
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await buildTestApp(dialect);
+  });
+  afterAll(() => test?.close());
 
-describe("the provider's signing key", () => {
-  it("is a 2048-bit RSA private JWK that signs ID tokens, named and kept", async () => {
-    const secrets = secretsInMemory();
+  it("is a 2048-bit RSA private JWK that signs ID tokens, made once at start and kept", async () => {
+    const secrets = test.app.repositories.appSecrets;
+    const stored = await secrets.getOrCreate("oidc-signing-jwk", () => {
+      throw new Error("the app made no signing key as it started");
+    });
     const jwk = await loadSigningKey(secrets);
+    expect(JSON.parse(stored)).toEqual(jwk);
     expect(jwk).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
     expect(jwk.kid).toMatch(/^[0-9a-f-]{36}$/);
     const privateKey = createPrivateKey({ key: jwk as unknown as JsonWebKey, format: "jwk" });
@@ -33,8 +27,5 @@ describe("the provider's signing key", () => {
       format: "jwk",
     });
     expect(verify("sha256", Buffer.from("an ID token"), publicKey, signature)).toBe(true);
-
-    expect(await loadSigningKey(secrets)).toEqual(jwk);
-    expect(secrets.made).toBe(1);
   });
 });
