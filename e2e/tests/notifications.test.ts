@@ -141,6 +141,19 @@ describe("notifications", () => {
       });
     });
     await cdp.send("ServiceWorker.enable");
+    // The browser's own record of the push event, as DevTools' Push Messaging panel shows it: the
+    // test reads the notifications only once the worker's handler has finished. Chromium can drop a
+    // notification from that list for good when a page reads the list while a worker shows it (the
+    // handler's showNotification resolved, and the worker then found nothing); the app itself never
+    // reads the list.
+    const completed = new Promise<string | undefined>((resolve) => {
+      cdp.on("BackgroundService.backgroundServiceEventReceived", ({ backgroundServiceEvent: event }) => {
+        if (event.eventName !== "Push event completed") return;
+        resolve(event.eventMetadata.find((entry) => entry.key === "Status")?.value);
+      });
+    });
+    await cdp.send("BackgroundService.startObserving", { service: "pushMessaging" });
+    await cdp.send("BackgroundService.setRecording", { service: "pushMessaging", shouldRecord: true });
     const push = {
       kind: "group_joined",
       title: "New member in Canal Walkers",
@@ -152,6 +165,7 @@ describe("notifications", () => {
       registrationId: await registrationId,
       data: JSON.stringify(push),
     });
+    expect(await completed).toBe("Success");
     const shown = () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((notification) => ({
