@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { CHARITY_NAMES, type CharityName } from "./charity.js";
 import { DAILY_STEP_GOAL, MONTHLY_STEP_GOAL, STEPS_PER_PRIZE_ENTRY } from "./constants.js";
+import { formatNumber } from "./numbers.js";
 
 /** A walker's milestones: each is earned once, when first reached, and kept whatever happens later. */
 export const BADGES_PATH = "/api/badges";
@@ -30,7 +31,7 @@ export interface BadgeDefinition {
   rule: BadgeRule;
 }
 
-const steps = (count: number) => count.toLocaleString("en-GB");
+const steps = (count: number) => formatNumber(count);
 
 /** `walked-for-cancer-research-uk`: a charity's badge id, from its name. */
 export function charityBadgeId(charityName: CharityName): string {

@@ -1,5 +1,6 @@
 import { type Static, Type } from "typebox";
 import { CHARITY_NAMES } from "./charity.js";
+import { formatNumber } from "./numbers.js";
 
 export const CharityNameSchema = Type.Enum(CHARITY_NAMES);
 
@@ -81,10 +82,10 @@ export type CharityImpactResponse = Static<typeof CharityImpactResponse>;
 
 /** "1,204 walkers, 38.2 million steps for Cancer Research UK this month". */
 export function charityImpactText(item: { charityName: string; walkers: number; steps: number }): string {
-  const walkers = `${item.walkers.toLocaleString("en-GB")} ${item.walkers === 1 ? "walker" : "walkers"}`;
+  const walkers = `${formatNumber(item.walkers)} ${item.walkers === 1 ? "walker" : "walkers"}`;
   const steps =
     item.steps >= 1_000_000
-      ? `${(Math.floor(item.steps / 100_000) / 10).toLocaleString("en-GB")} million steps`
-      : `${item.steps.toLocaleString("en-GB")} ${item.steps === 1 ? "step" : "steps"}`;
+      ? `${formatNumber(Math.floor(item.steps / 100_000) / 10)} million steps`
+      : `${formatNumber(item.steps)} ${item.steps === 1 ? "step" : "steps"}`;
   return `${walkers}, ${steps} for ${item.charityName} this month`;
 }

@@ -2,6 +2,7 @@ import { type Static, type TProperties, Type } from "typebox";
 import { DAILY_STEP_MAX } from "./constants.js";
 import { addDays, type DayString, londonDayStart } from "./dates.js";
 import { DRAW_MONTH_PATTERN } from "./draws.js";
+import { formatNumber } from "./numbers.js";
 import { SingleLineText } from "./text.js";
 
 /**
@@ -173,12 +174,12 @@ export const REVIEW_REASON_MESSAGES: Record<ReviewReasonCode, string> = {
   "similar-photo": "The photo looks the same as a photo sent with an earlier entry.",
   "capture-date-missing": "The photo does not say when it was taken.",
   "capture-date-other-day": "The photo says it was taken on another day than the entry's.",
-  "manual-day-over": `The entry takes the day's added steps past ${MANUAL_REVIEW_DAY_STEPS.toLocaleString("en-GB")}.`,
-  "manual-month-over": `The entry takes the month's added steps past ${MANUAL_REVIEW_MONTH_STEPS.toLocaleString("en-GB")}.`,
+  "manual-day-over": `The entry takes the day's added steps past ${formatNumber(MANUAL_REVIEW_DAY_STEPS)}.`,
+  "manual-month-over": `The entry takes the month's added steps past ${formatNumber(MANUAL_REVIEW_MONTH_STEPS)}.`,
   pace: `The count rose faster than ${PACE_STEPS_PER_MINUTE_MAX} steps a minute.`,
-  "late-day": `The day's steps arrived more than ${LATE_DAY_AFTER_MS / 3_600_000} hours after it ended: steps above ${LATE_DAY_STEPS_AT_ONCE.toLocaleString("en-GB")} wait for a check.`,
+  "late-day": `The day's steps arrived more than ${LATE_DAY_AFTER_MS / 3_600_000} hours after it ended: steps above ${formatNumber(LATE_DAY_STEPS_AT_ONCE)} wait for a check.`,
   "late-days-over": `More than ${LATE_DAYS_AT_ONCE_PER_MONTH} days this month arrived more than ${LATE_DAY_AFTER_MS / 3_600_000} hours after they ended: this day's steps wait for a check.`,
-  "day-ceiling": `The day's steps are above ${DAY_PRIZE_CEILING_STEPS.toLocaleString("en-GB")}: the steps above it wait for a check.`,
+  "day-ceiling": `The day's steps are above ${formatNumber(DAY_PRIZE_CEILING_STEPS)}: the steps above it wait for a check.`,
   "devices-over": `Steps came from more than ${NEW_DEVICES_PER_DAY_MAX} devices in the day: those from the further devices wait for a check.`,
 };
 

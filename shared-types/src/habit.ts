@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_GOAL } from "./constants.js";
 import { addDays, type DayString, londonDay, londonHour } from "./dates.js";
+import { formatNumber } from "./numbers.js";
 import { THEMES } from "./theme.js";
 
 /** The walker's own settings: their daily goal, the app's theme, and whether they were welcomed. */
@@ -14,7 +15,7 @@ export const DAILY_GOAL_STEP = 500;
 export const DEFAULT_DAILY_GOAL = DAILY_STEP_GOAL;
 
 /** What a goal outside its bounds is told, after the field's name. */
-export const DAILY_GOAL_RULE = `must be a whole number of steps from ${DAILY_GOAL_MIN.toLocaleString("en-GB")} to ${DAILY_GOAL_MAX.toLocaleString("en-GB")}, in steps of ${DAILY_GOAL_STEP}`;
+export const DAILY_GOAL_RULE = `must be a whole number of steps from ${formatNumber(DAILY_GOAL_MIN)} to ${formatNumber(DAILY_GOAL_MAX)}, in steps of ${DAILY_GOAL_STEP}`;
 
 export function isDailyGoal(value: unknown): value is number {
   return (
@@ -205,5 +206,5 @@ export function weekChangeText(steps: number, previous: number): string {
 
 /** "Your 52,310 steps last week walked for British Heart Foundation". */
 export function weekImpactText(steps: number, charityName: string): string {
-  return `Your ${steps.toLocaleString("en-GB")} steps last week walked for ${charityName}`;
+  return `Your ${formatNumber(steps)} steps last week walked for ${charityName}`;
 }

@@ -15,6 +15,7 @@ export * from "./groups.js";
 export * from "./habit.js";
 export * from "./health.js";
 export * from "./notifications.js";
+export * from "./numbers.js";
 export * from "./operators.js";
 export * from "./pricing.js";
 export * from "./prizes.js";

@@ -7,6 +7,7 @@ import {
   badgesShown,
   type DayString,
   FIRST_PRIZE_ENTRY_BADGE,
+  formatNumber,
   type GoalFrom,
   JOINED_GROUP_BADGE,
   monthOfDay,
@@ -255,7 +256,7 @@ export class BadgeAwards {
           standing = await habits.standing(userId, today, { goals });
         }
         if (!standing?.todayOnGoal || this.goalTold.get(userId) === today) continue;
-        const goal = standing.dailyGoal.toLocaleString("en-GB");
+        const goal = formatNumber(standing.dailyGoal);
         const streak =
           standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
         await notifier.notify({

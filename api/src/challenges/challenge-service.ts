@@ -14,6 +14,7 @@ import {
   challengeProgress,
   type DayString,
   daysBetween,
+  formatNumber,
   GROUP_RUNNING_CHALLENGES_MAX,
   isCalendarDay,
   isFundraisingUrl,
@@ -54,7 +55,7 @@ const longDate = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 const dayText = (day: DayString) => longDate.format(new Date(`${day}T12:00:00Z`));
-const steps = (count: number) => count.toLocaleString("en-GB");
+const steps = (count: number) => formatNumber(count);
 
 /**
  * Challenges: who may see, set and join them, their progress, and their completion. Progress is

@@ -1,4 +1,10 @@
-import { type DayString, DEFAULT_REMINDER_TIME, londonClock, londonDay } from "@charity-steps/shared-types";
+import {
+  type DayString,
+  DEFAULT_REMINDER_TIME,
+  formatNumber,
+  londonClock,
+  londonDay,
+} from "@charity-steps/shared-types";
 import type { HabitsRepository } from "../repositories/habits.js";
 import type { NotificationsRepository } from "../repositories/notifications.js";
 import type { Notifier } from "./notifier.js";
@@ -41,7 +47,7 @@ export class StreakReminders {
           kind: "streak_at_risk",
           eventKey: today,
           title: `Keep your ${streak.current}-day streak going`,
-          body: `Walk your ${dailyGoal.toLocaleString("en-GB")} steps today to make it ${streak.current + 1} days.`,
+          body: `Walk your ${formatNumber(dailyGoal)} steps today to make it ${streak.current + 1} days.`,
           url: "/dashboard",
         },
         now,

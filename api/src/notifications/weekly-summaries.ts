@@ -1,4 +1,5 @@
 import {
+  formatNumber,
   type WeekSummaryResponse,
   weekChangeText,
   weekImpactText,
@@ -15,7 +16,7 @@ export const WEEKLY_SUMMARIES_PER_LOOK = 200;
 /** Where the week's card is. */
 const WEEK_SUMMARY_URL = "/dashboard";
 
-const steps = (count: number) => count.toLocaleString("en-GB");
+const steps = (count: number) => formatNumber(count);
 const dayFormat = new Intl.DateTimeFormat("en-GB", {
   weekday: "short",
   day: "numeric",

@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTERS_MESSAGE, TEXT_PATTERNS } from "@charity-steps/shared-types";
+import { CONTROL_CHARACTERS_MESSAGE, formatNumber, TEXT_PATTERNS } from "@charity-steps/shared-types";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
 /**
@@ -23,21 +23,21 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     case "type":
       return `${field} must be ${params.type === "integer" ? "a whole number" : `of type ${String(params.type)}`}.`;
     case "minimum":
-      return `${field} must be at least ${formatNumber(params.limit)}.`;
+      return `${field} must be at least ${limitText(params.limit)}.`;
     case "maximum":
-      return `${field} must be at most ${formatNumber(params.limit)}.`;
+      return `${field} must be at most ${limitText(params.limit)}.`;
     case "minLength":
       return `${field} must not be empty.`;
     case "maxLength":
-      return `${field} must be at most ${formatNumber(params.limit)} characters.`;
+      return `${field} must be at most ${limitText(params.limit)} characters.`;
     case "minProperties":
-      return `${field} must have at least ${formatNumber(params.limit)} ${plural(params.limit, "field")}.`;
+      return `${field} must have at least ${limitText(params.limit)} ${plural(params.limit, "field")}.`;
     case "multipleOf":
-      return `${field} must be a multiple of ${formatNumber(params.multipleOf)}.`;
+      return `${field} must be a multiple of ${limitText(params.multipleOf)}.`;
     case "minItems":
-      return `${field} must hold at least ${formatNumber(params.limit)} ${plural(params.limit, "item")}.`;
+      return `${field} must hold at least ${limitText(params.limit)} ${plural(params.limit, "item")}.`;
     case "maxItems":
-      return `${field} must hold at most ${formatNumber(params.limit)} ${plural(params.limit, "item")}.`;
+      return `${field} must hold at most ${limitText(params.limit)} ${plural(params.limit, "item")}.`;
     case "pattern":
       if (TEXT_PATTERNS.includes(String(params.pattern))) return `${field} ${CONTROL_CHARACTERS_MESSAGE}.`;
       return `${field} is not in the expected format.`;
@@ -66,6 +66,6 @@ function plural(count: unknown, noun: string): string {
   return count === 1 ? noun : `${noun}s`;
 }
 
-function formatNumber(value: unknown): string {
-  return typeof value === "number" ? value.toLocaleString("en-GB") : String(value);
+function limitText(value: unknown): string {
+  return typeof value === "number" ? formatNumber(value) : String(value);
 }

@@ -1,7 +1,7 @@
-const numberFormat = new Intl.NumberFormat("en-GB");
+import { formatNumber } from "@charity-steps/shared-types";
 
 /** A count of steps as a person reads it: "12,345". */
-export const formatSteps = (steps: number) => numberFormat.format(steps);
+export const formatSteps = (steps: number) => formatNumber(steps);
 
 const dayFormat = new Intl.DateTimeFormat("en-GB", {
   weekday: "short",

@@ -2,6 +2,7 @@ import {
   CHARITIES,
   FREE_TRIAL_DAYS,
   FUTURE_MONTHLY_PRICE_PENCE,
+  formatNumber,
   formatPounds,
   JOIN_CODE_LENGTH,
   LOGIN_PATH,
@@ -13,7 +14,7 @@ import { CharityImpactLine } from "../../components/charity-impact-line";
 import { takeAccountDeleted } from "../../lib/account-deleted";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 
-const stepsPerEntry = STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB");
+const stepsPerEntry = formatNumber(STEPS_PER_PRIZE_ENTRY);
 
 const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
   {

@@ -1,6 +1,5 @@
+import { formatNumber } from "@charity-steps/shared-types";
 import { formatDay } from "../../lib/format";
-
-const numberFormat = new Intl.NumberFormat("en-GB");
 
 /** The first line of an entry or a hold in the walker's fair-play lists: its day and its steps. */
 export function DayStepsLine({ date, steps }: { date: string; steps: number }) {
@@ -9,7 +8,7 @@ export function DayStepsLine({ date, steps }: { date: string; steps: number }) {
       <span className="font-medium">
         <time dateTime={date}>{formatDay(date)}</time>
       </span>
-      <span className="font-semibold">{numberFormat.format(steps)} steps</span>
+      <span className="font-semibold">{formatNumber(steps)} steps</span>
     </p>
   );
 }

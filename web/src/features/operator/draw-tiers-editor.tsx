@@ -5,6 +5,7 @@ import {
   type DrawTier,
   type DrawTiersRequest,
   drawMonthName,
+  formatNumber,
   type OperatorDraw,
   operatorDrawTiersPath,
 } from "@charity-steps/shared-types";
@@ -286,7 +287,7 @@ function TiersSummary({ control }: { control: Control<FormValues> }) {
   return (
     <p className="text-sm text-muted">
       {tiers.length} {tiers.length === 1 ? "tier" : "tiers"}, {total} {total === 1 ? "prize" : "prizes"} in
-      all (at most {DRAW_TIERS_MAX} tiers and {DRAW_PRIZES_MAX.toLocaleString("en-GB")} prizes).
+      all (at most {DRAW_TIERS_MAX} tiers and {formatNumber(DRAW_PRIZES_MAX)} prizes).
     </p>
   );
 }

@@ -3,6 +3,7 @@ import {
   type DrawTier,
   drawMonthName,
   drawResultsPagePath,
+  formatNumber,
   londonMonth,
   type OperatorDraw,
   operatorDrawRunPath,
@@ -190,9 +191,8 @@ function DrawMonth({ month }: { month: string }) {
           <>
             <dt>Tickets</dt>
             <dd>
-              {(walkerTickets + postalTickets).toLocaleString("en-GB")} in all:{" "}
-              {walkerTickets.toLocaleString("en-GB")} from walkers' steps,{" "}
-              {postalTickets.toLocaleString("en-GB")} from postal entries
+              {formatNumber(walkerTickets + postalTickets)} in all: {formatNumber(walkerTickets)} from
+              walkers' steps, {formatNumber(postalTickets)} from postal entries
             </dd>
           </>
         )}
@@ -269,7 +269,7 @@ function DrawMonth({ month }: { month: string }) {
             {results.ticketCount !== undefined && (
               <>
                 <dt>Tickets drawn from</dt>
-                <dd>{results.ticketCount.toLocaleString("en-GB")}</dd>
+                <dd>{formatNumber(results.ticketCount)}</dd>
               </>
             )}
           </dl>

@@ -1,5 +1,6 @@
 import {
   FAIR_PLAY_MESSAGES,
+  formatNumber,
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
   REVIEW_DECISION_REASON_MAX_CHARS,
@@ -27,7 +28,6 @@ export const reviewQueueQuery = queryOptions({
   queryFn: async () => (await (await apiRequest("GET", OPERATOR_REVIEWS_PATH)).json()) as ReviewQueue,
 });
 
-const numberFormat = new Intl.NumberFormat("en-GB");
 const KIND_WORDS = {
   manual: "Added by hand with a photo",
   pace: "Counted by a phone or health app faster than the pace a person walks",
@@ -104,7 +104,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
         title: decided.status === "approved" ? "Approved" : "Rejected",
         description:
           decided.status === "approved"
-            ? `${numberFormat.format(decided.steps)} steps of ${decided.walkerName} now count toward prize entries.`
+            ? `${formatNumber(decided.steps)} steps of ${decided.walkerName} now count toward prize entries.`
             : `${decided.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
       });
       // The item leaves the queue: the focus goes to the queue's heading, not lost with it.
@@ -128,7 +128,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
   return (
     <li className="review-item" aria-labelledby={ids.title}>
       <h3 id={ids.title} className="font-semibold">
-        {item.walkerName}: {numberFormat.format(item.steps)} steps on {formatDay(item.date)}
+        {item.walkerName}: {formatNumber(item.steps)} steps on {formatDay(item.date)}
       </h3>
       <dl className="review-facts">
         <dt>Walker</dt>
@@ -170,7 +170,7 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
                   {formatShortDay(day.date)}
                   {day.date === item.date && " (this entry)"}
                 </span>{" "}
-                <span className="font-semibold">{numberFormat.format(day.steps)}</span>
+                <span className="font-semibold">{formatNumber(day.steps)}</span>
               </li>
             ))}
           </ol>

@@ -5,6 +5,7 @@ import {
   drawMonthName,
   drawResultsPath,
   drawTicketsPath,
+  formatNumber,
   londonDateTime,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
@@ -124,7 +125,7 @@ function DrawnFacts({ draw }: { draw: DrawResults }) {
         )}
       </Fact>
       <Fact label="Tickets">
-        <p data-testid="draw-ticket-count">{(draw.ticketCount ?? 0).toLocaleString("en-GB")}</p>
+        <p data-testid="draw-ticket-count">{formatNumber(draw.ticketCount ?? 0)}</p>
       </Fact>
       <Fact label="SHA-256 of the ticket list">
         <code className="prize-hex" data-testid="draw-ticket-list-sha256">

@@ -3,6 +3,7 @@ import {
   drawClosesAt,
   drawMonthName,
   drawResultsPagePath,
+  formatNumber,
   londonDateTime,
   type MyPrize,
   PRIZE_CLAIM_DAYS,
@@ -110,7 +111,7 @@ export function MonthTickets({ month }: { month: string }) {
       </ul>
       {more > 0 && (
         <p className="mt-2 text-sm text-muted" data-testid="my-tickets-more">
-          and {more.toLocaleString("en-GB")} more
+          and {formatNumber(more)} more
         </p>
       )}
     </>
@@ -118,7 +119,7 @@ export function MonthTickets({ month }: { month: string }) {
   return (
     <section className="card mt-4 space-y-2 p-4" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-lg font-semibold" data-testid="my-tickets">
-        Your tickets for {label}: {draw.ticketCount.toLocaleString("en-GB")}
+        Your tickets for {label}: {formatNumber(draw.ticketCount)}
       </h2>
       {draw.ticketCount === 0 ? (
         <p className="text-muted">You had no tickets in this draw.</p>

@@ -2,6 +2,7 @@ import {
   CHARITIES,
   FREE_TRIAL_DAYS,
   FUTURE_MONTHLY_PRICE_PENCE,
+  formatNumber,
   formatPounds,
   POSTAL_ENTRY_DEADLINE_DAY,
   STEPS_PER_PRIZE_ENTRY,
@@ -60,9 +61,9 @@ export function TermsPage() {
             with a photo as proof.
           </p>
           <p>
-            Every {STEPS_PER_PRIZE_ENTRY.toLocaleString("en-GB")} steps you walk in a calendar month (UK time)
-            earns one entry in that month's prize draw. Entries are counted on your monthly total, not per
-            day, and start again from zero each month.
+            Every {formatNumber(STEPS_PER_PRIZE_ENTRY)} steps you walk in a calendar month (UK time) earns one
+            entry in that month's prize draw. Entries are counted on your monthly total, not per day, and
+            start again from zero each month.
           </p>
           <p>You choose one charity to support: {charityNames}. You can change it at any time.</p>
         </TermsSection>

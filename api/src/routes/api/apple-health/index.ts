@@ -9,6 +9,7 @@ import {
   DAILY_STEP_MAX,
   type DayString,
   ErrorResponse,
+  formatNumber,
   HEALTH_KEYS_PATH,
   IMPORT_CALLS_PER_MINUTE,
   type ImportedStepCount,
@@ -92,7 +93,7 @@ function stepCount(value: ImportedStepCount, field: string): number {
   const steps = typeof value === "number" ? value : Number(value.trim());
   if (!Number.isInteger(steps) || steps < 0) throw new BadRequestError(`${field} must be a whole number.`);
   if (steps > DAILY_STEP_MAX) {
-    throw new BadRequestError(`${field} must be at most ${DAILY_STEP_MAX.toLocaleString("en-GB")}.`);
+    throw new BadRequestError(`${field} must be at most ${formatNumber(DAILY_STEP_MAX)}.`);
   }
   return steps;
 }

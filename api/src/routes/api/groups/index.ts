@@ -3,6 +3,7 @@ import {
   ChallengeItem,
   CreateGroupRequest,
   ErrorResponse,
+  formatNumber,
   GROUP_INVITATION_PATH,
   Group,
   GroupIdParams,
@@ -133,7 +134,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           kind: "group_joined",
           eventKey: `${group.id}:${userId}`,
           title: `New member in ${group.name}`,
-          body: `${name} joined ${group.name}. The group now has ${group.memberCount.toLocaleString("en-GB")} members.`,
+          body: `${name} joined ${group.name}. The group now has ${formatNumber(group.memberCount)} members.`,
           url: `/groups/${group.id}`,
         });
       }

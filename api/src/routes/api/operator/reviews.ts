@@ -3,6 +3,7 @@ import {
   drawMonthName,
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
+  formatNumber,
   londonMonth,
   MonthDecision,
   MonthDecisionParams,
@@ -164,7 +165,7 @@ function monthEntriesReviewed(
 
 /** The walker's word of an operator's decision on their manual entry, with the reason for a refusal. */
 function entryReviewed(item: ReviewItem): NewNotification {
-  const steps = `${item.steps.toLocaleString("en-GB")} steps for ${item.date}`;
+  const steps = `${formatNumber(item.steps)} steps for ${item.date}`;
   const approved = item.status === "approved";
   return {
     userId: item.userId,

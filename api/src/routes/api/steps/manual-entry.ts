@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   DAILY_STEP_MAX,
   ErrorResponse,
+  formatNumber,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   londonDay,
@@ -26,7 +27,7 @@ import { acceptedStepDate } from "./counter-reading.js";
 
 export const MANUAL_MESSAGES = {
   invalidSteps: "Please enter a valid number of steps (a whole number above 0).",
-  tooManySteps: `Maximum ${MANUAL_STEPS_MAX.toLocaleString("en-GB")} steps can be added at once.`,
+  tooManySteps: `Maximum ${formatNumber(MANUAL_STEPS_MAX)} steps can be added at once.`,
   noteTooLong: `The note can be at most ${MANUAL_NOTE_MAX_CHARS} characters.`,
   imageRequired: "Please upload an image to verify your steps.",
   keyRequired:
@@ -37,8 +38,8 @@ export const MANUAL_MESSAGES = {
   tooManyPhotoBytes: `Your photos today have reached the daily limit of ${MANUAL_PHOTO_BYTES_PER_DAY_MAX / (1024 * 1024)}MB. Please try again tomorrow, or send a smaller photo.`,
   dayFull: (date: string, room: number) =>
     room === 0
-      ? `${date} already counts ${DAILY_STEP_MAX.toLocaleString("en-GB")} steps, the most a day can count: no more steps can be added for it.`
-      : `That would take ${date} past ${DAILY_STEP_MAX.toLocaleString("en-GB")} steps, the most a day can count: you can add at most ${room.toLocaleString("en-GB")} more steps for it.`,
+      ? `${date} already counts ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: no more steps can be added for it.`
+      : `That would take ${date} past ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: you can add at most ${formatNumber(room)} more steps for it.`,
 } as const;
 
 /** The refusal a walker reads, with its status: a full day is the entry's fault, a daily limit the walker's pace. */
