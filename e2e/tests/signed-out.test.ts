@@ -107,6 +107,28 @@ describe("a visitor who is not signed in", () => {
     },
   );
 
+  it("is sent the landing page's code while the app learns who is signed in, not after", async () => {
+    // "Who is signed in?" is held until the landing page's code has been asked for (5 s at most): a
+    // page that waited for the answer first would only ask when the hold ran out.
+    let landingAsked = false;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/assets/landing-page-")) landingAsked = true;
+    });
+    let landingAskedFirst = false;
+    await page.route("**/api/auth/user", async (route) => {
+      const until = Date.now() + 5000;
+      while (!landingAsked && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      landingAskedFirst = landingAsked;
+      await route.continue();
+    });
+
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
+
+    expect(landingAskedFirst).toBe(true);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
   it("sees the prompt's benefits (screenshot with the redirect held back)", async () => {
     // A 204 answer to the redirect's navigation leaves the page where it is.
     await page.route("**/api/login", (route) => route.fulfill({ status: 204 }));

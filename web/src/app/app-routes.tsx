@@ -114,15 +114,18 @@ const screenData: Partial<Record<keyof typeof signedInScreens, readonly QueryKey
 /**
  * As the app starts, asks who is signed in, and starts loading the screen it opened on, that
  * screen's data and the signed-in walker's step tracking, without waiting for the answer: on a
- * signed-in path, or on `/` when a walker signed in on this device before (a first-time visitor on
- * `/` loads only the landing page). Signed out, the data's requests answer 401, kept as no data.
+ * signed-in path, or on `/` when a walker signed in on this device before (anyone else on `/` loads
+ * only the landing page's code). Signed out, the data's requests answer 401, kept as no data.
  */
 export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   void queryClient.prefetchQuery(authUserQuery);
   const opened = /^\/groups\/[^/]+$/.test(pathname) ? paths.groupDetail : pathname;
-  const path = (
-    opened === paths.home && wasSignedInHere() ? paths.dashboard : opened
-  ) as keyof typeof signedInScreens;
+  if (opened === paths.home && !wasSignedInHere()) {
+    // Most likely signed out: the landing page's code loads beside the question, not after its answer.
+    void landingPage.preload().catch(() => {});
+    return;
+  }
+  const path = (opened === paths.home ? paths.dashboard : opened) as keyof typeof signedInScreens;
   const opening = signedInScreens[path];
   if (!opening) return;
   for (const queryKey of screenData[path] ?? []) void queryClient.prefetchQuery({ queryKey });
