@@ -1,7 +1,10 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CHROMIUM_ARGS } from "@charity-steps/e2e/support/chromium";
-import lighthouse from "lighthouse";
+import lighthouse, { type Flags } from "lighthouse";
 import { bounded, type Figure } from "../figure.js";
 import { median } from "./shared.js";
 
@@ -19,43 +22,93 @@ async function chromeLauncher(): Promise<ChromeLauncher> {
   return (await import(pathToFileURL(fromLighthouse.resolve("chrome-launcher")).href)) as ChromeLauncher;
 }
 
+/**
+ * The phone the performance budgets stand for, by Lighthouse's benchmark index: the budgets were set
+ * and met on this machine when it measured 2,600–2,800 under Lighthouse's default 4× CPU slowdown,
+ * that is a phone of about 675 (Lighthouse's "mid-tier mobile" runs from 125 to 800). This machine's
+ * speed has since been read from 1,000 to 2,700, sometimes within one run, and a fixed 4× then
+ * simulates a phone up to three times slower on a slow day. So each run's slowdown is worked out from
+ * the index Lighthouse read at the start of that same run, as its throttling guide advises for a host
+ * unlike the desktop its default assumes: the same phone, whatever the host.
+ */
+export const BUDGET_PHONE_BENCHMARK_INDEX = 675;
+/** Lighthouse's own slowdown, whatever the host: each run is scored with it too, for reference. */
+const DEFAULT_CPU_SLOWDOWN = 4;
+
+/** The CPU slowdown that makes this machine the budgets' phone (never under 1: no speeding up). */
+export function cpuSlowdownFor(hostIndex: number): number {
+  return Math.max(1, Math.round((hostIndex / BUDGET_PHONE_BENCHMARK_INDEX) * 10) / 10);
+}
+
 export interface LighthouseRun {
   performance: number;
   cls: number;
   lcpMs: number;
   tbtMs: number;
-  /** Lighthouse's measure of this machine's speed (its CPU throttling assumes about 1,000+). */
+  /** Lighthouse's measure of this machine's speed, read at the start of the run. */
   benchmarkIndex: number;
+  /** The CPU slowdown worked out from it, and the score at Lighthouse's default 4× instead. */
+  cpuSlowdown: number;
+  performanceAtDefault: number;
   /** What shifted, from the layout-shifts audit. */
   shifted: string[];
   /** Estimated savings from compressing text responses, in ms. */
   compressionSavingsMs: number;
 }
 
-/** One Lighthouse 12 run, default (mobile, simulated throttling) config, performance only. */
+/**
+ * One Lighthouse 12 run, mobile and simulated throttling, performance only. Simulated throttling
+ * loads the page at full speed and applies the slowdown afterwards, in its model of the load, so the
+ * page is loaded once (Lighthouse's gather mode, which also reads the host's benchmark index) and its
+ * record is scored twice (audit mode): at the slowdown for the budgets' phone, and at the default.
+ * Lighthouse refuses to score a record with other settings than it was made with, so the slowdown
+ * is written into the record's settings first.
+ */
 async function runOnce(url: string, chromePath: string, cookie: string | null): Promise<LighthouseRun> {
   const launcher = await chromeLauncher();
   const chrome = await launcher.launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, "--headless=new"] });
+  const record = await mkdtemp(join(tmpdir(), "lighthouse-"));
   try {
-    const result = await lighthouse(url, {
-      port: chrome.port,
+    const flags: Flags = {
       output: "json",
       logLevel: "error",
       onlyCategories: ["performance"],
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-    });
-    if (!result) throw new Error("lighthouse returned no result");
-    const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-    const score = lhr.categories.performance?.score;
-    if (score === null || score === undefined) throw new Error("lighthouse gave no performance score");
+    };
+    await lighthouse(url, { ...flags, port: chrome.port, gatherMode: record });
+    const artifactsFile = join(record, "artifacts.json");
+    const artifacts = JSON.parse(await readFile(artifactsFile, "utf8")) as {
+      BenchmarkIndex: number;
+      settings: { throttling: { cpuSlowdownMultiplier: number } };
+    };
+    const scoreAt = async (cpuSlowdownMultiplier: number) => {
+      artifacts.settings.throttling.cpuSlowdownMultiplier = cpuSlowdownMultiplier;
+      await writeFile(artifactsFile, JSON.stringify(artifacts));
+      const result = await lighthouse(url, {
+        ...flags,
+        auditMode: record,
+        throttling: { cpuSlowdownMultiplier },
+      });
+      if (!result) throw new Error("lighthouse returned no result");
+      const { lhr } = result;
+      if (lhr.runtimeError)
+        throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const score = lhr.categories.performance?.score;
+      if (score === null || score === undefined) throw new Error("lighthouse gave no performance score");
+      return { lhr, performance: Math.round(score * 100) };
+    };
+    const cpuSlowdown = cpuSlowdownFor(artifacts.BenchmarkIndex);
+    const atDefault = await scoreAt(DEFAULT_CPU_SLOWDOWN);
+    const { lhr, performance } = await scoreAt(cpuSlowdown);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
-      performance: Math.round(score * 100),
+      performance,
       cls: numeric("cumulative-layout-shift"),
       lcpMs: numeric("largest-contentful-paint"),
       tbtMs: numeric("total-blocking-time"),
       benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+      cpuSlowdown: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? cpuSlowdown,
+      performanceAtDefault: atDefault.performance,
       shifted: (
         (
           lhr.audits["layout-shifts"]?.details as {
@@ -69,6 +122,7 @@ async function runOnce(url: string, chromePath: string, cookie: string | null): 
     };
   } finally {
     await chrome.kill();
+    await rm(record, { recursive: true, force: true });
   }
 }
 
@@ -120,7 +174,8 @@ export async function measureLighthouse(options: {
         note:
           `median of ${options.runs} (${scores.join(", ")}); LCP ${Math.round(lcp)} ms, TBT ${Math.round(tbt)} ms; ` +
           `text compression would save ~${Math.round(median(results.map((r) => r.compressionSavingsMs)))} ms; ` +
-          `benchmarkIndex ${results.map((r) => r.benchmarkIndex).join("/")}`,
+          `benchmarkIndex ${results.map((r) => r.benchmarkIndex).join("/")}, so CPU ${results.map((r) => `${r.cpuSlowdown}×`).join("/")} ` +
+          `for a phone of ${BUDGET_PHONE_BENCHMARK_INDEX}; at the default 4×: ${results.map((r) => r.performanceAtDefault).join(", ")}`,
       },
       options.quick,
     ),
