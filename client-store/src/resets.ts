@@ -41,47 +41,25 @@ export interface MonthlyResetResult {
 export interface ResetOptions<T> {
   now?: Date | number;
   /** Calls the server's reset; defaults to a same-origin POST with the session cookie. */
-  callServer?: (signal?: AbortSignal) => Promise<T>;
-  /**
-   * Aborted when whoever asked has gone (the page's checks stopped): the server is then not called,
-   * or its call is cancelled, and that is not a failure worth a warning. The local reset stands.
-   */
-  signal?: AbortSignal;
+  callServer?: () => Promise<T>;
 }
 
-type CallServer<T> = (signal?: AbortSignal) => Promise<T>;
-
 /** The server's daily reset: a `POST` with the JSON header and no body; throws an ApiError on a refusal. */
-export function postDailyReset(fetchFn?: FetchLike): CallServer<DailyResetResponse> {
+export function postDailyReset(fetchFn?: FetchLike): () => Promise<DailyResetResponse> {
   return postReset<DailyResetResponse>(DAILY_RESET_PATH, fetchFn);
 }
 
 /** The server's monthly reset, sent like the daily one. */
-export function postMonthlyReset(fetchFn?: FetchLike): CallServer<MonthlyResetResponse> {
+export function postMonthlyReset(fetchFn?: FetchLike): () => Promise<MonthlyResetResponse> {
   return postReset<MonthlyResetResponse>(MONTHLY_RESET_PATH, fetchFn);
 }
 
-function postReset<T>(path: string, fetchFn?: FetchLike): CallServer<T> {
-  return async (signal) => {
+function postReset<T>(path: string, fetchFn?: FetchLike) {
+  return async (): Promise<T> => {
     const headers = { "Content-Type": "application/json" };
-    const response = await apiRequest("POST", path, undefined, headers, { fetch: fetchFn, signal });
+    const response = await apiRequest("POST", path, undefined, headers, { fetch: fetchFn });
     return (await response.json()) as T;
   };
-}
-
-/** The server's part of a reset: its answer, or null when it failed (logged) or was no longer wanted. */
-async function askServer<T>(
-  which: "daily" | "monthly",
-  callServer: CallServer<T>,
-  signal: AbortSignal | undefined,
-): Promise<T | null> {
-  if (signal?.aborted) return null;
-  try {
-    return await callServer(signal);
-  } catch (error) {
-    if (!signal?.aborted) console.warn(`Server ${which} reset failed; the local reset still happened`, error);
-    return null;
-  }
 }
 
 /**
@@ -93,7 +71,6 @@ async function askServer<T>(
 export async function checkDailyReset({
   now = Date.now(),
   callServer = postDailyReset(),
-  signal,
 }: ResetOptions<DailyResetResponse> = {}): Promise<DailyResetResult | null> {
   const day = londonDay(now);
   const at = typeof now === "number" ? now : now.getTime();
@@ -105,7 +82,10 @@ export async function checkDailyReset({
     return last;
   });
   if (previousDay === undefined) return null;
-  const server = await askServer("daily", callServer, signal);
+  const server = await callServer().catch((error: unknown) => {
+    console.warn("Server daily reset failed; the local reset still happened", error);
+    return null;
+  });
   return { type: "dailyReset", day, previousDay, server };
 }
 
@@ -113,7 +93,6 @@ export async function checkDailyReset({
 export async function checkMonthlyReset({
   now = Date.now(),
   callServer = postMonthlyReset(),
-  signal,
 }: ResetOptions<MonthlyResetResponse> = {}): Promise<MonthlyResetResult | null> {
   const month = londonMonth(now);
   const at = typeof now === "number" ? now : now.getTime();
@@ -126,7 +105,10 @@ export async function checkMonthlyReset({
     return last;
   });
   if (previousMonth === undefined) return null;
-  const server = await askServer("monthly", callServer, signal);
+  const server = await callServer().catch((error: unknown) => {
+    console.warn("Server monthly reset failed; the local reset still happened", error);
+    return null;
+  });
   return { type: "monthlyReset", month, previousMonth, server };
 }
 
@@ -149,10 +131,7 @@ export interface ResetChecksOptions {
   onMonthlyReset?: (result: MonthlyResetResult) => void;
 }
 
-/**
- * Checks both resets now and every 60 s; returns a function that stops the checks. Stopping also
- * cancels a server call under way (a page that has gone needs no answer), and no callback runs after.
- */
+/** Checks both resets now and every 60 s; returns a function that stops the checks. */
 export function startResetChecks({
   fetch: fetchFn,
   intervalMs = RESET_CHECK_INTERVAL_MS,
@@ -160,18 +139,16 @@ export function startResetChecks({
   onDailyReset,
   onMonthlyReset,
 }: ResetChecksOptions = {}): () => void {
-  const stopped = new AbortController();
-  const { signal } = stopped;
   let checking = false;
   const check = async () => {
-    if (checking || signal.aborted) return;
+    if (checking) return;
     checking = true;
     try {
       const now = clock();
-      const daily = await checkDailyReset({ now, callServer: postDailyReset(fetchFn), signal });
-      if (daily && !signal.aborted) onDailyReset?.(daily);
-      const monthly = await checkMonthlyReset({ now, callServer: postMonthlyReset(fetchFn), signal });
-      if (monthly && !signal.aborted) onMonthlyReset?.(monthly);
+      const daily = await checkDailyReset({ now, callServer: postDailyReset(fetchFn) });
+      if (daily) onDailyReset?.(daily);
+      const monthly = await checkMonthlyReset({ now, callServer: postMonthlyReset(fetchFn) });
+      if (monthly) onMonthlyReset?.(monthly);
     } catch (error) {
       console.warn("Reset check failed", error);
     } finally {
@@ -180,8 +157,5 @@ export function startResetChecks({
   };
   void check();
   const timer = setInterval(() => void check(), intervalMs);
-  return () => {
-    clearInterval(timer);
-    stopped.abort();
-  };
+  return () => clearInterval(timer);
 }

@@ -164,46 +164,4 @@ describe("the reset checks every 60 s", () => {
       "/api/monthly-reset",
     ]);
   });
-
-  it("cancels the server's reset under way when stopped, with no warning and no callback", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    warn.mockClear(); // earlier tests' warnings, on the same spy
-    const signals: AbortSignal[] = [];
-    // A server that answers only when its caller gives up, as a page being closed would see it.
-    const hangingFetch = (_url: string, init: RequestInit = {}) =>
-      new Promise<Response>((_resolve, reject) => {
-        const signal = init.signal as AbortSignal;
-        signals.push(signal);
-        signal.addEventListener("abort", () => reject(signal.reason));
-      });
-    const daily = vi.fn();
-    const monthly = vi.fn();
-    const stop = startResetChecks({ fetch: hangingFetch, onDailyReset: daily, onMonthlyReset: monthly });
-    await vi.waitFor(() => expect(signals).toHaveLength(1));
-
-    stop();
-    await vi.waitFor(() => expect(signals[0]?.aborted).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-
-    expect(daily).not.toHaveBeenCalled();
-    expect(monthly).not.toHaveBeenCalled();
-    expect(signals).toHaveLength(1); // the monthly reset's server call was never begun
-    expect(warn).not.toHaveBeenCalled();
-    // The local reset happened all the same.
-    expect(await getMeta("lastDailyReset")).not.toBeUndefined();
-  });
-
-  it("does not call the server once stopped while the local reset was still being written", async () => {
-    const server = fakeServer();
-    const controller = new AbortController();
-    controller.abort();
-    const reset = await checkDailyReset({
-      now: Date.parse("2026-05-20T08:00:00Z"),
-      callServer: postDailyReset(server.fetch),
-      signal: controller.signal,
-    });
-    expect(reset).toMatchObject({ day: "2026-05-20", server: null });
-    expect(await getMeta("lastDailyReset")).toBe("2026-05-20");
-    expect(server.requests).toEqual([]);
-  });
 });
