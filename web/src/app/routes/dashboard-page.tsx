@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Flag, Gift, Heart, Trophy, Users } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
+import { AfterFirstScreen } from "../../components/after-first-screen";
 import { CharityImpactLine } from "../../components/charity-impact-line";
 import { LoadLater } from "../../components/load-later";
 import { LoadingSpinner } from "../../components/loading-spinner";
@@ -139,74 +140,77 @@ export function DashboardPage() {
         </Tile>
       </div>
 
-      <nav
-        className="fit-grid mt-3 gap-3 [--fit-min:8rem]"
-        aria-label="Charity, prizes, groups and challenges"
-      >
-        <LinkTile
-          to={paths.charity}
-          icon={<Heart aria-hidden="true" className="size-5" />}
-          title="Your Charity"
+      {/* Below a phone's first screen. */}
+      <AfterFirstScreen>
+        <nav
+          className="fit-grid mt-3 gap-3 [--fit-min:8rem]"
+          aria-label="Charity, prizes, groups and challenges"
         >
-          {data?.charityName ?? "Select charity"}
-        </LinkTile>
-        <LinkTile
-          to={paths.prizeDraw}
-          icon={<Gift aria-hidden="true" className="size-5" />}
-          title="Prize Pool"
-        >
-          {/* The free beta has no subscriptions yet: a pool of £0.00 says nothing worth reading. */}
-          {(data?.prizePool ?? 0) > 0 ? `£${(data?.prizePool ?? 0).toFixed(2)}` : "Monthly draw"}
-        </LinkTile>
-        <LinkTile to={paths.groups} icon={<Users aria-hidden="true" className="size-5" />} title="Groups">
-          Join &amp; compete
-        </LinkTile>
-        <LinkTile
-          to={paths.challenges}
-          icon={<Flag aria-hidden="true" className="size-5" />}
-          title="Challenges"
-        >
-          Walk for a target
-        </LinkTile>
-      </nav>
-      <ChallengesDashboardCard />
+          <LinkTile
+            to={paths.charity}
+            icon={<Heart aria-hidden="true" className="size-5" />}
+            title="Your Charity"
+          >
+            {data?.charityName ?? "Select charity"}
+          </LinkTile>
+          <LinkTile
+            to={paths.prizeDraw}
+            icon={<Gift aria-hidden="true" className="size-5" />}
+            title="Prize Pool"
+          >
+            {/* The free beta has no subscriptions yet: a pool of £0.00 says nothing worth reading. */}
+            {(data?.prizePool ?? 0) > 0 ? `£${(data?.prizePool ?? 0).toFixed(2)}` : "Monthly draw"}
+          </LinkTile>
+          <LinkTile to={paths.groups} icon={<Users aria-hidden="true" className="size-5" />} title="Groups">
+            Join &amp; compete
+          </LinkTile>
+          <LinkTile
+            to={paths.challenges}
+            icon={<Flag aria-hidden="true" className="size-5" />}
+            title="Challenges"
+          >
+            Walk for a target
+          </LinkTile>
+        </nav>
+        <ChallengesDashboardCard />
 
-      {data?.charityName && (
-        <CharityImpactLine charityName={data.charityName} className="card mt-3 p-3 text-center" />
-      )}
-
-      <div className="mt-4 space-y-4">
-        <LoadLater id="walk" placeholder={<div className="card h-72" aria-hidden="true" />}>
-          <Suspense fallback={<div className="card h-72" aria-hidden="true" />}>
-            <TrackingCard
-              todaySteps={todaySteps}
-              dailyGoal={dailyGoal}
-              appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
-            />
-          </Suspense>
-        </LoadLater>
-        {history.data && (
-          <StepHistoryChart
-            days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)}
-            dailyGoal={dailyGoal}
-          />
+        {data?.charityName && (
+          <CharityImpactLine charityName={data.charityName} className="card mt-3 p-3 text-center" />
         )}
-        {/* Below the first screen: their code (and the form library's) loads as the walker nears them. */}
-        <LoadLater id="add-steps" placeholder={<div className="card h-[34rem]" aria-hidden="true" />}>
-          <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
-            <ManualStepsForm />
-          </Suspense>
-          <Suspense fallback={null}>
-            <ManualEntriesList />
-          </Suspense>
-          <Suspense fallback={null}>
-            <PaceHoldsList />
-          </Suspense>
-          <Suspense fallback={null}>
-            <DayHoldsList />
-          </Suspense>
-        </LoadLater>
-      </div>
+
+        <div className="mt-4 space-y-4">
+          <LoadLater id="walk" placeholder={<div className="card h-72" aria-hidden="true" />}>
+            <Suspense fallback={<div className="card h-72" aria-hidden="true" />}>
+              <TrackingCard
+                todaySteps={todaySteps}
+                dailyGoal={dailyGoal}
+                appleHealthLastImportAt={data?.appleHealthLastImportAt ?? null}
+              />
+            </Suspense>
+          </LoadLater>
+          {history.data && (
+            <StepHistoryChart
+              days={withTodayLive(mergeHistory(history.data.days, device), todaySteps)}
+              dailyGoal={dailyGoal}
+            />
+          )}
+          {/* Below the first screen: their code (and the form library's) loads as the walker nears them. */}
+          <LoadLater id="add-steps" placeholder={<div className="card h-[34rem]" aria-hidden="true" />}>
+            <Suspense fallback={<div className="card h-[34rem]" aria-hidden="true" />}>
+              <ManualStepsForm />
+            </Suspense>
+            <Suspense fallback={null}>
+              <ManualEntriesList />
+            </Suspense>
+            <Suspense fallback={null}>
+              <PaceHoldsList />
+            </Suspense>
+            <Suspense fallback={null}>
+              <DayHoldsList />
+            </Suspense>
+          </LoadLater>
+        </div>
+      </AfterFirstScreen>
     </Page>
   );
 }

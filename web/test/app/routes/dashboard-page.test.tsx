@@ -100,8 +100,11 @@ describe("the dashboard", () => {
     expect(screen.queryByTestId("streak")).toBeNull();
     expect(screen.getByTestId("prize-entries").textContent).toBe("2");
     expect(screen.getByText("4,500 steps until next entry")).toBeTruthy();
+    // The tiles below the first screen are drawn once it has been painted.
     expect(
-      screen.getByRole("link", { name: /Your Charity British Heart Foundation/ }).getAttribute("href"),
+      (await screen.findByRole("link", { name: /Your Charity British Heart Foundation/ })).getAttribute(
+        "href",
+      ),
     ).toBe("/charity");
     expect(screen.getByRole("link", { name: /Prize Pool £17\.97/ }).getAttribute("href")).toBe("/prize-draw");
     expect(screen.getByRole("link", { name: /Groups Join & compete/ }).getAttribute("href")).toBe("/groups");
