@@ -116,8 +116,9 @@ describe("a visitor who is not signed in", () => {
     });
     let landingAskedFirst = false;
     await page.route("**/api/auth/user", async (route) => {
-      const until = Date.now() + 5000;
-      while (!landingAsked && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      const until = performance.now() + 5000;
+      while (!landingAsked && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       landingAskedFirst = landingAsked;
       await route.continue();
     });
