@@ -50,6 +50,16 @@ async function walked(page: Page, day: string, steps: number): Promise<void> {
   expect(await syncedSteps(page, day, steps, "habit-phone")).toBe(200);
 }
 
+/** Waits until the server holds `theme` as the walker's choice (the app saves it as it is tapped). */
+async function themeKept(page: Page, theme: "light" | "dark"): Promise<void> {
+  await expect
+    .poll(async () => {
+      const response = await page.context().request.get(`${server.origin}/api/account/preferences`);
+      return ((await response.json()) as { theme: string }).theme;
+    })
+    .toBe(theme);
+}
+
 describe("the step history's views", () => {
   it("reads a week, 30 days and a year, each bar's steps and sources in words", async () => {
     const { page } = ava;
@@ -129,6 +139,7 @@ describe("badges and the dark theme", () => {
     await screenshot(page, "119-account-badges-dark", { fullPage: false });
     await expectAccessible(page, "account, dark");
     // The choice is the account's: another page load keeps it.
+    await themeKept(page, "dark");
     await page.reload();
     await page.getByRole("region", { name: "Badges" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
@@ -171,6 +182,8 @@ describe("badges and the dark theme", () => {
     await page.goto(`${server.origin}/account`);
     await page.getByRole("radio", { name: /^Light/ }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    // Kept by the server before the next screen is opened, which reads the choice from it.
+    await themeKept(page, "light");
     expect(errors).toEqual([]);
   });
 
