@@ -117,9 +117,15 @@ async function recordPostalEntry(fullName: string, address: string): Promise<voi
     .waitFor();
 }
 
-async function closeToast(): Promise<void> {
-  await page.getByRole("button", { name: "Close" }).click();
-  await page.getByRole("button", { name: "Close" }).waitFor({ state: "hidden" });
+/**
+ * Closes the toast that says `title` and waits for it to go. Another may take its place at once (a
+ * badge the operator earned, announced once no toast is open) and stay while the pointer rests on
+ * it, as Radix pauses a hovered toast: so this waits for the one toast, not for every Close button.
+ */
+async function closeToast(title: string): Promise<void> {
+  const toast = page.locator("li.toast").filter({ hasText: title });
+  await toast.getByRole("button", { name: "Close" }).click();
+  await toast.waitFor({ state: "detached" });
 }
 
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -187,7 +193,7 @@ describe("the operator console's monthly draw", () => {
     await tiers.getByText("2 tiers, 3 prizes in all").waitFor();
     await tiers.getByRole("button", { name: "Save tiers" }).click();
     await page.getByText("Tiers saved").first().waitFor();
-    await closeToast();
+    await closeToast("Tiers saved");
 
     const log = page.getByRole("list", { name: "Operator actions, newest first" });
     await log.getByRole("listitem").first().getByText(`on draw:${month}`).waitFor();
@@ -291,7 +297,7 @@ describe("the operator console's monthly draw", () => {
 
     const log = page.getByRole("list", { name: "Operator actions, newest first" });
     await log.getByRole("listitem").first().getByText(`on draw:${month}`).waitFor();
-    await closeToast();
+    await closeToast("Winners drawn");
     await expectAccessible(page, "the operator's monthly draw, drawn", { include: "main" });
     await screenshot(page, "93-operator-draw-results");
 
@@ -328,7 +334,7 @@ describe("the operator console's monthly draw", () => {
       .nth(4)
       .getByText(/^Awaiting claim until /)
       .waitFor();
-    await closeToast();
+    await closeToast("Prize redrawn");
     await news.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await screenshot(page, "94-operator-draw-redrawn", { fullPage: false });
 
@@ -341,7 +347,7 @@ describe("the operator console's monthly draw", () => {
     await drawSection()
       .getByText(/Runner-up: the prize was not given again/)
       .waitFor();
-    await closeToast();
+    await closeToast("Prize redrawn");
     await expectAccessible(page, "the operator's monthly draw, after redraws", { include: "main" });
     await screenshot(page, "95-operator-draw-nobody-left");
     expect(errors).toEqual([]);
