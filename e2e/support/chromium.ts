@@ -57,6 +57,27 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage });
 }
 
+/**
+ * Holds each answer to `url` (a route glob) until `asked()` is true, or 5 s at most, then lets it
+ * through: for "does the page ask for this while it waits for that answer, not after?". Answers a
+ * reading of whether `asked()` had come true when the last held answer went.
+ */
+export async function holdAnswersUntil(
+  page: Page,
+  url: string,
+  asked: () => boolean,
+): Promise<() => boolean> {
+  let askedFirst = false;
+  await page.route(url, async (route) => {
+    // A monotonic clock: a test may move the date.
+    const until = performance.now() + 5000;
+    while (!asked() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    askedFirst = asked();
+    await route.continue();
+  });
+  return () => askedFirst;
+}
+
 const ASSET_TYPES = new Set(["script", "stylesheet", "image", "manifest", "font"]);
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { holdAnswersUntil, launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -57,19 +57,12 @@ describe("opening the dashboard", () => {
     const dataAsked = () => calls.has("/api/dashboard/stats") && calls.has("/api/steps/history");
     // "Who is signed in?" is held until the dashboard's data has been asked for (5 s at most): a
     // page that waited for the answer first would only ask when the hold ran out.
-    let dataAskedFirst = false;
-    await page.route("**/api/auth/user", async (route) => {
-      const until = performance.now() + 5000;
-      while (!dataAsked() && performance.now() < until)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      dataAskedFirst = dataAsked();
-      await route.continue();
-    });
+    const dataAskedFirst = await holdAnswersUntil(page, "**/api/auth/user", dataAsked);
 
     await page.goto(`${server.origin}/dashboard`);
     await page.getByText("Goal: 100,000 steps").waitFor();
 
-    expect(dataAskedFirst).toBe(true);
+    expect(dataAskedFirst()).toBe(true);
     expect(await page.getByTestId("month-steps").textContent()).toBe("0");
     expect(errors).toEqual([]);
     await context.close();

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import {
+  holdAnswersUntil,
   launchChromium,
   phoneContext,
   recordToasts,
@@ -114,19 +115,12 @@ describe("a visitor who is not signed in", () => {
     page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/assets/landing-page-")) landingAsked = true;
     });
-    let landingAskedFirst = false;
-    await page.route("**/api/auth/user", async (route) => {
-      const until = performance.now() + 5000;
-      while (!landingAsked && performance.now() < until)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      landingAskedFirst = landingAsked;
-      await route.continue();
-    });
+    const landingAskedFirst = await holdAnswersUntil(page, "**/api/auth/user", () => landingAsked);
 
     await page.goto(`${server.origin}/`);
     await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
 
-    expect(landingAskedFirst).toBe(true);
+    expect(landingAskedFirst()).toBe(true);
     expect(unexpected(errors)).toEqual([]);
   });
 
