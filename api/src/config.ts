@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KNOWN_DRAND_CHAINS } from "@charity-steps/prize-draw";
+import { PASSWORD_HASH_COSTS } from "./auth/passwords.js";
 import { ConfigError } from "./config/config-error.js";
 import { type Environment, isPostgresUrl, readEnvironment } from "./config/environment.js";
 
@@ -27,6 +28,8 @@ export interface AppConfig {
   databaseUrl: string;
   /** Shared by every process of one deployment; when absent one is made and kept in the database. */
   sessionSecret: string | null;
+  /** scrypt's cost for new password hashes, as a power of two (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
   oidc: ExternalIssuerConfig | BuiltInIssuerConfig;
   /** Whose X-Forwarded-* headers to believe: everyone's (true), nobody's, or these proxies' addresses. */
   trustProxy: boolean | string[];
@@ -102,6 +105,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "is required in production with PostgreSQL, so that every API process shares it",
     );
   }
+  if (vars.NODE_ENV === "production" && vars.PASSWORD_HASH_COST < PASSWORD_HASH_COSTS.leastInProduction) {
+    throw new ConfigError(
+      "PASSWORD_HASH_COST",
+      `must be at least ${PASSWORD_HASH_COSTS.leastInProduction} in production (lower costs are for tests)`,
+    );
+  }
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   const mailFrom = vars.MAIL_FROM ?? `Charity Steps <no-reply@${mailDomain(publicUrl)}>`;
   return {
@@ -111,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl,
     sessionSecret,
+    passwordHashCost: vars.PASSWORD_HASH_COST,
     oidc: issuer(vars),
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,

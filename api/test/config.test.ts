@@ -53,6 +53,9 @@ describe("configuration from the environment", () => {
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/steps" }, "SESSION_SECRET"],
     [{ PORT: "3.5" }, "PORT"],
+    [{ PASSWORD_HASH_COST: "9" }, "PASSWORD_HASH_COST"],
+    [{ PASSWORD_HASH_COST: "18" }, "PASSWORD_HASH_COST"],
+    [{ NODE_ENV: "production", PASSWORD_HASH_COST: "14" }, "PASSWORD_HASH_COST"],
     [{ DATABASE_URL: "sqlite:" }, "DATABASE_URL"],
     [{ OIDC_ISSUER_URL: "id.example.org", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" }, "OIDC_ISSUER_URL"],
   ])("stops with a message naming the variable: %o", (env, variable) => {
@@ -75,6 +78,14 @@ describe("configuration from the environment", () => {
       "SESSION_SECRET: must be at least 32 characters long (e.g. `openssl rand -hex 32`)",
     ],
     [{ DATABASE_URL: "file://" }, "DATABASE_URL: names no SQLite file"],
+    [
+      { PASSWORD_HASH_COST: "20" },
+      'PASSWORD_HASH_COST: must be a whole number from 10 to 17 (scrypt\'s N as a power of two), got "20"',
+    ],
+    [
+      { NODE_ENV: "production", PASSWORD_HASH_COST: "12" },
+      "PASSWORD_HASH_COST: must be at least 15 in production (lower costs are for tests)",
+    ],
     [{ TRUST_PROXY: "maybe" }, 'TRUST_PROXY: must be true or false, got "maybe"'],
     [
       { TRUST_PROXY: "10.0.0.1,proxy.internal" },

@@ -57,8 +57,21 @@ export async function createTestDatabase(
   };
 }
 
+/**
+ * scrypt's cost in the tests' servers: 2^10 rather than production's 2^15, since the suite signs up
+ * and in some hundreds of times. A hash keeps its cost, so every check is the same code either way;
+ * the sign-in timing test runs at production's cost.
+ */
+export const TEST_PASSWORD_HASH_COST = "10";
+
 export function testConfig(env: Record<string, string> = {}): AppConfig {
-  return loadConfig({ LOG_LEVEL: "silent", WEB_DIST_DIR: "none", DATA_DIR: tmpdir(), ...env });
+  return loadConfig({
+    LOG_LEVEL: "silent",
+    WEB_DIST_DIR: "none",
+    DATA_DIR: tmpdir(),
+    PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+    ...env,
+  });
 }
 
 export interface TestApp {

@@ -129,6 +129,10 @@ export async function spawnAppServer(
       SMTP_URL: mailServer.url,
       OPERATOR_EMAILS: operatorEmail.toUpperCase(),
       POSTAL_ENTRY_ADDRESS,
+      // scrypt at 2^10 instead of production's 2^15: every test signs walkers up, and at full cost
+      // their hashing was a good part of the servers' work. The API's own tests time sign-ins at
+      // production's cost.
+      PASSWORD_HASH_COST: "10",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,13 +1,18 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
-// scrypt at N=2^15, r=8, p=1: ~32 MiB and tens of milliseconds per hash (OWASP's minimum is 2^17
-// with more memory; this keeps sign-ups quick on small machines while staying costly to brute-force).
-const COST = 2 ** 15;
+/**
+ * scrypt's cost N as a power of two, by default 2^15 with r=8, p=1: ~32 MiB and tens of
+ * milliseconds per hash (OWASP's minimum is 2^17 with more memory; this keeps sign-ups quick on
+ * small machines while staying costly to brute-force). PASSWORD_HASH_COST may raise it; only
+ * outside production may it lower it, as the tests do, where hundreds of sign-ups would otherwise
+ * spend most of their time hashing.
+ */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+export const PASSWORD_HASH_COSTS = { least: 10, leastInProduction: 15, most: 17 } as const;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;
-const MAX_MEMORY = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number) {
   return new Promise<Buffer>((resolve, reject) => {
@@ -15,61 +20,75 @@ function derive(password: string, salt: Buffer, cost: number, blockSize: number,
       password.normalize("NFKC"),
       salt,
       KEY_LENGTH,
-      { N: cost, r: blockSize, p: parallelism, maxmem: MAX_MEMORY },
+      // Room for the cost's memory (128 * N * r bytes) and a little more.
+      { N: cost, r: blockSize, p: parallelism, maxmem: 256 * cost * blockSize + 1024 * 1024 },
       (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`, so that the cost can be raised later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, COST, BLOCK_SIZE, PARALLELISM);
-  return [
-    "scrypt",
-    COST,
-    BLOCK_SIZE,
-    PARALLELISM,
-    salt.toString("base64url"),
-    key.toString("base64url"),
-  ].join("$");
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, cost, blockSize, parallelism, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64url");
-  const actual = await derive(
-    password,
-    Buffer.from(salt, "base64url"),
-    Number(cost),
-    Number(blockSize),
-    Number(parallelism),
-  );
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
-
-/** Stands in for a missing account's hash: same scheme and cost, so checking it takes as long. */
-let dummyHash: Promise<string> | undefined;
-function dummy(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(32).toString("base64url"));
-  return dummyHash;
-}
-
-/** Computes the dummy hash ahead, so that the first unknown email is not slower than the rest. */
-export function prepareDummyHash(): void {
-  void dummy();
-}
-
 /**
- * Checks a sign-in's password against the account's stored hash or, when there is no account,
- * against a dummy hash of the same cost and then fails: an unknown email takes as long to refuse
- * as a wrong password, so the answer's timing does not tell who has an account.
+ * Hashes and checks the built-in accounts' passwords. Each hash is stored as
+ * `scrypt$N$r$p$salt$hash`, so a hash keeps the cost it was made with: raising the cost later
+ * breaks no password, and a check always uses the stored one.
  */
-export async function verifyAccountPassword(password: string, stored: string | undefined): Promise<boolean> {
-  if (stored !== undefined) return verifyPassword(password, stored);
-  await verifyPassword(password, await dummy());
-  return false;
+export class PasswordHasher {
+  private readonly cost: number;
+  /** Stands in for a missing account's hash: same scheme and cost, so checking it takes as long. */
+  private dummyHash: Promise<string> | undefined;
+
+  /** `costPower`: N as a power of two (PASSWORD_HASH_COST). */
+  constructor(costPower: number = DEFAULT_PASSWORD_HASH_COST) {
+    this.cost = 2 ** costPower;
+  }
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, this.cost, BLOCK_SIZE, PARALLELISM);
+    return [
+      "scrypt",
+      this.cost,
+      BLOCK_SIZE,
+      PARALLELISM,
+      salt.toString("base64url"),
+      key.toString("base64url"),
+    ].join("$");
+  }
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    const [scheme, cost, blockSize, parallelism, salt, hash] = stored.split("$");
+    if (scheme !== "scrypt" || !salt || !hash) return false;
+    const expected = Buffer.from(hash, "base64url");
+    const actual = await derive(
+      password,
+      Buffer.from(salt, "base64url"),
+      Number(cost),
+      Number(blockSize),
+      Number(parallelism),
+    );
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  /** Computes the dummy hash ahead, so that the first unknown email is not slower than the rest. */
+  prepareDummyHash(): void {
+    void this.dummy();
+  }
+
+  /**
+   * Checks a sign-in's password against the account's stored hash or, when there is no account,
+   * against a dummy hash of the same cost and then fails: an unknown email takes as long to refuse
+   * as a wrong password, so the answer's timing does not tell who has an account.
+   */
+  async verifyAccountPassword(password: string, stored: string | undefined): Promise<boolean> {
+    if (stored !== undefined) return this.verify(password, stored);
+    await this.verify(password, await this.dummy());
+    return false;
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= this.hash(randomBytes(32).toString("base64url"));
+    return this.dummyHash;
+  }
 }
 
 export const PASSWORD_MIN_LENGTH = 8;

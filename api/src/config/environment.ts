@@ -1,5 +1,6 @@
 import { type StaticDecode, Type } from "typebox";
 import { DecodeError, Value } from "typebox/value";
+import { DEFAULT_PASSWORD_HASH_COST, PASSWORD_HASH_COSTS } from "../auth/passwords.js";
 import { ConfigError } from "./config-error.js";
 
 /**
@@ -213,6 +214,16 @@ const Port = Type.Number({
   errorMessage: ((value) => `must be a whole number from 0 to 65535, got "${value}"`) satisfies ErrorMessage,
 });
 
+/** scrypt's cost as a power of two; production's floor is checked in loadConfig. */
+const PasswordHashCost = Type.Number({
+  multipleOf: 1,
+  minimum: PASSWORD_HASH_COSTS.least,
+  maximum: PASSWORD_HASH_COSTS.most,
+  default: DEFAULT_PASSWORD_HASH_COST,
+  errorMessage: ((value) =>
+    `must be a whole number from ${PASSWORD_HASH_COSTS.least} to ${PASSWORD_HASH_COSTS.most} (scrypt's N as a power of two), got "${value}"`) satisfies ErrorMessage,
+});
+
 const SessionSecret = Type.String({
   minLength: 32,
   errorMessage: (() =>
@@ -232,6 +243,7 @@ export const EnvironmentSchema = Type.Object({
   /** Its default, a SQLite file in DATA_DIR, depends on DATA_DIR, so loadConfig fills it in. */
   DATABASE_URL: Type.Optional(DatabaseUrl),
   SESSION_SECRET: Type.Optional(SessionSecret),
+  PASSWORD_HASH_COST: PasswordHashCost,
   OIDC_ISSUER_URL: Type.Optional(HttpUrl),
   OIDC_CLIENT_ID: Type.Optional(Type.String()),
   OIDC_CLIENT_SECRET: Type.Optional(Type.String()),

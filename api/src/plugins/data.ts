@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import fp from "fastify-plugin";
+import { PasswordHasher } from "../auth/passwords.js";
 import { AccountLinks } from "../auth/provider/account-links.js";
 import { builtInIssuerOf } from "../auth/provider/provider.js";
 import { SIGN_IN_THROTTLE } from "../auth/provider/throttle.js";
@@ -87,6 +88,8 @@ export interface Services {
   mail: MailQueue;
   /** The months' prize draws: closes, runs, claims and redraws. */
   draws: DrawService;
+  /** The built-in accounts' password hashes, at the configured cost. */
+  passwords: PasswordHasher;
   /** The built-in accounts' mailed links; null with an external provider (it has no accounts here). */
   accountLinks: AccountLinks | null;
   /** Walkers' badges: awarded when read, and shortly after steps arrive. */
@@ -204,6 +207,7 @@ export async function buildDataLayer(
     log,
   });
   const issuer = builtInIssuerOf(config);
+  const passwords = new PasswordHasher(config.passwordHashCost);
   const services: Services = {
     mail,
     draws: new DrawService({
@@ -214,9 +218,11 @@ export async function buildDataLayer(
       log,
       beacon: config.drawBeacon ? drandBeaconSource(config.drawBeacon) : null,
     }),
+    passwords,
     accountLinks: issuer
       ? new AccountLinks({
           issuer,
+          passwords,
           publicUrl: config.publicUrl,
           mail,
           tokens: accountTokens,

@@ -11,7 +11,6 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
-import { hashPassword } from "../../src/auth/passwords.js";
 import { EXPIRED_INTERACTION_MESSAGE } from "../../src/auth/provider/interactions.js";
 import { hashSessionToken } from "../../src/repositories/sessions.js";
 import {
@@ -149,7 +148,7 @@ describe.each(dialects)("hostile input on every route (%s)", (dialect) => {
     expect(spareSessionId).not.toBe("");
     const account = await app.repositories.localAccounts.create({
       email: "built.in@example.org",
-      passwordHash: await hashPassword("long-walks-2026"),
+      passwordHash: await app.services.passwords.hash("long-walks-2026"),
       firstName: "Built",
       lastName: "In",
     });

@@ -7,6 +7,7 @@ import { SESSION_TTL_MS } from "../../src/auth/sessions.js";
 import type { Database } from "../../src/db/database.js";
 import { SessionsRepository } from "../../src/repositories/sessions.js";
 import { UsersRepository } from "../../src/repositories/users.js";
+import { TEST_PASSWORD_HASH_COST } from "../helper.js";
 import { dateShift } from "../support/shifted-date.js";
 
 const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -46,6 +47,7 @@ export async function startApiProcess(options: {
       WEB_DIST_DIR: "none",
       LOG_LEVEL: "warn",
       SESSION_SECRET: options.sessionSecret,
+      PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
       TEST_CLOCK_OFFSET_MS: String(dateShift()),
     },
     stdio: ["ignore", "pipe", "pipe"],

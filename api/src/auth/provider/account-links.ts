@@ -4,7 +4,7 @@ import { type Mailer, type MailMessage, mailLayout } from "../../mail/mail.js";
 import type { AccountTokensRepository } from "../../repositories/account-tokens.js";
 import type { LocalAccount, LocalAccountsRepository } from "../../repositories/local-accounts.js";
 import type { UsersRepository } from "../../repositories/users.js";
-import { hashPassword } from "../passwords.js";
+import type { PasswordHasher } from "../passwords.js";
 
 /** A reset link opens the new-password page for an hour. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
@@ -38,6 +38,8 @@ export interface AccountLinksDeps {
   tokens: AccountTokensRepository;
   localAccounts: LocalAccountsRepository;
   users: UsersRepository;
+  /** A reset's new password is hashed as a sign-up's is. */
+  passwords: PasswordHasher;
 }
 
 /** What following a confirmation link did, for its page to say. */
@@ -209,7 +211,7 @@ export class AccountLinks {
 
   /** A new password for the account: every session of it ends, but `keepSessionHash`'s. */
   async setPassword(account: LocalAccount, password: string, keepSessionHash?: string): Promise<void> {
-    await this.deps.localAccounts.setPasswordHash(account.id, await hashPassword(password));
+    await this.deps.localAccounts.setPasswordHash(account.id, await this.deps.passwords.hash(password));
     await this.tokens.withdraw(account.id, EVERY_ACCOUNT_TOKEN);
     await this.tokens.endSessions(this.issuer, account.id, keepSessionHash);
   }

@@ -5,7 +5,6 @@ import type Provider from "oidc-provider";
 import { ConflictError } from "../../errors.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../repositories/local-accounts.js";
 import { tooManySignUpsMessage } from "../../repositories/sign-up-throttle.js";
-import { hashPassword, prepareDummyHash, verifyAccountPassword } from "../passwords.js";
 import { accountLinkRoutes, takeResetSignIn } from "./account-link-routes.js";
 import type { AccountLinks } from "./account-links.js";
 import type { DeviceCookies } from "./device-cookies.js";
@@ -46,7 +45,8 @@ export async function interactionRoutes(
 ) {
   const { provider: oidc, links, devices } = options;
   const { localAccounts, signInThrottle, signUpThrottle } = app.repositories;
-  prepareDummyHash();
+  const { passwords } = app.services;
+  passwords.prepareDummyHash();
   await app.register(formbody);
   await accountLinkRoutes(app, { links, devices });
   const pages = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -138,7 +138,7 @@ export async function interactionRoutes(
       }
       const account = await localAccounts.findByEmail(email);
       // An unknown email is checked against a dummy hash: refused no faster than a wrong password.
-      if (!(await verifyAccountPassword(password, account?.password_hash)) || !account) {
+      if (!(await passwords.verifyAccountPassword(password, account?.password_hash)) || !account) {
         return html(reply, 401, signInPage(details.uid, { email }, WRONG_PASSWORD_MESSAGE));
       }
       await attempt.succeeded();
@@ -172,7 +172,10 @@ export async function interactionRoutes(
         return html(reply, 409, signUpPage(details.uid, values, EMAIL_TAKEN_MESSAGE));
       }
       try {
-        const account = await localAccounts.create({ ...values, passwordHash: await hashPassword(password) });
+        const account = await localAccounts.create({
+          ...values,
+          passwordHash: await passwords.hash(password),
+        });
         // The account works at once; its email is confirmed whenever the walker follows the link.
         await links
           .sendEmailConfirmation(account)

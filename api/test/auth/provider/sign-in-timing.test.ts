@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PASSWORD_HASH_COST } from "../../../src/auth/passwords.js";
 import { WRONG_PASSWORD_MESSAGE } from "../../../src/auth/provider/interactions.js";
 import {
   dialects,
@@ -19,7 +20,8 @@ describe.each(dialects)(
   (dialect) => {
     let server: RunningServer;
     beforeAll(async () => {
-      server = await startTestServer(dialect);
+      // Production's scrypt cost: the tests' cheaper one would leave too little to time.
+      server = await startTestServer(dialect, { PASSWORD_HASH_COST: String(DEFAULT_PASSWORD_HASH_COST) });
     });
     afterAll(async () => server.close());
 

@@ -6,7 +6,7 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { passwordWeakness, verifyPassword } from "../../../auth/passwords.js";
+import { passwordWeakness } from "../../../auth/passwords.js";
 import { signInAttempt, tooManyAttemptsMessage } from "../../../auth/provider/throttle.js";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
@@ -96,7 +96,7 @@ export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header("retry-after", String(wait.retryAfterSeconds));
       throw new AppError(429, tooManyAttemptsMessage(wait.minutes));
     }
-    if (!(await verifyPassword(password, account.password_hash))) {
+    if (!(await app.services.passwords.verify(password, account.password_hash))) {
       throw new BadRequestError(CREDENTIALS_MESSAGES.wrongCurrentPassword);
     }
     await attempt.succeeded();
