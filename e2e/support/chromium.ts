@@ -51,8 +51,15 @@ export function launchPhoneProfile(userDataDir: string): Promise<BrowserContext>
   });
 }
 
+/**
+ * Whether screenshots are written: they are for a person to look at, so CI (E2E_SCREENSHOTS=off),
+ * where nobody sees them, skips the encoding: a full page at 2× is megapixels of PNG each.
+ */
+const screenshotsWanted = process.env.E2E_SCREENSHOTS !== "off";
+
 /** The whole page, or with `{ fullPage: false }` only what the phone's screen shows (an overlay). */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  if (!screenshotsWanted) return;
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage });
 }
