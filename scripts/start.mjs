@@ -50,7 +50,7 @@ const builds = [
   {
     filter: "./api",
     output: "api/dist/server.js",
-    sources: ["api/src", "api/package.json", "prize-draw/src", ...sharedSources],
+    sources: ["api/src", "api/scripts", "api/package.json", "prize-draw/src", ...sharedSources],
   },
   {
     filter: "./web",

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleApi } from "../../scripts/bundle.mjs";
 
 const apiRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -15,43 +15,27 @@ export interface ServerBundle {
 
 /**
  * The API's server, as the source is now, bundled once per test run for the processes tests start
- * (killed mid-burst, two on one database, a bad configuration). Loading the TypeScript through tsx
- * in each of them cost seconds a start; the bundle loads as plain JavaScript. The API's own code
- * and the workspace packages are in it; every other package is imported from node_modules as
- * usual, hence the bundle's place inside api/node_modules. The checkpointer's thread sits beside
- * the server, where the server's `new URL(…, import.meta.url)` looks for it.
+ * (killed mid-burst, two on one database, a bad configuration), as `pnpm build` bundles it
+ * (scripts/bundle.mjs): it loads as one file of plain JavaScript instead of TypeScript through tsx.
+ * The bundle sits inside api/node_modules, where the packages left out of it are found. The
+ * checkpointer's thread sits beside the server, where the server's `new URL(…, import.meta.url)`
+ * looks for it.
  */
 export async function bundleServer(): Promise<ServerBundle> {
   const outdir = join(apiRoot, "node_modules", ".cache", "charity-steps-test-server");
   mkdirSync(outdir, { recursive: true });
   // ES modules, as the API's own files are (node_modules ends the search for api/package.json).
   writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n');
-  await build({
-    absWorkingDir: apiRoot,
+  await bundleApi({
+    apiRoot,
     entryPoints: {
       server: "./src/server.ts",
       "wal-checkpoint-thread": "./src/db/wal-checkpoint-thread.js",
       "process-clock": "./test/reliability/process-clock.ts",
     },
     outdir,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
+    // The workspace's packages from their source, as the tests import them.
     conditions: ["source"],
-    sourcemap: "inline",
-    logLevel: "error",
-    plugins: [
-      {
-        name: "packages-stay-outside",
-        setup(bundle) {
-          // Bare imports, but the workspace's own packages (bundled from their source).
-          bundle.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith("@charity-steps/") ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
   });
   return { server: join(outdir, "server.js"), clock: join(outdir, "process-clock.js") };
 }
