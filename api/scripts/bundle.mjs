@@ -1,13 +1,23 @@
 // The API server as one JavaScript file (esbuild), for `pnpm build` and for the processes tests
 // start. Node then reads one file instead of resolving and loading about a thousand modules: a
 // process starts on a third of the CPU, which is what a restart, a second process, and every test
-// that starts the server pays. The native packages and the font package (whose files are read from
-// disk) stay in node_modules.
+// that starts the server pays. The native packages, the font package (whose files are read from
+// disk) and the password checker's word lists stay in node_modules.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-export const NOT_BUNDLED = ["better-sqlite3", "sharp", "@resvg/resvg-js", "pg-native", "dejavu-fonts-ttf"];
+export const NOT_BUNDLED = [
+  "better-sqlite3",
+  "sharp",
+  "@resvg/resvg-js",
+  "pg-native",
+  "dejavu-fonts-ttf",
+  // The password checker's word lists (1.6 MB of the bundle), loaded when a password is first
+  // checked rather than held by every process from its start.
+  "@zxcvbn-ts/language-common",
+  "@zxcvbn-ts/language-en",
+];
 
 /**
  * Bundles `entryPoints` (name → path from `api/`) into `outdir`. The checkpointer's thread must be
