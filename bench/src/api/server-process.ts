@@ -4,11 +4,11 @@
  */
 import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@charity-steps/e2e/support/app-server";
-import * as esbuild from "esbuild";
+import { bundleApi } from "../../../api/scripts/bundle.mjs";
 import { type Dialect, postgresDatabase, sqliteDatabase } from "./databases.js";
 import type { SeedPlan, ServerMessage } from "./protocol.js";
 
@@ -91,9 +91,9 @@ function apiNodeFlags(root: string): string[] {
 let compiled: Promise<string> | undefined;
 
 /**
- * The servers run as production runs the API: plain Node on the compiled `api/dist` (tsx's loader
- * alone would add tens of megabytes to the memory figures). So the API is built first, and the
- * child's own script is bundled to JavaScript, its packages left to Node to resolve.
+ * The servers run as production runs the API: plain Node on one bundled file (tsx's loader alone
+ * would add tens of megabytes to the memory figures). So the API is built first, and the child's
+ * own script is bundled with it and its packages as `pnpm build` bundles the API's server.
  */
 async function compiledServer(root: string): Promise<string> {
   compiled ??= (async () => {
@@ -102,18 +102,21 @@ async function compiledServer(root: string): Promise<string> {
       encoding: "utf8",
     });
     if (built.status !== 0) throw new Error(`building the API failed:\n${built.stdout}${built.stderr}`);
-    const outfile = join(root, "bench", ".cache", "server.mjs");
-    await esbuild.build({
-      entryPoints: [join(root, "bench", "src", "api", "server.ts")],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "warning",
+    // Inside api/node_modules, where the packages left out of the bundle are found; ES modules, as
+    // the API's own files are.
+    const outdir = join(root, "api", "node_modules", ".cache", "charity-steps-bench-server");
+    mkdirSync(outdir, { recursive: true });
+    writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n');
+    await bundleApi({
+      apiRoot: join(root, "bench"),
+      // The checkpointer's thread beside the server, where the API looks for it.
+      entryPoints: {
+        server: "./src/api/server.ts",
+        "wal-checkpoint-thread": "../api/src/db/wal-checkpoint-thread.js",
+      },
+      outdir,
     });
-    return outfile;
+    return join(outdir, "server.js");
   })();
   return compiled;
 }
