@@ -73,6 +73,8 @@ function underFaketime(utc, command, options) {
     FAKETIME_DONT_FAKE_MONOTONIC: "1",
     NO_COLOR: "1",
     MATRIX_ROUTES,
+    // None of FILES starts an API process: the run need not bundle the server for one.
+    API_TEST_PROCESSES: "none",
   };
   delete env.TEST_DATABASE_URL;
   return [["-m", "-f", start, ...command], { ...options, env }];

@@ -13,8 +13,8 @@ declare module "vitest" {
     sqliteTemplate: string;
     /** A PostgreSQL database migrated to the latest schema, the template of each test database that starts migrated ("" without TEST_DATABASE_URL). */
     postgresTemplate: string;
-    /** The server bundled for the API processes tests start (support/server-bundle.ts). */
-    serverBundle: ServerBundle;
+    /** The server bundled for the API processes tests start (support/server-bundle.ts); absent with API_TEST_PROCESSES=none. */
+    serverBundle?: ServerBundle;
   }
 }
 
@@ -35,7 +35,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     url.pathname = `/${postgresTemplate}`;
     await migrate(url.href);
   }
-  project.provide("serverBundle", await bundleServer());
+  // `pnpm test:calendar` runs only files that start no API process, nine times over.
+  if (process.env.API_TEST_PROCESSES !== "none") project.provide("serverBundle", await bundleServer());
   project.provide("sqliteTemplate", sqliteTemplate);
   project.provide("postgresTemplate", postgresTemplate);
   return async () => {

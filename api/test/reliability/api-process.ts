@@ -84,6 +84,7 @@ export async function startApiProcess(options: {
 /** Node's arguments for an API process of this run: the bundled server, with the test's clock. */
 export function serverProcessArgs(): string[] {
   const bundle = inject("serverBundle");
+  if (!bundle) throw new Error("This run bundled no server for API processes (API_TEST_PROCESSES=none)");
   return ["--enable-source-maps", "--import", bundle.clock, bundle.server];
 }
 
