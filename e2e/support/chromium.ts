@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = fileURLToPath(new URL("../screenshots", import.meta.url));
@@ -57,11 +57,19 @@ export function launchPhoneProfile(userDataDir: string): Promise<BrowserContext>
  */
 const screenshotsWanted = process.env.E2E_SCREENSHOTS !== "off";
 
-/** The whole page, or with `{ fullPage: false }` only what the phone's screen shows (an overlay). */
-export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+/**
+ * The whole page, or with `{ fullPage: false }` only what the phone's screen shows (an overlay);
+ * given a locator, that one element.
+ */
+export async function screenshot(
+  target: Page | Locator,
+  name: string,
+  { fullPage = true } = {},
+): Promise<void> {
   if (!screenshotsWanted) return;
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage });
+  const path = join(screenshotDir, `${name}.png`);
+  await ("goto" in target ? target.screenshot({ path, fullPage }) : target.screenshot({ path }));
 }
 
 /**

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -78,9 +77,10 @@ describe("importing an Apple Health export", () => {
     const result = page.getByText(`Imported ${healthExport.expected.size} days of steps from Apple Health.`);
     await result.waitFor({ timeout: 60_000 });
     await page.getByText("They are on your Charity Steps total now.").waitFor();
-    await page.getByRole("region", { name: "Import a Health export" }).screenshot({
-      path: fileURLToPath(new URL("../screenshots/apple-health-export-imported.png", import.meta.url)),
-    });
+    await screenshot(
+      page.getByRole("region", { name: "Import a Health export" }),
+      "apple-health-export-imported",
+    );
 
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     const percents = seen.map(Number);
