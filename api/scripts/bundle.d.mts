@@ -1,8 +1,9 @@
 /** See bundle.mjs. */
 export declare const NOT_BUNDLED: string[];
-export declare function bundleApi(options: {
-  apiRoot: string;
+interface BundleOptions {
   entryPoints: Record<string, string>;
-  outdir: string;
   conditions?: string[];
-}): Promise<void>;
+  workingDir?: string;
+}
+export declare function bundleApi(options: BundleOptions & { outdir: string }): Promise<void>;
+export declare function bundleApiInCache(name: string, options: BundleOptions): Promise<string>;

@@ -3,6 +3,7 @@
 // process starts on a third of the CPU, which is what a restart, a second process, and every test
 // that starts the server pays. The native packages, the font package (whose files are read from
 // disk) and the password checker's word lists stay in node_modules.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -19,14 +20,19 @@ export const NOT_BUNDLED = [
   "@zxcvbn-ts/language-en",
 ];
 
+const API_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
 /**
- * Bundles `entryPoints` (name → path from `api/`) into `outdir`. The checkpointer's thread must be
- * one of them: the server looks for it beside itself (`./wal-checkpoint-thread.js`).
+ * Bundles `entryPoints` (name → path from `workingDir`) into `outdir`, with the checkpointer's
+ * thread beside them, where the server looks for it (`./wal-checkpoint-thread.js`).
  */
-export async function bundleApi({ apiRoot, entryPoints, outdir, conditions = [] }) {
+export async function bundleApi({ entryPoints, outdir, conditions = [], workingDir = API_ROOT }) {
   await build({
-    absWorkingDir: apiRoot,
-    entryPoints,
+    absWorkingDir: workingDir,
+    entryPoints: {
+      ...entryPoints,
+      "wal-checkpoint-thread": join(API_ROOT, "src/db/wal-checkpoint-thread.js"),
+    },
     outdir,
     bundle: true,
     format: "esm",
@@ -47,12 +53,20 @@ export async function bundleApi({ apiRoot, entryPoints, outdir, conditions = [] 
   });
 }
 
+/**
+ * A bundle for the tests' or the bench's processes, in `api/node_modules/.cache/{name}`: inside
+ * api/node_modules, where the packages left out of it are found, and marked as ES modules (the
+ * search for a package.json stops at node_modules). Answers the folder.
+ */
+export async function bundleApiInCache(name, options) {
+  const outdir = join(API_ROOT, "node_modules", ".cache", name);
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n');
+  await bundleApi({ ...options, outdir });
+  return outdir;
+}
+
 /** Run by `pnpm build` after tsc: `dist/server.js` (what `node` runs) becomes the whole server in one file. */
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const apiRoot = fileURLToPath(new URL("..", import.meta.url));
-  await bundleApi({
-    apiRoot,
-    entryPoints: { server: "./src/server.ts", "wal-checkpoint-thread": "./src/db/wal-checkpoint-thread.js" },
-    outdir: join(apiRoot, "dist"),
-  });
+  await bundleApi({ entryPoints: { server: "./src/server.ts" }, outdir: join(API_ROOT, "dist") });
 }

@@ -9,6 +9,7 @@ import pg from "pg";
 import { CookieJar } from "tough-cookie";
 import { inject } from "vitest";
 import { type BuildOptions, buildApp } from "../src/app.js";
+import { PASSWORD_HASH_COSTS } from "../src/auth/passwords.js";
 import { SESSION_TTL_MS } from "../src/auth/sessions.js";
 import { type AppConfig, loadConfig } from "../src/config.js";
 
@@ -62,7 +63,7 @@ export async function createTestDatabase(
  * and in some hundreds of times. A hash keeps its cost, so every check is the same code either way;
  * the sign-in timing test runs at production's cost.
  */
-export const TEST_PASSWORD_HASH_COST = "10";
+export const TEST_PASSWORD_HASH_COST = String(PASSWORD_HASH_COSTS.least);
 
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({

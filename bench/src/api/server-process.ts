@@ -4,11 +4,11 @@
  */
 import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@charity-steps/e2e/support/app-server";
-import { bundleApi } from "../../../api/scripts/bundle.mjs";
+import { bundleApiInCache } from "../../../api/scripts/bundle.mjs";
 import { type Dialect, postgresDatabase, sqliteDatabase } from "./databases.js";
 import type { SeedPlan, ServerMessage } from "./protocol.js";
 
@@ -102,19 +102,9 @@ async function compiledServer(root: string): Promise<string> {
       encoding: "utf8",
     });
     if (built.status !== 0) throw new Error(`building the API failed:\n${built.stdout}${built.stderr}`);
-    // Inside api/node_modules, where the packages left out of the bundle are found; ES modules, as
-    // the API's own files are.
-    const outdir = join(root, "api", "node_modules", ".cache", "charity-steps-bench-server");
-    mkdirSync(outdir, { recursive: true });
-    writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n');
-    await bundleApi({
-      apiRoot: join(root, "bench"),
-      // The checkpointer's thread beside the server, where the API looks for it.
-      entryPoints: {
-        server: "./src/api/server.ts",
-        "wal-checkpoint-thread": "../api/src/db/wal-checkpoint-thread.js",
-      },
-      outdir,
+    const outdir = await bundleApiInCache("charity-steps-bench-server", {
+      workingDir: join(root, "bench"),
+      entryPoints: { server: "./src/api/server.ts" },
     });
     return join(outdir, "server.js");
   })();
