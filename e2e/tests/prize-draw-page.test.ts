@@ -2,34 +2,42 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
+
+/**
+ * Both clocks (the server's and the page's): 10:00 in London on Wednesday 18 November 2026, well
+ * before the month's last days, when the postal route and the commitment shown move on a month.
+ */
+const clock = createFakeClock();
+const MONTH = "2026-11";
+const NOW = Date.parse(`${MONTH}-18T10:00:00Z`);
 
 let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-const month = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/London",
-  year: "numeric",
-  month: "2-digit",
-})
-  .format(Date.now())
-  .slice(0, 7);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  page = await (await phoneContext(browser)).newPage();
+  // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
+  await clock.set(signUpMoment());
+  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+  const context = await phoneContext(browser);
+  page = await context.newPage();
   errors = watchForErrors(page);
+  await newSignedInWalker(page, server.origin);
+  await clock.set(NOW);
+  await context.clock.setFixedTime(NOW);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 describe("the prize page, before the draw", () => {
   it("shows this month's commitment as the API publishes it, and the free postal route", async () => {
-    await newSignedInWalker(page, server.origin);
-    const published = await (await fetch(`${server.origin}/api/draws/${month}`)).json();
+    const published = await (await fetch(`${server.origin}/api/draws/${MONTH}`)).json();
     expect(published.commitment).toMatch(/^[0-9a-f]{64}$/);
 
     await page.goto(`${server.origin}/prize-draw`);

@@ -26,11 +26,10 @@ async function chromeLauncher(): Promise<ChromeLauncher> {
  * The phone the performance budgets stand for, by Lighthouse's benchmark index: the budgets were set
  * and met on this machine when it measured 2,600–2,800 under Lighthouse's default 4× CPU slowdown,
  * that is a phone of about 675 (Lighthouse's "mid-tier mobile" runs from 125 to 800). This machine's
- * speed has since been read from 1,000 to 2,700, sometimes within one run, and a fixed 4× then
- * simulates a phone up to three times slower on a slow day. So each run's slowdown is worked out from
- * the index Lighthouse read at the start of that same run, the calibration its throttling guide
- * describes for a host unlike the desktop its default assumes. The index is read once: a host that
- * slows during the load that follows still lowers the score.
+ * speed has since been read from 1,000 to 2,700, and a fixed 4× then simulates a phone up to three
+ * times slower on a slow day. So the slowdown is worked out from the indexes Lighthouse read in the
+ * page loads it scores, the calibration its throttling guide describes for a host unlike the desktop
+ * its default assumes.
  */
 export const BUDGET_PHONE_BENCHMARK_INDEX = 675;
 /** Lighthouse's own slowdown, whatever the host: each run is scored with it too, for reference. */
@@ -46,10 +45,9 @@ export interface LighthouseRun {
   cls: number;
   lcpMs: number;
   tbtMs: number;
-  /** Lighthouse's measure of this machine's speed, read at the start of the run. */
+  /** Lighthouse's measure of this machine's speed, read at the start of the page load. */
   benchmarkIndex: number;
-  /** The CPU slowdown worked out from it, and the score at Lighthouse's default 4× instead. */
-  cpuSlowdown: number;
+  /** The score at Lighthouse's default 4× slowdown. */
   performanceAtDefault: number;
   /** What shifted, from the layout-shifts audit. */
   shifted: string[];
@@ -57,15 +55,20 @@ export interface LighthouseRun {
   compressionSavingsMs: number;
 }
 
+/** One page load's record, as Lighthouse's gather mode wrote it, to be scored afterwards. */
+interface Gathered {
+  url: string;
+  flags: Flags;
+  record: string;
+  benchmarkIndex: number;
+}
+
 /**
- * One Lighthouse 12 run, mobile and simulated throttling, performance only. Simulated throttling
- * loads the page at full speed and applies the slowdown afterwards, in its model of the load, so the
- * page is loaded once (Lighthouse's gather mode, which also reads the host's benchmark index) and its
- * record is scored twice (audit mode): at the slowdown for the budgets' phone, and at the default.
- * Lighthouse refuses to score a record with other settings than it was made with, so the slowdown
- * is written into the record's settings first.
+ * Loads the page once in a fresh Chromium, in Lighthouse 12's gather mode (mobile, simulated
+ * throttling, performance only). Simulated throttling loads the page at full speed and applies the
+ * slowdown afterwards, in its model of the load, so one load can be scored at any slowdown.
  */
-async function runOnce(url: string, chromePath: string, cookie: string | null): Promise<LighthouseRun> {
+async function gather(url: string, chromePath: string, cookie: string | null): Promise<Gathered> {
   const launcher = await chromeLauncher();
   const chrome = await launcher.launch({ chromePath, chromeFlags: [...CHROMIUM_ARGS, "--headless=new"] });
   const record = await mkdtemp(join(tmpdir(), "lighthouse-"));
@@ -77,69 +80,75 @@ async function runOnce(url: string, chromePath: string, cookie: string | null): 
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
     };
     await lighthouse(url, { ...flags, port: chrome.port, gatherMode: record });
-    const artifactsFile = join(record, "artifacts.json");
-    const artifacts = JSON.parse(await readFile(artifactsFile, "utf8")) as {
+    const artifacts = JSON.parse(await readFile(join(record, "artifacts.json"), "utf8")) as {
       BenchmarkIndex: number;
-      settings: { throttling: { cpuSlowdownMultiplier: number } };
     };
-    const scoreAt = async (cpuSlowdownMultiplier: number) => {
-      artifacts.settings.throttling.cpuSlowdownMultiplier = cpuSlowdownMultiplier;
-      await writeFile(artifactsFile, JSON.stringify(artifacts));
-      const result = await lighthouse(url, {
-        ...flags,
-        auditMode: record,
-        throttling: { cpuSlowdownMultiplier },
-      });
-      if (!result) throw new Error("lighthouse returned no result");
-      const { lhr } = result;
-      if (lhr.runtimeError)
-        throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-      const score = lhr.categories.performance?.score;
-      if (score === null || score === undefined) throw new Error("lighthouse gave no performance score");
-      return { lhr, performance: Math.round(score * 100) };
-    };
-    const cpuSlowdown = cpuSlowdownFor(artifacts.BenchmarkIndex);
-    const atDefault = await scoreAt(DEFAULT_CPU_SLOWDOWN);
-    const { lhr, performance } = await scoreAt(cpuSlowdown);
-    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-    return {
-      performance,
-      cls: numeric("cumulative-layout-shift"),
-      lcpMs: numeric("largest-contentful-paint"),
-      tbtMs: numeric("total-blocking-time"),
-      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
-      cpuSlowdown: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? cpuSlowdown,
-      performanceAtDefault: atDefault.performance,
-      shifted: (
-        (
-          lhr.audits["layout-shifts"]?.details as {
-            items?: { node?: { nodeLabel?: string; selector?: string } }[];
-          }
-        )?.items ?? []
-      )
-        .map((item) => item.node?.selector ?? item.node?.nodeLabel ?? "?")
-        .slice(0, 3),
-      compressionSavingsMs: numeric("uses-text-compression"),
-    };
+    return { url, flags, record, benchmarkIndex: artifacts.BenchmarkIndex };
+  } catch (error) {
+    await rm(record, { recursive: true, force: true });
+    throw error;
   } finally {
     await chrome.kill();
-    await rm(record, { recursive: true, force: true });
   }
 }
 
-/** Median of `runs` Lighthouse runs (scores wobble on a shared machine), as two figures. */
+/**
+ * Scores a gathered load (audit mode) at the given slowdown and at the default. Lighthouse refuses
+ * to score a record with other settings than it was made with, so the slowdown is written into the
+ * record's settings first.
+ */
+async function score(gathered: Gathered, cpuSlowdown: number): Promise<LighthouseRun> {
+  const artifactsFile = join(gathered.record, "artifacts.json");
+  const artifacts = JSON.parse(await readFile(artifactsFile, "utf8")) as {
+    settings: { throttling: { cpuSlowdownMultiplier: number } };
+  };
+  const scoreAt = async (cpuSlowdownMultiplier: number) => {
+    artifacts.settings.throttling.cpuSlowdownMultiplier = cpuSlowdownMultiplier;
+    await writeFile(artifactsFile, JSON.stringify(artifacts));
+    const result = await lighthouse(gathered.url, {
+      ...gathered.flags,
+      auditMode: gathered.record,
+      throttling: { cpuSlowdownMultiplier },
+    });
+    if (!result) throw new Error("lighthouse returned no result");
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const performance = lhr.categories.performance?.score;
+    if (performance === null || performance === undefined)
+      throw new Error("lighthouse gave no performance score");
+    return { lhr, performance: Math.round(performance * 100) };
+  };
+  const atDefault = await scoreAt(DEFAULT_CPU_SLOWDOWN);
+  const { lhr, performance } = await scoreAt(cpuSlowdown);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  return {
+    performance,
+    cls: numeric("cumulative-layout-shift"),
+    lcpMs: numeric("largest-contentful-paint"),
+    tbtMs: numeric("total-blocking-time"),
+    benchmarkIndex: Math.round(gathered.benchmarkIndex),
+    performanceAtDefault: atDefault.performance,
+    shifted: (
+      (
+        lhr.audits["layout-shifts"]?.details as {
+          items?: { node?: { nodeLabel?: string; selector?: string } }[];
+        }
+      )?.items ?? []
+    )
+      .map((item) => item.node?.selector ?? item.node?.nodeLabel ?? "?")
+      .slice(0, 3),
+    compressionSavingsMs: numeric("uses-text-compression"),
+  };
+}
+
 /**
  * Lighthouse now and then fails to record a page load's trace (NO_NAVSTART: "Please run Lighthouse
- * again"); such a run is run again, twice at most. Any other failure is reported at once.
+ * again"); such a load is made again, twice at most. Any other failure is reported at once.
  */
-async function runWithRetries(
-  url: string,
-  chromePath: string,
-  cookie: string | null,
-): Promise<LighthouseRun> {
+async function gatherWithRetries(url: string, chromePath: string, cookie: string | null): Promise<Gathered> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await runOnce(url, chromePath, cookie);
+      return await gather(url, chromePath, cookie);
     } catch (error) {
       const flake = error instanceof Error && error.message.includes("NO_NAVSTART");
       if (!flake || attempt >= 3) throw error;
@@ -147,6 +156,16 @@ async function runWithRetries(
   }
 }
 
+/**
+ * Median of `runs` Lighthouse runs (scores wobble on a shared machine), as two figures.
+ *
+ * Every run is scored at one slowdown, from the median of the runs' benchmark indexes. Lighthouse
+ * reads the index once, in the page just opened, over half a second of string and array work, and
+ * on this machine that reading says more about how warmed up the page's JavaScript engine is than
+ * about the machine: eight readings in a row in one page rose from about 1,500 to 3,000, and the
+ * same build's loads read 900 to 2,500 while scoring alike at a fixed 4×. Scored each at its own
+ * reading, they spread 20 points apart.
+ */
 export async function measureLighthouse(options: {
   label: string;
   url: string;
@@ -156,9 +175,17 @@ export async function measureLighthouse(options: {
   minPerformance: number;
   quick: boolean;
 }): Promise<Figure[]> {
+  const loads: Gathered[] = [];
   const results: LighthouseRun[] = [];
-  for (let run = 0; run < options.runs; run += 1) {
-    results.push(await runWithRetries(options.url, options.chromePath, options.cookie));
+  let cpuSlowdown = DEFAULT_CPU_SLOWDOWN;
+  try {
+    for (let run = 0; run < options.runs; run += 1) {
+      loads.push(await gatherWithRetries(options.url, options.chromePath, options.cookie));
+    }
+    cpuSlowdown = cpuSlowdownFor(median(loads.map((load) => load.benchmarkIndex)));
+    for (const load of loads) results.push(await score(load, cpuSlowdown));
+  } finally {
+    await Promise.all(loads.map((load) => rm(load.record, { recursive: true, force: true })));
   }
   const scores = results.map((result) => result.performance);
   const cls = median(results.map((result) => result.cls));
@@ -175,7 +202,7 @@ export async function measureLighthouse(options: {
         note:
           `median of ${options.runs} (${scores.join(", ")}); LCP ${Math.round(lcp)} ms, TBT ${Math.round(tbt)} ms; ` +
           `text compression would save ~${Math.round(median(results.map((r) => r.compressionSavingsMs)))} ms; ` +
-          `benchmarkIndex ${results.map((r) => r.benchmarkIndex).join("/")}, so CPU ${results.map((r) => `${r.cpuSlowdown}×`).join("/")} ` +
+          `benchmarkIndex ${results.map((r) => r.benchmarkIndex).join("/")}, so CPU ${cpuSlowdown}× ` +
           `for a phone of ${BUDGET_PHONE_BENCHMARK_INDEX}; at the default 4×: ${results.map((r) => r.performanceAtDefault).join(", ")}`,
       },
       options.quick,
