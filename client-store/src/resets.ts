@@ -44,22 +44,36 @@ export interface ResetOptions<T> {
   callServer?: () => Promise<T>;
 }
 
-/** The server's daily reset: a `POST` with the JSON header and no body; throws an ApiError on a refusal. */
-export function postDailyReset(fetchFn?: FetchLike): () => Promise<DailyResetResponse> {
-  return postReset<DailyResetResponse>(DAILY_RESET_PATH, fetchFn);
+/**
+ * The server's daily reset: a `POST` with the JSON header and no body; throws an ApiError on a
+ * refusal. Once `signal` is aborted it sends nothing, and a call under way is abandoned.
+ */
+export function postDailyReset(fetchFn?: FetchLike, signal?: AbortSignal): () => Promise<DailyResetResponse> {
+  return postReset<DailyResetResponse>(DAILY_RESET_PATH, fetchFn, signal);
 }
 
 /** The server's monthly reset, sent like the daily one. */
-export function postMonthlyReset(fetchFn?: FetchLike): () => Promise<MonthlyResetResponse> {
-  return postReset<MonthlyResetResponse>(MONTHLY_RESET_PATH, fetchFn);
+export function postMonthlyReset(
+  fetchFn?: FetchLike,
+  signal?: AbortSignal,
+): () => Promise<MonthlyResetResponse> {
+  return postReset<MonthlyResetResponse>(MONTHLY_RESET_PATH, fetchFn, signal);
 }
 
-function postReset<T>(path: string, fetchFn?: FetchLike) {
+function postReset<T>(path: string, fetchFn?: FetchLike, signal?: AbortSignal) {
   return async (): Promise<T> => {
+    signal?.throwIfAborted();
     const headers = { "Content-Type": "application/json" };
-    const response = await apiRequest("POST", path, undefined, headers, { fetch: fetchFn });
+    const response = await apiRequest("POST", path, undefined, headers, { fetch: fetchFn, signal });
     return (await response.json()) as T;
   };
+}
+
+/** Logs a server reset's failure, but not one abandoned on purpose (the checks were stopped). */
+function warnUnlessAbandoned(which: string, error: unknown): null {
+  const abandoned = error instanceof Error && error.name === "AbortError";
+  if (!abandoned) console.warn(`Server ${which} reset failed; the local reset still happened`, error);
+  return null;
 }
 
 /**
@@ -82,10 +96,7 @@ export async function checkDailyReset({
     return last;
   });
   if (previousDay === undefined) return null;
-  const server = await callServer().catch((error: unknown) => {
-    console.warn("Server daily reset failed; the local reset still happened", error);
-    return null;
-  });
+  const server = await callServer().catch((error: unknown) => warnUnlessAbandoned("daily", error));
   return { type: "dailyReset", day, previousDay, server };
 }
 
@@ -105,10 +116,7 @@ export async function checkMonthlyReset({
     return last;
   });
   if (previousMonth === undefined) return null;
-  const server = await callServer().catch((error: unknown) => {
-    console.warn("Server monthly reset failed; the local reset still happened", error);
-    return null;
-  });
+  const server = await callServer().catch((error: unknown) => warnUnlessAbandoned("monthly", error));
   return { type: "monthlyReset", month, previousMonth, server };
 }
 
@@ -131,7 +139,11 @@ export interface ResetChecksOptions {
   onMonthlyReset?: (result: MonthlyResetResult) => void;
 }
 
-/** Checks both resets now and every 60 s; returns a function that stops the checks. */
+/**
+ * Checks both resets now and every 60 s; returns a function that stops the checks. Stopping also
+ * ends a check under way (the walker has signed out, or the page has closed their screen): a local
+ * reset already begun finishes, but nothing more is sent to the server and no callback runs.
+ */
 export function startResetChecks({
   fetch: fetchFn,
   intervalMs = RESET_CHECK_INTERVAL_MS,
@@ -140,14 +152,18 @@ export function startResetChecks({
   onMonthlyReset,
 }: ResetChecksOptions = {}): () => void {
   let checking = false;
+  const stopped = new AbortController();
+  const { signal } = stopped;
   const check = async () => {
-    if (checking) return;
+    if (checking || signal.aborted) return;
     checking = true;
     try {
       const now = clock();
-      const daily = await checkDailyReset({ now, callServer: postDailyReset(fetchFn) });
+      const daily = await checkDailyReset({ now, callServer: postDailyReset(fetchFn, signal) });
+      if (signal.aborted) return;
       if (daily) onDailyReset?.(daily);
-      const monthly = await checkMonthlyReset({ now, callServer: postMonthlyReset(fetchFn) });
+      const monthly = await checkMonthlyReset({ now, callServer: postMonthlyReset(fetchFn, signal) });
+      if (signal.aborted) return;
       if (monthly) onMonthlyReset?.(monthly);
     } catch (error) {
       console.warn("Reset check failed", error);
@@ -157,5 +173,8 @@ export function startResetChecks({
   };
   void check();
   const timer = setInterval(() => void check(), intervalMs);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    stopped.abort();
+  };
 }

@@ -164,4 +164,56 @@ describe("the reset checks every 60 s", () => {
       "/api/monthly-reset",
     ]);
   });
+
+  it("stopped during a check, sends nothing more and reports nothing", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    vi.setSystemTime(Date.parse("2026-05-31T22:59:30Z"));
+    const server = fakeServer();
+    const daily = vi.fn();
+    const monthly = vi.fn();
+    const warn = vi.spyOn(console, "warn");
+    warn.mockClear();
+    // Stopped at once: the first check is still in its local transaction, before any request.
+    startResetChecks({ fetch: server.fetch, onDailyReset: daily, onMonthlyReset: monthly })();
+
+    // The local reset it had begun still lands.
+    await vi.waitFor(async () => expect(await getMeta("lastDailyReset")).toBe("2026-05-31"));
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(server.requests).toEqual([]);
+    expect(daily).not.toHaveBeenCalled();
+    expect(monthly).not.toHaveBeenCalled();
+    expect(await getMeta("lastMonthlyReset")).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("stopped while the server's reset is on its way, abandons it without a warning", async () => {
+    vi.setSystemTime(Date.parse("2026-05-20T08:00:00Z"));
+    let sent!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    // A server that never answers: only the abort ends the request.
+    const hanging = vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          sent();
+          init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        }),
+    );
+    const daily = vi.fn();
+    const monthly = vi.fn();
+    const warn = vi.spyOn(console, "warn");
+    warn.mockClear();
+    const stop = startResetChecks({ fetch: hanging, onDailyReset: daily, onMonthlyReset: monthly });
+    await reached;
+    stop();
+
+    await vi.waitFor(() => expect(hanging.mock.calls[0]?.[1].signal?.aborted).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hanging).toHaveBeenCalledTimes(1);
+    expect(hanging.mock.calls[0]?.[0]).toBe("/api/daily-reset");
+    expect(daily).not.toHaveBeenCalled();
+    expect(monthly).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+  });
 });
