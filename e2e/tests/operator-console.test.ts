@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -9,22 +10,24 @@ let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-/** The London month of `at`, YYYY-MM. */
-const londonMonth = (at: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit" })
-    .format(at)
-    .slice(0, 7);
+/** The server's clock: 10:00 in London on Wednesday 18 November 2026. */
+const clock = createFakeClock();
+const NOW = Date.parse("2026-11-18T10:00:00Z");
 /** Last London month: still open to postal entries, and its 25th (the closing day) is past. */
-const month = londonMonth(Date.parse(`${londonMonth(Date.now())}-01T12:00:00Z`) - 5 * 86_400_000);
+const month = "2026-10";
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  // The operator signs up at a moment ahead of the browser's real clock, so the sign-in pages'
+  // cookies last; the entries are recorded on the day above.
+  await clock.set(signUpMoment());
+  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 const form = () => page.getByRole("form", { name: "Record a postal entry" });
@@ -63,6 +66,7 @@ describe("the operator console", () => {
   });
 
   it("refuses an entry received after the 25th with the server's reason", async () => {
+    await clock.set(NOW);
     await record({ fullName: "Late Letter", address: "2 Slow Road\nPostville", receivedOn: `${month}-26` });
     await form()
       .getByRole("alert")
@@ -126,6 +130,7 @@ describe("the operator console", () => {
   it("is the 404 page for a walker who is not an operator", async () => {
     const other = await (await phoneContext(browser)).newPage();
     const otherErrors = watchForErrors(other);
+    await clock.set(signUpMoment());
     await newSignedInWalker(other, server.origin);
     await other.goto(`${server.origin}/operator`);
     await other.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
