@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
+
+/**
+ * Once the walker has signed up, both clocks (the server's and the page's) read 10:00 in London on
+ * Wednesday 18 November 2026: the steps synced for "today" and the month's screens agree whenever
+ * this runs.
+ */
+const clock = createFakeClock();
+const NOW = Date.parse("2026-11-18T10:00:00Z");
 
 let server: AppServer;
 let browser: Browser;
@@ -11,13 +20,14 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   page = await (await phoneContext(browser)).newPage();
   errors = watchForErrors(page);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 /** A real 2×2 PNG, as a phone's photo picker would hand over. */
@@ -73,7 +83,12 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
   });
 
   it("the dashboard with tracking off, the manual form's error and the toasts", async () => {
+    // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
+    await clock.set(signUpMoment());
     await newSignedInWalker(page, server.origin);
+    await clock.set(NOW);
+    await page.context().clock.setFixedTime(NOW);
+    await page.reload();
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
     await page.getByRole("button", { name: "Add Steps" }).waitFor();
     await expectAccessible(page, "dashboard, tracking off");

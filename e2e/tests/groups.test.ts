@@ -2,24 +2,39 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
+
+/**
+ * Both clocks (the server's and the pages'): 10:00 in London on Wednesday 18 November 2026, so that
+ * today's steps and this month's leaderboard are the same day and month for both, whenever this runs.
+ */
+const clock = createFakeClock();
+const NOW = Date.parse("2026-11-18T10:00:00Z");
 
 let server: AppServer;
 let browser: Browser;
 const walkers: { context: BrowserContext; page: Page; errors: string[] }[] = [];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
+  await clock.set(signUpMoment());
+  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   for (let i = 0; i < 2; i++) {
     const context = await phoneContext(browser);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
     const page = await context.newPage();
     walkers.push({ context, page, errors: watchForErrors(page) });
   }
+  await newSignedInWalker(walkers[0]?.page as Page, server.origin);
+  await newSignedInWalker(walkers[1]?.page as Page, server.origin);
+  await clock.set(NOW);
+  for (const { context } of walkers) await context.clock.setFixedTime(NOW);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 const admin = () => walkers[0]?.page as Page;
@@ -43,8 +58,6 @@ describe("two walkers in a group", () => {
   let joinCode = "";
 
   it("one creates a group and copies its code", async () => {
-    await newSignedInWalker(admin(), server.origin);
-    await newSignedInWalker(member(), server.origin);
     const page = admin();
     await page.goto(`${server.origin}/groups`);
     await page.getByText("No Groups Yet").waitFor();
