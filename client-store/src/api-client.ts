@@ -53,6 +53,11 @@ export interface ApiRequestOptions {
   /** Stands in for the global fetch (tests, the bench). */
   fetch?: FetchLike | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Lets the request finish after the page has gone (a reload, a closed tab): for a small change
+   * the walker expects kept the moment they made it. The browser takes 64 KB of such bodies at most.
+   */
+  keepalive?: boolean | undefined;
 }
 
 /**
@@ -65,9 +70,10 @@ export async function apiRequest(
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},
-  { fetch: fetchFn = (input, init) => fetch(input, init), signal }: ApiRequestOptions = {},
+  { fetch: fetchFn = (input, init) => fetch(input, init), signal, keepalive }: ApiRequestOptions = {},
 ): Promise<Response> {
   const init: RequestInit = { method, credentials: "include" };
+  if (keepalive) init.keepalive = true;
   if (Object.keys(headers).length > 0) init.headers = headers;
   if (body instanceof FormData) {
     init.body = body;

@@ -43,6 +43,13 @@ describe("apiRequest", () => {
     });
   });
 
+  it("asks for a request that outlives the page only when told to", async () => {
+    const fetch = answering(Response.json({}));
+    await apiRequest("PUT", "/api/account/preferences", { theme: "dark" }, {}, { fetch, keepalive: true });
+    await apiRequest("PUT", "/api/account/preferences", { theme: "light" }, {}, { fetch });
+    expect(fetch.mock.calls.map(([, init]) => init.keepalive)).toEqual([true, undefined]);
+  });
+
   it("throws an ApiError with the status and the API's message when the server refuses", async () => {
     const fetch = answering(
       new Response('{"message":"Group not found."}', { status: 404, statusText: "Not Found" }),

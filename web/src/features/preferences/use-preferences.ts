@@ -25,8 +25,11 @@ export function usePreferences() {
 export function useSavePreferences() {
   const queryClient = useQueryClient();
   return useMutation({
+    // A theme picked just before a reload is kept: the request outlives the page.
     mutationFn: async (change: PreferencesUpdate) =>
-      (await (await apiRequest("PUT", ACCOUNT_PREFERENCES_PATH, change)).json()) as PreferencesResponse,
+      (await (
+        await apiRequest("PUT", ACCOUNT_PREFERENCES_PATH, change, {}, { keepalive: true })
+      ).json()) as PreferencesResponse,
     onSuccess: async (saved, change) => {
       queryClient.setQueryData(PREFERENCES_KEY, saved);
       // The weekly email is also the Notifications section's "Your week" email switch.

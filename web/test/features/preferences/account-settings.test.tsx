@@ -11,11 +11,13 @@ import { testWalker } from "../../support/walker";
 describe("Appearance on the Account page", () => {
   it("saves Dark and shows it at once, and Light again", async () => {
     const sent: PreferencesUpdate[] = [];
+    const outlivesThePage: boolean[] = [];
     server.use(
       signedInAs(testWalker),
       http.put(ACCOUNT_PREFERENCES_PATH, async ({ request }) => {
         const change = (await request.json()) as PreferencesUpdate;
         sent.push(change);
+        outlivesThePage.push(request.keepalive);
         return HttpResponse.json({
           dailyGoal: 10_000,
           theme: change.theme ?? "system",
@@ -36,6 +38,8 @@ describe("Appearance on the Account page", () => {
     await user.click(screen.getByRole("radio", { name: /^Light/ }));
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe("light"));
     expect(sent).toEqual([{ theme: "dark" }, { theme: "light" }]);
+    // A reload right after the choice does not cancel its saving.
+    expect(outlivesThePage).toEqual([true, true]);
     expect(localStorage.getItem("charity-steps:theme")).toBe("light");
   });
 
