@@ -79,6 +79,13 @@ export function createFakeClock(): FakeClock {
 }
 
 /**
+ * 10:00 in London on Wednesday 18 November 2026: a weekday well inside its month, away from the
+ * draw's close on the 3rd, the postal route's 25th and the clocks' changes. Tests that only need a
+ * fixed "today" run their clocks there.
+ */
+export const MID_MONTH_MOMENT = Date.parse("2026-11-18T10:00:00Z");
+
+/**
  * A server moment far ahead of the browser's real clock, for signing up: the sign-in pages' cookies
  * are dated by the server's clock and must outlive the browser's, whatever day the tests run on.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 /**
@@ -12,7 +12,7 @@ import { newSignedInWalker } from "../support/walker.js";
  * this runs.
  */
 const clock = createFakeClock();
-const NOW = Date.parse("2026-11-18T10:00:00Z");
+const NOW = MID_MONTH_MOMENT;
 
 let server: AppServer;
 let browser: Browser;

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -12,7 +12,7 @@ let page: Page;
 let errors: string[];
 /** The server's clock: 10:00 in London on Wednesday 18 November 2026. */
 const clock = createFakeClock();
-const NOW = Date.parse("2026-11-18T10:00:00Z");
+const NOW = MID_MONTH_MOMENT;
 /** Last London month: still open to postal entries, and its 25th (the closing day) is past. */
 const month = "2026-10";
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 /**
@@ -11,7 +11,7 @@ import { newSignedInWalker } from "../support/walker.js";
  */
 const clock = createFakeClock();
 const MONTH = "2026-11";
-const NOW = Date.parse(`${MONTH}-18T10:00:00Z`);
+const NOW = MID_MONTH_MOMENT;
 
 let server: AppServer;
 let browser: Browser;
