@@ -7,25 +7,78 @@ export type DayString = string;
 /** A London calendar month, `YYYY-MM`. */
 export type MonthString = string;
 
-// en-CA formats dates as YYYY-MM-DD; one formatter is reused because building one is costly.
-const londonDateFormat = new Intl.DateTimeFormat("en-CA", {
-  timeZone: STEP_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * London's clocks are worked out from the UK's summer-time rule, not read from the platform's
+ * time-zone data: in a browser a page's first `Intl` date format loads the locale's data, a long
+ * task on a phone before the dashboard can draw (bench/README.md). The rule, in force since 1996
+ * (the Summer Time Order 2002): British Summer Time, an hour ahead of GMT, runs from 01:00 GMT on
+ * the last Sunday of March to 01:00 GMT on the last Sunday of October. The tests compare every
+ * hour of the years around now with the platform's Europe/London, so a change in the law fails
+ * them once the platform's data has it.
+ */
+const summerTimes = new Map<number, readonly [number, number]>();
+
+/** 01:00 GMT on the last Sunday of the month (`monthIndex` 0-11) of `year`. */
+function lastSundayAtOne(year: number, monthIndex: number): number {
+  const lastDayAtOne = Date.UTC(year, monthIndex + 1, 0, 1);
+  return lastDayAtOne - new Date(lastDayAtOne).getUTCDay() * DAY_MS;
+}
+
+/** London's offset from UTC at `at`, in milliseconds: 0 in winter (GMT), an hour in summer (BST). */
+export function londonOffset(at: number): number {
+  const year = new Date(at).getUTCFullYear();
+  let summer = summerTimes.get(year);
+  if (!summer) {
+    summer = [lastSundayAtOne(year, 2), lastSundayAtOne(year, 9)];
+    summerTimes.set(year, summer);
+  }
+  return at >= summer[0] && at < summer[1] ? HOUR_MS : 0;
+}
+
+/** What London's clocks and calendar read at an instant. */
+export interface LondonReading {
+  year: number;
+  /** 1-12. */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 is Sunday. */
+  weekday: number;
+  /** The London calendar day, `YYYY-MM-DD`. */
+  date: DayString;
+}
+
+/** London's calendar and clocks at `at` (a `RangeError` for an invalid time, as `Intl` gives). */
+export function londonReading(at: Date | number | string): LondonReading {
+  const time = new Date(at).getTime();
+  const wall = new Date(time + londonOffset(time));
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+    weekday: wall.getUTCDay(),
+    date: wall.toISOString().slice(0, 10),
+  };
+}
 
 // London midnight is 00:00 or 23:00 UTC and the clocks change at 01:00 UTC, so the London day is the
-// same for a whole UTC hour: the last hour's answer is kept (formatting costs more than a step sync's
-// query).
+// same for a whole UTC hour: the last hour's answer is kept (a step sync asks for it many times).
 let lastHour = Number.NaN;
 let lastDay = "";
 
 export function londonDay(at: Date | number = Date.now()): DayString {
   const time = typeof at === "number" ? at : at.getTime();
-  const hour = Math.floor(time / 3_600_000);
+  const hour = Math.floor(time / HOUR_MS);
   if (hour !== lastHour) {
-    lastDay = londonDateFormat.format(time);
+    lastDay = new Date(time + londonOffset(time)).toISOString().slice(0, 10);
     lastHour = hour;
   }
   return lastDay;
@@ -75,33 +128,23 @@ export function londonDayStart(day: DayString): number {
   return londonDay(utcMidnight - 3_600_000) === day ? utcMidnight - 3_600_000 : utcMidnight;
 }
 
-const hourFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STEP_TIME_ZONE,
-  hour: "numeric",
-  hourCycle: "h23",
-});
-
 /** The hour (0-23) on London's clocks at `at`. */
 export function londonHour(at: Date | number = Date.now()): number {
-  return Number(hourFormat.format(new Date(at)));
+  return londonReading(at).hour;
 }
 
-const clockFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: STEP_TIME_ZONE,
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
+const twoDigits = (value: number) => String(value).padStart(2, "0");
 
 /** London's clocks at `at`, `HH:MM`. */
 export function londonClock(at: Date | number = Date.now()): string {
-  return clockFormat.format(new Date(at));
+  const { hour, minute } = londonReading(at);
+  return `${twoDigits(hour)}:${twoDigits(minute)}`;
 }
 
 /** Minutes past London midnight at `at` (0-1439), as London's clocks read. */
 export function londonMinuteOfDay(at: Date | number = Date.now()): number {
-  const [hours, minutes] = londonClock(at).split(":").map(Number) as [number, number];
-  return hours * 60 + minutes;
+  const { hour, minute } = londonReading(at);
+  return hour * 60 + minute;
 }
 
 /**
@@ -123,4 +166,80 @@ export function nextLondonTime(after: number, time: string): number {
   const today = londonDay(after);
   const todays = londonTimeOn(today, time);
   return todays > after ? todays : londonTimeOn(addDays(today, 1), time);
+}
+
+/** Months and weekdays as en-GB writes them, for dates written without `Intl` (see `londonOffset`). */
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
+export const MONTH_SHORT_NAMES = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sept",
+  "Oct",
+  "Nov",
+  "Dec",
+] as const;
+export const WEEKDAY_SHORT_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+// Calendar days as a person reads them, written from their parts (see `londonOffset`).
+
+/** A calendar day (YYYY-MM-DD) read as a UTC date, whose parts are that day's. */
+const calendarDate = (day: DayString) => new Date(`${day}T00:00:00Z`);
+
+/** A calendar day as a person reads it: "Sat, 21 Nov 2026". */
+export function formatDay(day: DayString): string {
+  const date = calendarDate(day);
+  return `${WEEKDAY_SHORT_NAMES[date.getUTCDay()]}, ${date.getUTCDate()} ${MONTH_SHORT_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/** A calendar day in few letters, where many stand side by side: "Sat 21 Nov". */
+export function formatShortDay(day: DayString): string {
+  const date = calendarDate(day);
+  return `${WEEKDAY_SHORT_NAMES[date.getUTCDay()]} ${date.getUTCDate()} ${MONTH_SHORT_NAMES[date.getUTCMonth()]}`;
+}
+
+/** A calendar day in words, for certificates and letters: "5 September 2026". */
+export function formatLongDay(day: DayString): string {
+  const date = calendarDate(day);
+  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/** A calendar month (YYYY-MM) as a person reads it: "November 2026". */
+export function formatMonth(month: MonthString): string {
+  const date = calendarDate(`${month}-15`);
+  return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/**
+ * Two calendar days as one period, each part said once: "21 – 30 Nov 2026", "28 Nov – 4 Dec 2026"
+ * (thin spaces round the dash, as en-GB's ranges have them).
+ */
+export function formatPeriod(from: DayString, to: DayString): string {
+  const [start, end] = [calendarDate(from), calendarDate(to)];
+  const day = (date: Date) => date.getUTCDate();
+  const month = (date: Date) => MONTH_SHORT_NAMES[date.getUTCMonth()];
+  const year = (date: Date) => date.getUTCFullYear();
+  const whole = (date: Date) => `${day(date)} ${month(date)} ${year(date)}`;
+  if (from === to) return whole(end);
+  if (year(start) !== year(end)) return `${whole(start)}\u2009–\u2009${whole(end)}`;
+  if (month(start) !== month(end)) return `${day(start)} ${month(start)}\u2009–\u2009${whole(end)}`;
+  return `${day(start)}\u2009–\u2009${whole(end)}`;
 }

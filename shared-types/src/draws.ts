@@ -1,5 +1,13 @@
 import { type Static, Type } from "typebox";
-import { addMonths, londonMonth, type MonthString } from "./dates.js";
+import {
+  addMonths,
+  londonClock,
+  londonMonth,
+  londonOffset,
+  londonReading,
+  MONTH_NAMES,
+  type MonthString,
+} from "./dates.js";
 import { ErrorResponse } from "./errors.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
@@ -133,32 +141,6 @@ export const DEFAULT_DRAW_TIERS: readonly DrawTier[] = [
   { name: "Silver", prizes: 2, description: "Smaller prizes shared among more winners." },
   { name: "Bronze", prizes: 5, description: "Vouchers and walking gear for many winners." },
 ];
-
-// en-GB with a 24-hour clock, for reading London's wall clock at an instant.
-const londonClock = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/London",
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-/** London's offset from UTC in milliseconds at `instant` (0 in winter, one hour in summer). */
-function londonOffset(instant: number): number {
-  const parts = Object.fromEntries(londonClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return wall - (instant - (instant % 1000));
-}
 
 /**
  * The instant London's clocks read the given wall time. The times asked for here (12:00 and
@@ -377,27 +359,8 @@ export const DRAW_RUN_MESSAGES = {
   noSuchPrize: "There is no such prize.",
 } as const;
 
-const monthNameFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
-const londonDateTimeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/London",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** "October 2026" for `2026-10`: how a draw's month is named in pages and mail. */
-export function drawMonthName(month: string): string {
-  const [year, monthIndex] = monthParts(month);
-  return monthNameFormat.format(Date.UTC(year, monthIndex, 15));
-}
-
 /** "3 December 2026 at 12:00", London's clock: how a draw's deadlines are written. */
 export function londonDateTime(at: Date | number | string): string {
-  const parts = Object.fromEntries(
-    londonDateTimeFormat.formatToParts(new Date(at)).map((part) => [part.type, part.value]),
-  );
-  return `${parts.day} ${parts.month} ${parts.year} at ${parts.hour}:${parts.minute}`;
+  const { year, month, day } = londonReading(at);
+  return `${day} ${MONTH_NAMES[month - 1]} ${year} at ${londonClock(new Date(at))}`;
 }

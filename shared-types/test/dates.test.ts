@@ -1,5 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysBetween, isCalendarDay, londonDay, londonMonth, monthOfDay } from "../src/dates.js";
+import {
+  addDays,
+  daysBetween,
+  formatDay,
+  formatLongDay,
+  formatMonth,
+  formatPeriod,
+  formatShortDay,
+  isCalendarDay,
+  londonClock,
+  londonDay,
+  londonHour,
+  londonMinuteOfDay,
+  londonMonth,
+  londonOffset,
+  londonReading,
+  londonTimeOn,
+  MONTH_NAMES,
+  MONTH_SHORT_NAMES,
+  monthOfDay,
+  WEEKDAY_SHORT_NAMES,
+} from "../src/dates.js";
+import { londonDateTime } from "../src/draws.js";
 
 describe("London days and months", () => {
   it("uses the London calendar, not UTC, in summer time", () => {
@@ -62,5 +84,144 @@ describe("London days and months", () => {
     expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
     expect(monthOfDay("2026-11-21")).toBe("2026-11");
+  });
+});
+
+describe("London's clocks, worked out from the summer-time rule", () => {
+  // The platform's own Europe/London, to compare with: what the helpers replace.
+  const platform = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/London",
+    hourCycle: "h23",
+    weekday: "short",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  const platformReading = (at: number) => {
+    const parts = Object.fromEntries(platform.formatToParts(at).map((part) => [part.type, part.value]));
+    return {
+      year: Number(parts.year),
+      month: Number(parts.month),
+      day: Number(parts.day),
+      hour: Number(parts.hour),
+      minute: Number(parts.minute),
+      second: Number(parts.second),
+      weekday: WEEKDAY_SHORT_NAMES.indexOf(parts.weekday as (typeof WEEKDAY_SHORT_NAMES)[number]),
+      date: `${parts.year}-${parts.month}-${parts.day}`,
+    };
+  };
+
+  it("reads London as the platform's time-zone data does, on every day from 1996 to 2040", () => {
+    // Each day on either side of 01:00 UTC (when the clocks change) and of 23:00 UTC (London's
+    // midnight in summer), and every hour of 2026.
+    const instants: number[] = [];
+    for (let day = Date.UTC(1996, 0, 1); day < Date.UTC(2041, 0, 1); day += 86_400_000) {
+      instants.push(day, day + 3_599_999, day + 3_600_000, day + 82_799_999, day + 82_800_000);
+    }
+    for (let hour = Date.UTC(2026, 0, 1); hour < Date.UTC(2027, 0, 1); hour += 3_600_000) instants.push(hour);
+    const wrong: string[] = [];
+    for (const at of instants) {
+      const ours = JSON.stringify(londonReading(at));
+      const theirs = JSON.stringify(platformReading(at));
+      if (ours !== theirs) wrong.push(`${new Date(at).toISOString()}: ${ours}, not ${theirs}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  }, 30_000);
+
+  it("changes the clocks at 01:00 UTC on the last Sundays of March and October", () => {
+    // 2026: 29 March and 25 October.
+    expect(londonOffset(Date.UTC(2026, 2, 29, 0, 59, 59, 999))).toBe(0);
+    expect(londonOffset(Date.UTC(2026, 2, 29, 1))).toBe(3_600_000);
+    expect(londonOffset(Date.UTC(2026, 9, 25, 0, 59, 59, 999))).toBe(3_600_000);
+    expect(londonOffset(Date.UTC(2026, 9, 25, 1))).toBe(0);
+    expect(londonClock(Date.UTC(2026, 2, 29, 1))).toBe("02:00");
+    expect(londonHour(Date.UTC(2026, 9, 25, 0, 30))).toBe(1);
+    expect(londonHour(Date.UTC(2026, 9, 25, 1, 30))).toBe(1);
+    expect(londonMinuteOfDay(Date.UTC(2026, 9, 24, 23, 30))).toBe(30);
+  });
+
+  it("finds the instant a London time falls on, across both clock changes", () => {
+    expect(londonTimeOn("2026-07-01", "00:30")).toBe(Date.UTC(2026, 5, 30, 23, 30));
+    expect(londonTimeOn("2026-12-01", "00:30")).toBe(Date.UTC(2026, 11, 1, 0, 30));
+    // 01:30 comes twice on 25 October 2026: the first, in summer time, is taken.
+    expect(londonTimeOn("2026-10-25", "01:30")).toBe(Date.UTC(2026, 9, 25, 0, 30));
+    // 01:30 never comes on 29 March 2026: it is taken an hour later, 02:30 summer time.
+    expect(londonTimeOn("2026-03-29", "01:30")).toBe(Date.UTC(2026, 2, 29, 1, 30));
+  });
+
+  it("rejects an invalid time as the platform's format did", () => {
+    expect(() => londonReading(Number.NaN)).toThrow(RangeError);
+    expect(() => londonDay(Number.NaN)).toThrow(RangeError);
+  });
+
+  it("names months and weekdays as en-GB does", () => {
+    const long = new Intl.DateTimeFormat("en-GB", { month: "long", timeZone: "UTC" });
+    const short = new Intl.DateTimeFormat("en-GB", { month: "short", timeZone: "UTC" });
+    const weekday = new Intl.DateTimeFormat("en-GB", { weekday: "short", timeZone: "UTC" });
+    expect(MONTH_NAMES.map((_, i) => long.format(Date.UTC(2026, i, 5)))).toEqual([...MONTH_NAMES]);
+    expect(MONTH_SHORT_NAMES.map((_, i) => short.format(Date.UTC(2026, i, 5)))).toEqual([
+      ...MONTH_SHORT_NAMES,
+    ]);
+    // 1 November 2026 is a Sunday.
+    expect(WEEKDAY_SHORT_NAMES.map((_, i) => weekday.format(Date.UTC(2026, 10, 1 + i)))).toEqual([
+      ...WEEKDAY_SHORT_NAMES,
+    ]);
+  });
+
+  it("writes a draw's deadlines in London's words", () => {
+    expect(londonDateTime(Date.UTC(2026, 11, 3, 12))).toBe("3 December 2026 at 12:00");
+    expect(londonDateTime(new Date(Date.UTC(2026, 5, 30, 23, 5)))).toBe("1 July 2026 at 00:05");
+    expect(londonDateTime("2026-09-05T08:00:00.000Z")).toBe("5 September 2026 at 09:00");
+  });
+});
+
+// The formatters write dates from their parts, without `Intl`; each is held to what en-GB's `Intl`
+// writes for the same day.
+const at = (day: string) => new Date(`${day}T00:00:00Z`);
+const intl = (options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+
+/** Every day from 2024 to 2030: every weekday in every month, two leap years. */
+const everyDay = Array.from({ length: 7 * 366 }, (_, i) => addDays("2024-01-01", i));
+
+describe("calendar days as a walker reads them", () => {
+  it("writes a day, a short day and a month as en-GB does", () => {
+    const day = intl({ weekday: "short", day: "numeric", month: "short", year: "numeric" });
+    const shortDay = intl({ weekday: "short", day: "numeric", month: "short" });
+    const month = intl({ month: "long", year: "numeric" });
+    const wrong = everyDay.flatMap((d) => {
+      const pairs: [string, string][] = [
+        [formatDay(d), day.format(at(d))],
+        [formatShortDay(d), shortDay.format(at(d)).replace(",", "")],
+        [formatMonth(d.slice(0, 7)), month.format(at(d))],
+      ];
+      return pairs
+        .filter(([ours, theirs]) => ours !== theirs)
+        .map(([ours, theirs]) => `${d}: ${ours}, not ${theirs}`);
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(formatDay("2026-11-21")).toBe("Sat, 21 Nov 2026");
+    expect(formatShortDay("2026-09-05")).toBe("Sat 5 Sept");
+    expect(formatMonth("2026-11")).toBe("November 2026");
+    expect(formatLongDay("2026-09-05")).toBe("5 September 2026");
+  });
+
+  it("writes a period as en-GB's ranges do, each part said once", () => {
+    const range = intl({ day: "numeric", month: "short", year: "numeric" });
+    const wrong: string[] = [];
+    for (const from of everyDay.filter((_, i) => i % 5 === 0)) {
+      for (const length of [0, 1, 6, 13, 40, 400]) {
+        const to = addDays(from, length);
+        const theirs = range.formatRange(at(from), at(to));
+        if (formatPeriod(from, to) !== theirs)
+          wrong.push(`${from}–${to}: ${formatPeriod(from, to)}, not ${theirs}`);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(formatPeriod("2026-11-21", "2026-11-30")).toBe("21\u2009–\u200930 Nov 2026");
+    expect(formatPeriod("2026-12-28", "2027-01-03")).toBe("28 Dec 2026\u2009–\u20093 Jan 2027");
   });
 });

@@ -14,6 +14,7 @@ import {
   challengeProgress,
   type DayString,
   daysBetween,
+  formatLongDay,
   formatNumber,
   GROUP_RUNNING_CHALLENGES_MAX,
   isCalendarDay,
@@ -48,13 +49,6 @@ export const CERTIFICATES_DRAWN_PER_MINUTE = 6;
 /** Walkers whose recent drawings are remembered; past it the oldest are forgotten. */
 const DRAWERS_REMEMBERED = 10_000;
 
-const longDate = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const dayText = (day: DayString) => longDate.format(new Date(`${day}T12:00:00Z`));
 const steps = (count: number) => formatNumber(count);
 
 /**
@@ -267,7 +261,7 @@ export class ChallengeService {
           : challenge.kind === "team_total"
             ? `${steps(mine?.steps ?? 0)} steps toward the team's ${steps(challenge.target)}`
             : `${steps(mine?.steps ?? 0)} steps`,
-      dates: `${dayText(challenge.starts_on)} to ${dayText(challenge.ends_on)}`,
+      dates: `${formatLongDay(challenge.starts_on)} to ${formatLongDay(challenge.ends_on)}`,
       charityName: challenge.charity_name,
       fundraisingUrl: member.fundraising_url,
     };

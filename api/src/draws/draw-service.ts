@@ -13,9 +13,9 @@ import {
   type DrawResults,
   type DrawSummary,
   type DrawTier,
-  drawMonthName,
   drawPostalClosesAt,
   drawResultsPagePath,
+  formatMonth,
   londonDateTime,
   londonMonth,
   MY_TICKETS_LIST_MAX,
@@ -400,7 +400,7 @@ export class DrawService {
 
   private winNotice(prize: PrizeRow, userId: string): Notice {
     const { publicUrl } = this.deps.config;
-    const month = drawMonthName(prize.month);
+    const month = formatMonth(prize.month);
     const claimBy = londonDateTime(Number(prize.claim_by));
     return {
       userId,
@@ -466,8 +466,8 @@ export class DrawService {
           userId,
           kind: "draw_results",
           eventKey: month,
-          title: `The ${drawMonthName(month)} draw's results are out`,
-          body: `See who won in the draw for ${drawMonthName(month)}, and check the draw yourself.`,
+          title: `The ${formatMonth(month)} draw's results are out`,
+          body: `See who won in the draw for ${formatMonth(month)}, and check the draw yourself.`,
           url: drawResultsPagePath(month),
         });
       }
@@ -484,7 +484,7 @@ export class DrawService {
           kind: "prize_claim_reminder",
           eventKey: `${prize.id}:${day}`,
           title: "Your prize is waiting to be claimed",
-          body: `Claim your ${prize.tier} prize from the draw for ${drawMonthName(prize.month)} by ${londonDateTime(Number(prize.claim_by))} (London time), or it may be drawn again for someone else.`,
+          body: `Claim your ${prize.tier} prize from the draw for ${formatMonth(prize.month)} by ${londonDateTime(Number(prize.claim_by))} (London time), or it may be drawn again for someone else.`,
           url: prizeClaimPagePath(prize.id),
         });
       }

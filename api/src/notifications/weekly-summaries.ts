@@ -1,5 +1,6 @@
 import {
   formatNumber,
+  formatShortDay,
   type WeekSummaryResponse,
   weekChangeText,
   weekImpactText,
@@ -17,13 +18,6 @@ export const WEEKLY_SUMMARIES_PER_LOOK = 200;
 const WEEK_SUMMARY_URL = "/dashboard";
 
 const steps = (count: number) => formatNumber(count);
-const dayFormat = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
-const day = (date: string) => dayFormat.format(new Date(`${date}T12:00:00Z`)).replace(",", "");
 
 /** The week's card as a mail: the same lines the dashboard shows. */
 export function weeklySummaryMail(
@@ -34,12 +28,12 @@ export function weeklySummaryMail(
   const lines = [
     `Steps: ${steps(week.steps)}`,
     `Days on goal: ${week.daysOnGoal} of 7`,
-    `Best day: ${day(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`,
+    `Best day: ${formatShortDay(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`,
     weekChangeText(week.steps, week.previousWeekSteps),
     ...(walker.charityName && week.steps > 0 ? [weekImpactText(week.steps, walker.charityName)] : []),
   ];
   const hello = walker.firstName ? `Hello ${walker.firstName},` : "Hello,";
-  const heading = `Your week from ${day(week.start)}`;
+  const heading = `Your week from ${formatShortDay(week.start)}`;
   const text = [
     hello,
     "",
@@ -93,7 +87,7 @@ export class WeeklySummaries {
           userId: walker.id,
           kind: "weekly_summary",
           eventKey: start,
-          title: `Your week from ${day(week.start)}`,
+          title: `Your week from ${formatShortDay(week.start)}`,
           body: weekLine(week),
           url: WEEK_SUMMARY_URL,
           mail: (_walker, links) =>

@@ -6,9 +6,9 @@ import {
   type DrawResults,
   drawClosesAt,
   drawMinePath,
-  drawMonthName,
   drawResultsPath,
   drawTicketsPath,
+  formatMonth,
   MY_PRIZES_PATH,
   operatorDrawPath,
   operatorDrawRunPath,
@@ -651,7 +651,7 @@ describe.each(dialects)("the draws' scheduled job (%s)", (dialect) => {
             .orderBy("kind")
             .execute()
         ).map(({ kind, title }) => `${kind}: ${title}`);
-      const monthName = drawMonthName(month);
+      const monthName = formatMonth(month);
       const { id: prizeId } = await auto.app.database.db
         .selectFrom("draw_prizes")
         .select("id")

@@ -16,15 +16,10 @@ import { NotificationSettings } from "../../features/notifications/notification-
 import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
 import { ThemeSettings } from "../../features/preferences/theme-settings";
 import { WeeklyEmailSetting } from "../../features/preferences/weekly-email-setting";
+import { londonLongDate } from "../../lib/london-time";
 import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../../lib/use-auth";
-
-const memberSinceFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-});
 
 /**
  * The walker's profile, security, devices, Apple Health step-import keys and data. It gathers the
@@ -59,7 +54,7 @@ export function AccountPage() {
           <p className="[overflow-wrap:break-word] text-lg font-semibold">{name}</p>
           {user.email && <p className="[overflow-wrap:break-word] text-muted">{user.email}</p>}
           {!Number.isNaN(createdAt.getTime()) && (
-            <p className="text-sm text-muted">Beta member since {memberSinceFormat.format(createdAt)}</p>
+            <p className="text-sm text-muted">Beta member since {londonLongDate(createdAt)}</p>
           )}
         </div>
       </section>

@@ -1,6 +1,6 @@
-import { londonDay } from "@charity-steps/shared-types";
+import { formatDay, londonDay } from "@charity-steps/shared-types";
 import { Award, Lock } from "lucide-react";
-import { formatDay } from "../../lib/format";
+
 import { useBadges } from "./use-badges";
 
 /** The Account page's badges: those earned first, with the day, then those still to earn. */

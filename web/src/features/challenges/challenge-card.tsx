@@ -1,6 +1,11 @@
-import { type ChallengeItem, challengePace, type DayString } from "@charity-steps/shared-types";
+import {
+  type ChallengeItem,
+  challengePace,
+  type DayString,
+  formatShortDay,
+} from "@charity-steps/shared-types";
 import { Link } from "react-router-dom";
-import { formatShortDay, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
 import { challengePagePath } from "../../lib/paths";
 
 /** What a challenge asks, in a few words. */

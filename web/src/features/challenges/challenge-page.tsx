@@ -2,6 +2,7 @@ import {
   type ChallengeItem,
   challengeCertificatePath,
   FUNDRAISING_HOSTS,
+  formatPeriod,
   LOGIN_PATH,
 } from "@charity-steps/shared-types";
 import { ArrowLeft, Download, Share2, Trophy } from "lucide-react";
@@ -13,7 +14,7 @@ import { NotFoundPage } from "../../components/not-found-page";
 import { Page } from "../../components/page";
 import { serverMessage } from "../../lib/api-client";
 import { navigateTo } from "../../lib/browser-location";
-import { formatPeriod, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { forgetReturnTo, rememberReturnTo } from "../../lib/return-to";
 import { waitingStepsText } from "../../lib/step-progress";

@@ -2,6 +2,8 @@ import {
   addMonths,
   DAILY_STEP_MAX,
   daysBetween,
+  formatMonth,
+  formatShortDay,
   monthOfDay,
   STEP_HISTORY_PATH,
   type StepHistoryResponse,
@@ -9,7 +11,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, type PointerEvent, useState } from "react";
 import { apiRequest } from "../../lib/api-client";
-import { formatMonth, formatShortDay, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
 import { STEP_HISTORY_KEY } from "../../lib/step-queries";
 
 export type HistoryDay = StepHistoryResponse["days"][number];

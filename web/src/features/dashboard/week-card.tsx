@@ -1,4 +1,5 @@
 import {
+  formatShortDay,
   WEEK_SUMMARY_PATH,
   type WeekSummaryResponse,
   weekChangeText,
@@ -9,7 +10,6 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarCheck, X } from "lucide-react";
 import { useState } from "react";
 import { formatSteps } from "../../lib/format";
-import { weekdayAndDay } from "../../lib/london-time";
 
 /** The weeks whose card the walker dismissed on this device, by walker. */
 const DISMISSED_KEY = "charity-steps:week-card-dismissed";
@@ -54,7 +54,7 @@ export function WeekCard({
           <X aria-hidden="true" className="size-5" />
         </button>
       </div>
-      <p className="text-sm text-muted">Week of {weekdayAndDay(week.start)}</p>
+      <p className="text-sm text-muted">Week of {formatShortDay(week.start)}</p>
       <dl className="mt-3 grid grid-cols-2 gap-3">
         <div>
           <dt className="text-sm text-muted">Steps</dt>
@@ -68,7 +68,7 @@ export function WeekCard({
           <dt className="text-sm text-muted">Best day</dt>
           <dd className="font-semibold">
             {week.bestDay.steps > 0
-              ? `${weekdayAndDay(week.bestDay.date)}: ${formatSteps(week.bestDay.steps)} steps`
+              ? `${formatShortDay(week.bestDay.date)}: ${formatSteps(week.bestDay.steps)} steps`
               : "No steps counted"}
           </dd>
         </div>

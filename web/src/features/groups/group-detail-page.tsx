@@ -12,13 +12,13 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { ApiError } from "../../lib/api-client";
 import { formatSteps } from "../../lib/format";
+import { londonMediumDate } from "../../lib/london-time";
 import { paths } from "../../lib/paths";
 import { waitingStepsText } from "../../lib/step-progress";
 import { useAuth } from "../../lib/use-auth";
 import { useOnline } from "../../lib/use-online";
 import { useGroupActions } from "./group-actions";
 import { parseGroupId } from "./group-id";
-import { createdFormat } from "./groups-page";
 import { JoinCodeButton } from "./join-code-button";
 import { LeaveOrDeleteButton } from "./leave-or-delete-button";
 import { ShareGroupButton } from "./share-group-button";
@@ -115,7 +115,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
         <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
           <JoinCodeButton code={data.joinCode} />
           <ShareGroupButton name={data.name} joinCode={data.joinCode} />
-          <span>Created {createdFormat.format(new Date(data.createdAt))}</span>
+          <span>Created {londonMediumDate(data.createdAt)}</span>
           <span>
             {data.memberCount} {data.memberCount === 1 ? "member" : "members"}
           </span>
@@ -243,7 +243,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
                       )}
                     </span>
                     <span className="block text-sm text-muted">
-                      Joined {createdFormat.format(new Date(member.joinedAt))}
+                      Joined {londonMediumDate(member.joinedAt)}
                     </span>
                   </span>
                   {member.userId === user?.id && !isAdmin && (

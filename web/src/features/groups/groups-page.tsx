@@ -10,17 +10,12 @@ import { useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
+import { londonMediumDate } from "../../lib/london-time";
 import { groupPath, paths } from "../../lib/paths";
 import { useOnline } from "../../lib/use-online";
 import { GROUPS_KEY, useGroupActions } from "./group-actions";
 import { JoinCodeButton } from "./join-code-button";
 import { LeaveOrDeleteButton } from "./leave-or-delete-button";
-
-export const createdFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-});
 
 export function GroupsPage() {
   const groups = useQuery<MyGroup[] | null>({ queryKey: GROUPS_KEY });
@@ -199,7 +194,7 @@ function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
       {group.description && <p className="text-sm text-muted">{group.description}</p>}
       <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
         <JoinCodeButton code={group.joinCode} />
-        <span>Created {createdFormat.format(new Date(group.createdAt))}</span>
+        <span>Created {londonMediumDate(group.createdAt)}</span>
         <span>
           {group.memberCount} {group.memberCount === 1 ? "member" : "members"}
         </span>

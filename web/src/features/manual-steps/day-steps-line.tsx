@@ -1,5 +1,4 @@
-import { formatNumber } from "@charity-steps/shared-types";
-import { formatDay } from "../../lib/format";
+import { formatDay, formatNumber } from "@charity-steps/shared-types";
 
 /** The first line of an entry or a hold in the walker's fair-play lists: its day and its steps. */
 export function DayStepsLine({ date, steps }: { date: string; steps: number }) {

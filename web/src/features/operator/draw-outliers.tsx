@@ -1,7 +1,8 @@
+import { formatShortDay } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { serverMessage } from "../../lib/api-client";
-import { formatShortDay, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
 import { drawOutliersQuery } from "./operator-draw-queries";
 
 /**

@@ -4,7 +4,7 @@ import {
   DRAW_TIERS_MAX,
   type DrawTier,
   type DrawTiersRequest,
-  drawMonthName,
+  formatMonth,
   formatNumber,
   type OperatorDraw,
   operatorDrawTiersPath,
@@ -105,7 +105,7 @@ export function DrawTiersEditor({
       const prizes = draw.results.tiers.reduce((sum, tier) => sum + tier.prizes, 0);
       toast({
         title: "Tiers saved",
-        description: `${drawMonthName(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
+        description: `${formatMonth(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
       });
       await queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY });
     },

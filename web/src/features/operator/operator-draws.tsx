@@ -1,8 +1,8 @@
 import {
   type DrawResults,
   type DrawTier,
-  drawMonthName,
   drawResultsPagePath,
+  formatMonth,
   formatNumber,
   londonMonth,
   type OperatorDraw,
@@ -78,7 +78,7 @@ export function OperatorDraws() {
             >
               {offered.map(({ month, status }) => (
                 <option key={month} value={month}>
-                  {drawMonthName(month)}
+                  {formatMonth(month)}
                   {status ? ` (${STATUS_WORDS[status]})` : ""}
                 </option>
               ))}
@@ -147,7 +147,7 @@ function DrawMonth({ month }: { month: string }) {
       setNotice(null);
       showResults(results);
       setFocusResults((n) => n + 1);
-      toast({ title: "Winners drawn", description: `The draw for ${drawMonthName(month)} has been run.` });
+      toast({ title: "Winners drawn", description: `The draw for ${formatMonth(month)} has been run.` });
       await refresh();
     },
     onError: async (error) => {
@@ -168,7 +168,7 @@ function DrawMonth({ month }: { month: string }) {
   if (draw.isError || !draw.data) {
     return (
       <p role="alert" className="text-sm text-destructive">
-        {serverMessage(draw.error, `The draw for ${drawMonthName(month)} could not be loaded.`)}
+        {serverMessage(draw.error, `The draw for ${formatMonth(month)} could not be loaded.`)}
       </p>
     );
   }
@@ -275,7 +275,7 @@ function DrawMonth({ month }: { month: string }) {
           </dl>
           <p>
             <Link to={drawResultsPagePath(month)} className="link inline-flex items-center gap-1">
-              Public results for {drawMonthName(month)}
+              Public results for {formatMonth(month)}
               <ExternalLink aria-hidden="true" className="size-4" />
             </Link>
           </p>
@@ -321,7 +321,7 @@ function TiersTable({ month, tiers }: { month: string; tiers: DrawTier[] }) {
   return (
     <table className="draw-tiers">
       <caption className="text-left font-semibold">
-        Prize tiers for {drawMonthName(month)}, in the order drawn
+        Prize tiers for {formatMonth(month)}, in the order drawn
       </caption>
       <thead>
         <tr>
@@ -375,7 +375,7 @@ function RunDraw({
     return (
       <fieldset className="draw-confirm">
         <legend className="font-semibold">
-          This draws the winners for {drawMonthName(month)} once and for all.
+          This draws the winners for {formatMonth(month)} once and for all.
         </legend>
         <p className="mt-1 text-sm">
           The seed is revealed and the winners are fixed from the tickets counted at the close. A draw is

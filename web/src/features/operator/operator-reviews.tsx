@@ -1,6 +1,8 @@
 import {
   FAIR_PLAY_MESSAGES,
+  formatDay,
   formatNumber,
+  formatShortDay,
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
   REVIEW_DECISION_REASON_MAX_CHARS,
@@ -13,7 +15,7 @@ import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
-import { formatDay, formatShortDay } from "../../lib/format";
+
 import { londonDayAndTime } from "../../lib/london-time";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";

@@ -1,4 +1,6 @@
 import {
+  formatMonth,
+  formatShortDay,
   type MonthDecision,
   operatorReviewMonthPath,
   type ReviewDecisionRequest,
@@ -8,7 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Users } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { apiRequest, serverMessage } from "../../lib/api-client";
-import { formatMonth, formatShortDay, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { AUDIT_LOG_KEY, WALKER_REVIEWS_KEY, walkerReviewsQuery } from "./operator-queries";

@@ -2,9 +2,9 @@ import {
   DRAW_MONTH_PATTERN,
   type DrawResults,
   type DrawWinner,
-  drawMonthName,
   drawResultsPath,
   drawTicketsPath,
+  formatMonth,
   formatNumber,
   londonDateTime,
 } from "@charity-steps/shared-types";
@@ -34,7 +34,7 @@ export function DrawResultsPage() {
   // The API says what is wrong with a month it does not know; the path stays one segment.
   const results = useQuery<DrawResults | null>({ queryKey: [drawResultsPath(encodeURIComponent(month))] });
   const { isAuthenticated } = useAuth();
-  const title = MONTH.test(month) ? `${drawMonthName(month)} prize draw` : "Prize draw results";
+  const title = MONTH.test(month) ? `${formatMonth(month)} prize draw` : "Prize draw results";
   const back = isAuthenticated ? (
     <Link to={paths.prizeDraw} className="link text-sm">
       Back to the prize draw
@@ -53,7 +53,7 @@ export function DrawResultsPage() {
   }
   const draw = results.data;
   return (
-    <Page title={`${drawMonthName(draw.month)} prize draw`} back={back}>
+    <Page title={`${formatMonth(draw.month)} prize draw`} back={back}>
       <section className="card space-y-3 p-4" aria-labelledby="draw-status-heading">
         <h2 id="draw-status-heading" className="text-lg font-semibold">
           The draw

@@ -1,15 +1,15 @@
 import {
   type DrawSummary,
   drawClosesAt,
-  drawMonthName,
   drawResultsPagePath,
+  formatMonth,
   formatNumber,
   londonDateTime,
   type MyPrize,
   PRIZE_CLAIM_DAYS,
 } from "@charity-steps/shared-types";
 import { Link } from "react-router-dom";
-import { londonLongDate } from "./draw-details";
+import { londonLongDate } from "../../lib/london-time";
 import { daysLeftText, PRIZE_STATUS_LABEL, prizeClaimPagePath } from "./prize-format";
 import { useMyDraw, useMyPrizes } from "./prize-queries";
 import "./prizes.css";
@@ -31,7 +31,7 @@ export function YourPrizes() {
         {list.map((prize) => (
           <li key={prize.id} className="rounded border border-line p-3" data-testid="my-prize">
             <p className="font-semibold">
-              {prize.tier} prize, {drawMonthName(prize.month)} draw{" "}
+              {prize.tier} prize, {formatMonth(prize.month)} draw{" "}
               <span className="prize-status" data-testid="my-prize-status">
                 {PRIZE_STATUS_LABEL[prize.status]}
               </span>
@@ -82,7 +82,7 @@ export function MonthTickets({ month }: { month: string }) {
   const mine = useMyDraw(month);
   const draw = mine.data;
   if (!draw) return null;
-  const label = drawMonthName(month);
+  const label = formatMonth(month);
   const headingId = `my-tickets-heading-${month}`;
   if (draw.status === "open") {
     return (
@@ -172,7 +172,7 @@ export function PastResults({ draws }: { draws: readonly DrawSummary[] }) {
         {drawn.map((past) => (
           <li key={past}>
             <Link to={drawResultsPagePath(past)} className="link">
-              {drawMonthName(past)}
+              {formatMonth(past)}
             </Link>
           </li>
         ))}

@@ -1,7 +1,7 @@
-import { drawMonthName } from "@charity-steps/shared-types";
+import { formatMonth } from "@charity-steps/shared-types";
 import { Trophy } from "lucide-react";
 import { Link } from "react-router-dom";
-import { londonLongDate } from "./draw-details";
+import { londonLongDate } from "../../lib/london-time";
 import { prizeClaimPagePath } from "./prize-format";
 import { useMyPrizes } from "./prize-queries";
 
@@ -19,7 +19,7 @@ export function PrizeBanner() {
         <div key={prize.id} className="flex flex-wrap items-center gap-3" data-testid="prize-banner">
           <Trophy aria-hidden="true" className="size-6 shrink-0 text-brand-strong" />
           <p className="min-w-48 flex-1 font-semibold">
-            You won a {prize.tier} prize in the {drawMonthName(prize.month)} draw! Claim it by{" "}
+            You won a {prize.tier} prize in the {formatMonth(prize.month)} draw! Claim it by{" "}
             {londonLongDate(prize.claimBy)}.
           </p>
           <Link to={prizeClaimPagePath(prize.id)} className="btn-primary">

@@ -1,8 +1,8 @@
 import {
   DRAW_CLAIM_MESSAGES,
-  drawMonthName,
   drawResultsPagePath,
   drawResultsPath,
+  formatMonth,
   isPlainText,
   londonDateTime,
   type MyPrize,
@@ -70,7 +70,7 @@ export function PrizeClaimPage() {
     >
       <p className="mb-4 text-muted">
         {prize.description} Won with ticket <code className="prize-hex">{prize.ticket}</code> in the{" "}
-        {drawMonthName(prize.month)} draw.
+        {formatMonth(prize.month)} draw.
       </p>
       {prize.status === "awaiting_claim" ? (
         <ClaimForm prize={prize} onClaimed={() => setJustClaimed(true)} />
@@ -103,7 +103,7 @@ function ClaimStatus({ prize, focus }: { prize: MyPrize; focus: boolean }) {
           </p>
           <p>
             <Link to={drawResultsPagePath(prize.month)} className="link">
-              See the {drawMonthName(prize.month)} results
+              See the {formatMonth(prize.month)} results
             </Link>
           </p>
         </>

@@ -3,6 +3,7 @@ import {
   type DashboardStatsResponse,
   drawPostalClosesAt,
   FUTURE_MONTHLY_PRICE_PENCE,
+  formatMonth,
   formatPounds,
   londonMonth,
   postalEntryMonth,
@@ -18,11 +19,12 @@ import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
 import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
-import { formatMonth, formatSteps } from "../../lib/format";
+import { formatSteps } from "../../lib/format";
+import { londonLongDate } from "../../lib/london-time";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
-import { londonLongDate, useDraw } from "./draw-details";
+import { useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
 
 const TIERS = [

@@ -6,9 +6,9 @@ import {
   type DrawResults,
   type DrawSummary,
   drawMinePath,
-  drawMonthName,
   drawResultsPagePath,
   drawResultsPath,
+  formatMonth,
   londonMonth,
   type MyDraw,
   OPERATOR_AUDIT_LOG_PATH,
@@ -194,10 +194,10 @@ describe("the operator console's monthly draw", () => {
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
     expect(Array.from(select.options).map((option) => option.textContent)).toEqual([
-      `${drawMonthName(nextMonth)} (open)`,
-      `${drawMonthName(thisMonth)} (open)`,
-      `${drawMonthName(lastMonth)} (open)`,
-      `${drawMonthName(monthBefore)} (closed, not drawn)`,
+      `${formatMonth(nextMonth)} (open)`,
+      `${formatMonth(thisMonth)} (open)`,
+      `${formatMonth(lastMonth)} (open)`,
+      `${formatMonth(monthBefore)} (closed, not drawn)`,
     ]);
     // One request says which months have a draw: no month's draw is asked for but the chosen one.
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
@@ -212,7 +212,7 @@ describe("the operator console's monthly draw", () => {
     ).toBeTruthy();
     // Closed: the tiers are shown, not editable.
     const tiers = within(section).getByRole("table", {
-      name: `Prize tiers for ${drawMonthName(monthBefore)}, in the order drawn`,
+      name: `Prize tiers for ${formatMonth(monthBefore)}, in the order drawn`,
     });
     expect(
       within(tiers)
@@ -234,7 +234,7 @@ describe("the operator console's monthly draw", () => {
     const section = await drawSection();
     const select = within(section).getByLabelText("Month") as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe(monthBefore));
-    expect(select.options[1]?.textContent).toBe(`${drawMonthName(lastMonth)} (drawn)`);
+    expect(select.options[1]?.textContent).toBe(`${formatMonth(lastMonth)} (drawn)`);
     await within(section).findByText("Closed, not drawn");
   });
 
@@ -276,7 +276,7 @@ describe("the operator console's monthly draw", () => {
     await user.click(screen.getAllByRole("link", { name: "Prizes" })[0] as HTMLElement);
     const past = await screen.findByRole("heading", { name: "Past draws' results" }, { timeout: 5_000 });
     expect(within(past.closest("section") as HTMLElement).getByRole("link").textContent).toBe(
-      drawMonthName(lastMonth),
+      formatMonth(lastMonth),
     );
     expect(calls.filter((call) => call.url === DRAWS_PATH)).toHaveLength(1);
   });
@@ -436,7 +436,7 @@ describe("the operator console's monthly draw", () => {
 
     await user.click(run);
     const confirm = within(section).getByRole("group", {
-      name: `This draws the winners for ${drawMonthName(lastMonth)} once and for all.`,
+      name: `This draws the winners for ${formatMonth(lastMonth)} once and for all.`,
     });
     expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
     await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
@@ -501,7 +501,7 @@ describe("the operator console's monthly draw", () => {
     expect(within(section).getByText(hex("a"))).toBeTruthy();
     expect(
       within(section)
-        .getByRole("link", { name: `Public results for ${drawMonthName(lastMonth)}` })
+        .getByRole("link", { name: `Public results for ${formatMonth(lastMonth)}` })
         .getAttribute("href"),
     ).toBe(drawResultsPagePath(lastMonth));
     expect(within(section).queryByRole("button", { name: "Run the draw" })).toBeNull();

@@ -1,8 +1,8 @@
 import {
   addMonths,
-  drawMonthName,
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
+  formatMonth,
   formatNumber,
   londonMonth,
   MonthDecision,
@@ -149,7 +149,7 @@ function monthEntriesReviewed(
   const count = decided.manualEntries;
   const entries =
     count === 1 ? "The steps you added by hand" : `The ${count} entries of steps you added by hand`;
-  const month = drawMonthName(decided.month);
+  const month = formatMonth(decided.month);
   const approved = decided.status === "approved";
   return {
     userId: decided.userId,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   ACCOUNT_PREFERENCES_PATH,
   addDays,
-  drawMonthName,
+  formatMonth,
   MAX_PUSH_SUBSCRIPTIONS,
   NOTIFICATION_KINDS,
   NOTIFICATION_PREFERENCES_PATH,
@@ -261,7 +261,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `The 2 entries of steps you added by hand for ${drawMonthName(TEST_MONTH)} were checked and do not count toward prize entries: Photos of a screen, not a step counter.`,
+        body: `The 2 entries of steps you added by hand for ${formatMonth(TEST_MONTH)} were checked and do not count toward prize entries: Photos of a screen, not a step counter.`,
         url: "/prize-draw",
       },
     ]);
