@@ -1,7 +1,5 @@
 /** Days and months are calendar dates in Europe/London, on client and server alike. */
 
-export const STEP_TIME_ZONE = "Europe/London";
-
 /** A London calendar day, `YYYY-MM-DD`. */
 export type DayString = string;
 /** A London calendar month, `YYYY-MM`. */
@@ -242,4 +240,9 @@ export function formatPeriod(from: DayString, to: DayString): string {
   if (year(start) !== year(end)) return `${whole(start)}\u2009–\u2009${whole(end)}`;
   if (month(start) !== month(end)) return `${day(start)} ${month(start)}\u2009–\u2009${whole(end)}`;
   return `${day(start)}\u2009–\u2009${whole(end)}`;
+}
+
+/** "25 November 2026": the London date of an instant, in words. */
+export function londonLongDate(at: Date | number | string): string {
+  return formatLongDay(londonReading(at).date);
 }

@@ -2,10 +2,10 @@ import { type Static, Type } from "typebox";
 import {
   addMonths,
   londonClock,
+  londonDayStart,
+  londonLongDate,
   londonMonth,
-  londonOffset,
-  londonReading,
-  MONTH_NAMES,
+  londonTimeOn,
   type MonthString,
 } from "./dates.js";
 import { ErrorResponse } from "./errors.js";
@@ -142,37 +142,15 @@ export const DEFAULT_DRAW_TIERS: readonly DrawTier[] = [
   { name: "Bronze", prizes: 5, description: "Vouchers and walking gear for many winners." },
 ];
 
-/**
- * The instant London's clocks read the given wall time. The times asked for here (12:00 and
- * 23:59:59) are never inside the hour the clocks skip or repeat, so the answer is unique.
- */
-function londonWallTime(
-  year: number,
-  monthIndex: number,
-  day: number,
-  h: number,
-  m: number,
-  s: number,
-): Date {
-  const asUtc = Date.UTC(year, monthIndex, day, h, m, s);
-  return new Date(asUtc - londonOffset(asUtc - londonOffset(asUtc)));
-}
-
-const monthParts = (month: string): [number, number] => {
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  return [year, monthNumber - 1];
-};
-
 /** When `month`'s step entries are counted: 12:00 London on the 3rd of the next month. */
 export function drawClosesAt(month: string): Date {
-  const [year, monthIndex] = monthParts(month);
-  return londonWallTime(year, monthIndex + 1, 3, 12, 0, 0);
+  return new Date(londonTimeOn(`${addMonths(month, 1)}-03`, "12:00"));
 }
 
 /** The last moment a postal entry for `month` may arrive: 23:59:59 London on the 25th of the month. */
 export function drawPostalClosesAt(month: string): Date {
-  const [year, monthIndex] = monthParts(month);
-  return londonWallTime(year, monthIndex, 25, 23, 59, 59);
+  // The second before the 26th begins (`addMonths` by 0 writes the month in its usual form).
+  return new Date(londonDayStart(`${addMonths(month, 0)}-26`) - 1000);
 }
 
 /**
@@ -361,6 +339,5 @@ export const DRAW_RUN_MESSAGES = {
 
 /** "3 December 2026 at 12:00", London's clock: how a draw's deadlines are written. */
 export function londonDateTime(at: Date | number | string): string {
-  const { year, month, day } = londonReading(at);
-  return `${day} ${MONTH_NAMES[month - 1]} ${year} at ${londonClock(new Date(at))}`;
+  return `${londonLongDate(at)} at ${londonClock(new Date(at))}`;
 }

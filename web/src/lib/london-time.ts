@@ -1,10 +1,4 @@
-import {
-  londonClock,
-  londonDay,
-  londonReading,
-  MONTH_NAMES,
-  MONTH_SHORT_NAMES,
-} from "@charity-steps/shared-types";
+import { londonClock, londonDay, londonReading, MONTH_SHORT_NAMES } from "@charity-steps/shared-types";
 
 // Times are the walker's London clock, like every day the app counts. They are written from
 // London's reading, not by `Intl` (see `londonOffset` in shared-types).
@@ -19,12 +13,6 @@ export function londonShortDay(at: Date | string, now: Date | number = Date.now(
   const { year, month, day } = londonReading(at);
   const dayAndMonth = `${day} ${MONTH_SHORT_NAMES[month - 1]}`;
   return year === londonReading(now).year ? dayAndMonth : `${dayAndMonth} ${year}`;
-}
-
-/** "25 November 2026", the London date of an instant. */
-export function londonLongDate(at: Date | string): string {
-  const { year, month, day } = londonReading(at);
-  return `${day} ${MONTH_NAMES[month - 1]} ${year}`;
 }
 
 /** "5 Sept 2026", the London date of an instant in few letters. */

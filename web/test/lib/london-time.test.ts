@@ -1,8 +1,8 @@
+import { londonLongDate } from "@charity-steps/shared-types";
 import { describe, expect, it } from "vitest";
 import {
   isLondonToday,
   londonDayAndTime,
-  londonLongDate,
   londonMediumDate,
   londonShortDay,
   londonTime,

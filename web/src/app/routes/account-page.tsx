@@ -3,6 +3,7 @@ import {
   FUTURE_MONTHLY_PRICE_PENCE,
   formatPounds,
   LOGOUT_PATH,
+  londonLongDate,
 } from "@charity-steps/shared-types";
 import { BadgeCheck, HeartPulse, LogOut, Rocket } from "lucide-react";
 import { Link } from "react-router-dom";
@@ -16,7 +17,6 @@ import { NotificationSettings } from "../../features/notifications/notification-
 import { DailyGoalSettings } from "../../features/preferences/daily-goal-settings";
 import { ThemeSettings } from "../../features/preferences/theme-settings";
 import { WeeklyEmailSetting } from "../../features/preferences/weekly-email-setting";
-import { londonLongDate } from "../../lib/london-time";
 import { paths } from "../../lib/paths";
 import { REVENUE_SPLIT } from "../../lib/pricing";
 import { useAuth } from "../../lib/use-auth";

@@ -5,11 +5,11 @@ import {
   formatMonth,
   formatNumber,
   londonDateTime,
+  londonLongDate,
   type MyPrize,
   PRIZE_CLAIM_DAYS,
 } from "@charity-steps/shared-types";
 import { Link } from "react-router-dom";
-import { londonLongDate } from "../../lib/london-time";
 import { daysLeftText, PRIZE_STATUS_LABEL, prizeClaimPagePath } from "./prize-format";
 import { useMyDraw, useMyPrizes } from "./prize-queries";
 import "./prizes.css";

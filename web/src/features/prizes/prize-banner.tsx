@@ -1,7 +1,6 @@
-import { formatMonth } from "@charity-steps/shared-types";
+import { formatMonth, londonLongDate } from "@charity-steps/shared-types";
 import { Trophy } from "lucide-react";
 import { Link } from "react-router-dom";
-import { londonLongDate } from "../../lib/london-time";
 import { prizeClaimPagePath } from "./prize-format";
 import { useMyPrizes } from "./prize-queries";
 

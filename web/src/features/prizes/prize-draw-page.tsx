@@ -5,6 +5,7 @@ import {
   FUTURE_MONTHLY_PRICE_PENCE,
   formatMonth,
   formatPounds,
+  londonLongDate,
   londonMonth,
   postalEntryMonth,
   prizeEntries,
@@ -20,7 +21,6 @@ import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
 import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
 import { formatSteps } from "../../lib/format";
-import { londonLongDate } from "../../lib/london-time";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
