@@ -1,3 +1,4 @@
+import type { EventLoopUtilization } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import type SqliteDatabase from "better-sqlite3";
 
@@ -92,6 +93,14 @@ export class WalCheckpointer {
     // An idle checkpointer must not keep the process alive.
     worker.unref();
     return checkpointer;
+  }
+
+  /**
+   * How busy the thread's event loop has been (Node's utilisation reading; pass an earlier reading
+   * for the time since it): the thread's own share, whatever else the process is doing.
+   */
+  utilisation(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.worker.performance.eventLoopUtilization(since);
   }
 
   /** Closes the thread's connection (the last one closed empties the log) and ends the thread. */
