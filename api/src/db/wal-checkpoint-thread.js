@@ -38,6 +38,7 @@ let stuckSince = 0;
 let warnedAt = 0;
 
 function pass() {
+  Atomics.add(settings.passes, 0, 1);
   let moved = false;
   try {
     let result = checkpoint("PASSIVE");

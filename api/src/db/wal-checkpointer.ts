@@ -1,4 +1,3 @@
-import type { EventLoopUtilization } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import type SqliteDatabase from "better-sqlite3";
 
@@ -41,6 +40,8 @@ export interface CheckpointThreadData {
   failuresBeforeGivingUp: number;
   stuckAfterMs: number;
   stuckWarningEveryMs: number;
+  /** One counter, shared with the thread, of the passes it has made. */
+  passes: Int32Array;
 }
 
 /**
@@ -62,7 +63,10 @@ export class WalCheckpointer {
   private stopping = false;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly passCount: Int32Array,
+  ) {
     this.exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   }
 
@@ -79,9 +83,10 @@ export class WalCheckpointer {
       failuresBeforeGivingUp: FAILURES_BEFORE_GIVING_UP,
       stuckAfterMs: STUCK_AFTER_MS,
       stuckWarningEveryMs: STUCK_WARNING_EVERY_MS,
+      passes: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
     };
     const worker = new Worker(threadModule, { workerData });
-    const checkpointer = new WalCheckpointer(worker);
+    const checkpointer = new WalCheckpointer(worker, workerData.passes);
     const warn = (message: string) => process.emitWarning(message, "SqliteCheckpointWarning");
     worker.on("message", (message: string) => warn(message));
     worker.on("error", (error) => warn(`the checkpoint thread failed: ${error.message}`));
@@ -96,11 +101,11 @@ export class WalCheckpointer {
   }
 
   /**
-   * How busy the thread's event loop has been (Node's utilisation reading; pass an earlier reading
-   * for the time since it): the thread's own share, whatever else the process is doing.
+   * The passes the thread has made since it started: a count, unlike a share of time, that a busy
+   * machine does not inflate (a pass waiting for a core takes longer, but is still one pass).
    */
-  utilisation(since?: EventLoopUtilization): EventLoopUtilization {
-    return this.worker.performance.eventLoopUtilization(since);
+  passes(): number {
+    return Atomics.load(this.passCount, 0);
   }
 
   /** Closes the thread's connection (the last one closed empties the log) and ends the thread. */
