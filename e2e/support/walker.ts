@@ -72,29 +72,39 @@ export async function newSignedInWalker(
 }
 
 /**
- * Walks with the phone in the page for `seconds`: `devicemotion` events at 60 Hz in real time, the
- * vertical acceleration swinging ±3 m/s² around gravity at 1.8 steps a second.
+ * Walks with the phone in the page for `seconds`: `devicemotion` samples at 60 Hz, the vertical
+ * acceleration swinging ±3 m/s² around gravity at 1.8 steps a second.
+ *
+ * The samples keep a sensor's clock, not the page's timers: each carries the time it was due as its
+ * `timeStamp` (the step detector's clock), and the samples a late timer missed are sent together
+ * when it fires, as a busy phone queues its sensor's events. Sent one per timer, a page whose timers
+ * ran late on a loaded machine got gaps in the walk, and the steps in them were never counted.
  */
 export async function walk(page: Page, seconds: number): Promise<void> {
   await page.evaluate(
     (duration) =>
       new Promise<void>((resolve) => {
+        const SAMPLE_MS = 1000 / 60;
+        const samples = Math.round(duration * 60);
         const start = performance.now();
-        const timer = setInterval(() => {
-          const t = performance.now() - start;
-          if (t > duration * 1000) {
-            clearInterval(timer);
-            resolve();
-            return;
-          }
-          const z = 9.81 + 3 * Math.sin(2 * Math.PI * 1.8 * (t / 1000));
-          window.dispatchEvent(
-            new DeviceMotionEvent("devicemotion", {
+        let sent = 0;
+        const send = () => {
+          const due = Math.min(samples, Math.floor((performance.now() - start) / SAMPLE_MS) + 1);
+          for (; sent < due; sent++) {
+            const t = sent * SAMPLE_MS;
+            const z = 9.81 + 3 * Math.sin(2 * Math.PI * 1.8 * (t / 1000));
+            const event = new DeviceMotionEvent("devicemotion", {
               accelerationIncludingGravity: { x: 0.3, y: 0.2, z },
-              interval: 16,
-            }),
-          );
-        }, 1000 / 60);
+              interval: SAMPLE_MS,
+            });
+            Object.defineProperty(event, "timeStamp", { value: start + t });
+            window.dispatchEvent(event);
+          }
+          if (sent < samples) return;
+          clearInterval(timer);
+          resolve();
+        };
+        const timer = setInterval(send, SAMPLE_MS);
       }),
     seconds,
   );
