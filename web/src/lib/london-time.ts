@@ -10,15 +10,19 @@ export function londonTime(at: Date | string): string {
 
 /** "3 Nov", or "3 Nov 2025" when the year is not this one. */
 export function londonShortDay(at: Date | string, now: Date | number = Date.now()): string {
-  const { year, month, day } = londonReading(at);
-  const dayAndMonth = `${day} ${MONTH_SHORT_NAMES[month - 1]}`;
-  return year === londonReading(now).year ? dayAndMonth : `${dayAndMonth} ${year}`;
+  const sameYear = londonReading(at).year === londonReading(now).year;
+  return sameYear ? dayAndMonth(at) : londonMediumDate(at);
 }
 
 /** "5 Sept 2026", the London date of an instant in few letters. */
 export function londonMediumDate(at: Date | string): string {
-  const { year, month, day } = londonReading(at);
-  return `${day} ${MONTH_SHORT_NAMES[month - 1]} ${year}`;
+  return `${dayAndMonth(at)} ${londonReading(at).year}`;
+}
+
+/** "5 Sept": the London day and short month of an instant. */
+function dayAndMonth(at: Date | string): string {
+  const { month, day } = londonReading(at);
+  return `${day} ${MONTH_SHORT_NAMES[month - 1]}`;
 }
 
 /** True when `at` falls on London's today. */
