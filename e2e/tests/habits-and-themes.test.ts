@@ -223,6 +223,26 @@ describe("badges and the dark theme", () => {
     await context.close();
     await clock.set(NOW);
   });
+
+  it("paints a dark device's page dark before the app's script has run, and a light one light", async () => {
+    for (const [colorScheme, background] of [
+      ["dark", "rgb(11, 17, 32)"],
+      ["light", "rgb(248, 250, 252)"],
+    ] as const) {
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        colorScheme,
+        javaScriptEnabled: false,
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/`);
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(
+        background,
+      );
+      if (colorScheme === "dark") await screenshot(page, "124-dark-before-the-script", { fullPage: false });
+      await context.close();
+    }
+  });
 });
 
 describe("a group's join link", () => {
