@@ -76,7 +76,7 @@ export function londonDay(at: Date | number = Date.now()): DayString {
   const time = typeof at === "number" ? at : at.getTime();
   const hour = Math.floor(time / HOUR_MS);
   if (hour !== lastHour) {
-    lastDay = new Date(time + londonOffset(time)).toISOString().slice(0, 10);
+    lastDay = londonReading(time).date;
     lastHour = hour;
   }
   return lastDay;
@@ -226,20 +226,27 @@ export function formatMonth(month: MonthString): string {
   return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
+/** A calendar day's date and short month: "5 Sept". */
+export function formatDayAndMonth(day: DayString): string {
+  const date = calendarDate(day);
+  return `${date.getUTCDate()} ${MONTH_SHORT_NAMES[date.getUTCMonth()]}`;
+}
+
+/** A calendar day in few letters with its year: "5 Sept 2026". */
+export function formatMediumDay(day: DayString): string {
+  return `${formatDayAndMonth(day)} ${day.slice(0, 4)}`;
+}
+
 /**
  * Two calendar days as one period, each part said once: "21 – 30 Nov 2026", "28 Nov – 4 Dec 2026"
  * (thin spaces round the dash, as en-GB's ranges have them).
  */
 export function formatPeriod(from: DayString, to: DayString): string {
-  const [start, end] = [calendarDate(from), calendarDate(to)];
-  const day = (date: Date) => date.getUTCDate();
-  const month = (date: Date) => MONTH_SHORT_NAMES[date.getUTCMonth()];
-  const year = (date: Date) => date.getUTCFullYear();
-  const whole = (date: Date) => `${day(date)} ${month(date)} ${year(date)}`;
-  if (from === to) return whole(end);
-  if (year(start) !== year(end)) return `${whole(start)}\u2009–\u2009${whole(end)}`;
-  if (month(start) !== month(end)) return `${day(start)} ${month(start)}\u2009–\u2009${whole(end)}`;
-  return `${day(start)}\u2009–\u2009${whole(end)}`;
+  const dash = "\u2009–\u2009";
+  if (from === to) return formatMediumDay(to);
+  if (from.slice(0, 4) !== to.slice(0, 4)) return `${formatMediumDay(from)}${dash}${formatMediumDay(to)}`;
+  if (from.slice(0, 7) !== to.slice(0, 7)) return `${formatDayAndMonth(from)}${dash}${formatMediumDay(to)}`;
+  return `${calendarDate(from).getUTCDate()}${dash}${formatMediumDay(to)}`;
 }
 
 /** "25 November 2026": the London date of an instant, in words. */

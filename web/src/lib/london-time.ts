@@ -1,4 +1,10 @@
-import { londonClock, londonDay, londonReading, MONTH_SHORT_NAMES } from "@charity-steps/shared-types";
+import {
+  formatDayAndMonth,
+  formatMediumDay,
+  londonClock,
+  londonDay,
+  londonReading,
+} from "@charity-steps/shared-types";
 
 // Times are the walker's London clock, like every day the app counts. They are written from
 // London's reading, not by `Intl` (see `londonOffset` in shared-types).
@@ -10,19 +16,13 @@ export function londonTime(at: Date | string): string {
 
 /** "3 Nov", or "3 Nov 2025" when the year is not this one. */
 export function londonShortDay(at: Date | string, now: Date | number = Date.now()): string {
-  const sameYear = londonReading(at).year === londonReading(now).year;
-  return sameYear ? dayAndMonth(at) : londonMediumDate(at);
+  const { date, year } = londonReading(at);
+  return year === londonReading(now).year ? formatDayAndMonth(date) : formatMediumDay(date);
 }
 
 /** "5 Sept 2026", the London date of an instant in few letters. */
 export function londonMediumDate(at: Date | string): string {
-  return `${dayAndMonth(at)} ${londonReading(at).year}`;
-}
-
-/** "5 Sept": the London day and short month of an instant. */
-function dayAndMonth(at: Date | string): string {
-  const { month, day } = londonReading(at);
-  return `${day} ${MONTH_SHORT_NAMES[month - 1]}`;
+  return formatMediumDay(londonReading(at).date);
 }
 
 /** True when `at` falls on London's today. */
