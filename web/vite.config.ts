@@ -3,7 +3,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defaultClientConditions, defaultServerConditions, defineConfig, type ProxyOptions } from "vite";
+import {
+  defaultClientConditions,
+  defaultServerConditions,
+  defineConfig,
+  type ProxyOptions,
+  type UserConfig,
+} from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 
 // The API (port 3000) answers these paths itself; keeping the browser's Host lets its cookies and
@@ -20,11 +26,42 @@ const testsReplacingModules = readdirSync("test", { recursive: true, encoding: "
   .filter((file) => TESTS.test(file) && readFileSync(`test/${file}`, "utf8").includes("vi.mock("))
   .map((file) => `test/${file}`);
 
-export default defineConfig({
-  resolve: {
-    // Use shared-types' TypeScript source directly, so there is no build step to forget.
-    conditions: ["source", ...defaultClientConditions],
+/** The build of the landing page's own script (web/scripts/build.mjs). */
+const LANDING_PAGE_MODE = "landing-page";
+
+// Use shared-types' TypeScript source directly, so there is no build step to forget.
+const resolve = { conditions: ["source", ...defaultClientConditions] };
+
+// shared-types builds its request schemas at module level (TypeBox's `Type.Object(...)` and
+// friends), and a bundler keeps any call it cannot prove free of side effects: one constant
+// imported from such a module brought all its schemas and TypeBox's builder with it. The
+// builder has none, so what the page never reads is left out.
+const treeshake = {
+  manualPureFunctions: ["Type"],
+  // TypeBox's modules only define things (no polyfills, no registrations), but its package
+  // does not say so: without this, a page that reads no schema still loads its settings.
+  moduleSideEffects: (id: string) => !id.includes("/node_modules/typebox/"),
+};
+
+export default defineConfig(({ mode }) => (mode === LANDING_PAGE_MODE ? landingPageScript : app));
+
+/**
+ * The landing page's HTML has a script of its own instead of the app's (src/landing.ts), built
+ * beside the app into web/dist/assets: no plugins, so the app's service worker and manifest stay
+ * as the app's build wrote them.
+ */
+const landingPageScript: UserConfig = {
+  resolve,
+  publicDir: false,
+  build: {
+    outDir: "dist",
+    emptyOutDir: false,
+    rollupOptions: { input: "src/landing.ts", treeshake },
   },
+};
+
+const app: UserConfig = {
+  resolve,
   // The same for code run in Node (the export reader's tests run there, with no DOM).
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
   plugins: [
@@ -103,18 +140,7 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    rollupOptions: {
-      // shared-types builds its request schemas at module level (TypeBox's `Type.Object(...)` and
-      // friends), and a bundler keeps any call it cannot prove free of side effects: one constant
-      // imported from such a module brought all its schemas and TypeBox's builder with it. The
-      // builder has none, so what the page never reads is left out.
-      treeshake: {
-        manualPureFunctions: ["Type"],
-        // TypeBox's modules only define things (no polyfills, no registrations), but its package
-        // does not say so: without this, a page that reads no schema still loads its settings.
-        moduleSideEffects: (id) => !id.includes("/node_modules/typebox/"),
-      },
-    },
+    rollupOptions: { treeshake },
   },
   test: {
     environment: "jsdom",
@@ -140,4 +166,4 @@ export default defineConfig({
       { extends: true, test: { name: "isolated", include: testsReplacingModules } },
     ],
   },
-});
+};

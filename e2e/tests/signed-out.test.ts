@@ -108,7 +108,48 @@ describe("a visitor who is not signed in", () => {
     },
   );
 
-  it("is sent the landing page's code while the app learns who is signed in, not after", async () => {
+  it("is sent the landing page as HTML: it shows without scripts, and loads none of the app's code", async () => {
+    const scripts: string[] = [];
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.resourceType() === "script") scripts.push(path);
+      if (path.startsWith("/api/")) asked.push(path);
+    });
+    await page.goto(`${server.origin}/`);
+    // This month's numbers come from the page's own script, under each charity.
+    await expect.poll(() => page.getByTestId("charity-impact").count()).toBe(3);
+    expect(await page.getByTestId("charity-impact").first().textContent()).toMatch(
+      /^[\d,]+ walkers?, [\d,.]+ (million )?steps? for Cancer Research UK this month$/,
+    );
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^\/assets\/landing-[\w-]+\.js$/);
+    // Nobody is asked who is signed in: the server already knew (no session cookie).
+    expect(asked).toEqual(["/api/charities/impact"]);
+    expect(await page.getByTestId("account-deleted").isVisible()).toBe(false);
+
+    const noScripts = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: "block" });
+    try {
+      const plain = await noScripts.newPage();
+      await plain.goto(`${server.origin}/`);
+      expect(await plain.getByRole("heading", { level: 1 }).textContent()).toBe(
+        "Every step you walk helps a charity",
+      );
+      expect(await plain.getByRole("link", { name: "Get Started", exact: true }).getAttribute("href")).toBe(
+        "/api/login",
+      );
+      expect(await plain.getByRole("link", { name: "Sign In", exact: true }).getAttribute("href")).toBe(
+        "/api/login",
+      );
+    } finally {
+      await noScripts.close();
+    }
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it("with a session that has lapsed, is sent the app, which loads the landing page's code while it asks who is signed in", async () => {
+    // The server sends the app to any browser holding a session cookie; the app learns it has lapsed.
+    await context.addCookies([{ name: "cs_session", value: "lapsed", url: server.origin }]);
     // "Who is signed in?" is held until the landing page's code has been asked for (5 s at most): a
     // page that waited for the answer first would only ask when the hold ran out.
     let landingAsked = false;
@@ -121,6 +162,11 @@ describe("a visitor who is not signed in", () => {
     await page.getByRole("link", { name: "Get Started", exact: true }).waitFor();
 
     expect(landingAskedFirst()).toBe(true);
+    // The app's own landing page: the same page, drawn by the app.
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+      "Every step you walk helps a charity",
+    );
+    await expect.poll(() => page.getByTestId("charity-impact").count()).toBe(3);
     expect(unexpected(errors)).toEqual([]);
   });
 

@@ -7,7 +7,9 @@
 // each page keeps only what it uses), so the first pass, kept in memory, finds where every module
 // lands on its own; the second puts every module of the dashboard's chunks that neither the app's
 // entry nor the landing page loads into one chunk. The landing page's files stay as they were.
-import { build } from "vite";
+// Last, the landing page is drawn into landing.html (below).
+import { readFileSync, writeFileSync } from "node:fs";
+import { build, createServer } from "vite";
 
 const DASHBOARD = "/src/app/routes/dashboard-page.tsx";
 const LANDING = "/src/features/landing/landing-page.tsx";
@@ -78,3 +80,47 @@ const second = chunksOf(
 if (modulesOf(second.apart).join("\n") !== modulesOf(first.apart).join("\n")) {
   throw new Error("Grouping the dashboard's modules changed what the landing page loads");
 }
+
+// The landing page as HTML, for the server to send a browser with no session (api's web-app
+// plugin): drawn now by the app's own routes and components, with the app's styles, and with a
+// script of its own (src/landing.ts: the theme, this month's numbers) instead of the app's, so
+// that a visitor's phone shows it without downloading or running the app. The app's service
+// worker does not precache it: it serves the app to those who have it.
+const landingScript = [await build({ mode: "landing-page", logLevel: "warn", build: { minify } })]
+  .flat()
+  .flatMap((output) => output.output)
+  .find((file) => file.type === "chunk" && file.isEntry);
+if (!landingScript) throw new Error("The landing page's script was not built");
+
+const renderer = await createServer({
+  appType: "custom",
+  logLevel: "warn",
+  server: { middlewareMode: true, hmr: false, ws: false },
+});
+let markup;
+try {
+  const { renderLandingPage } = await renderer.ssrLoadModule("/src/app/landing-document.tsx");
+  markup = await renderLandingPage();
+} finally {
+  await renderer.close();
+}
+
+const appPage = readFileSync("dist/index.html", "utf8");
+const landingPage = appPage
+  // The app's scripts and their preloads give way to the landing page's one.
+  .replace(/\s*<script type="module"[^>]*><\/script>/g, "")
+  .replace(/\s*<link rel="modulepreload"[^>]*>/g, "")
+  .replace(
+    "</head>",
+    `  <script type="module" crossorigin src="/${landingScript.fileName}"></script>\n  </head>`,
+  )
+  .replace('<div id="root"></div>', `<div id="root">${markup}</div>`)
+  // The page reads and works without JavaScript.
+  .replace(/\s*<noscript>.*?<\/noscript>/s, "");
+if (
+  !landingPage.includes("Every step you walk helps a charity") ||
+  /\/assets\/index-[\w-]+\.js/.test(landingPage)
+) {
+  throw new Error("The landing page's HTML was not written as expected");
+}
+writeFileSync("dist/landing.html", landingPage);

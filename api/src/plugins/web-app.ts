@@ -7,7 +7,13 @@ import fp from "fastify-plugin";
 
 export const notFoundMessage = (method: string, path: string) => `There is nothing at ${method} ${path}.`;
 
-const NO_CACHE_FILES = new Set(["index.html", "sw.js", "manifest.webmanifest", "registerSW.js"]);
+const NO_CACHE_FILES = new Set([
+  "index.html",
+  "landing.html",
+  "sw.js",
+  "manifest.webmanifest",
+  "registerSW.js",
+]);
 
 /**
  * Serves the built PWA from the same origin as the API: hashed assets cached for a year, the shell
@@ -33,6 +39,17 @@ export const webAppPlugin = fp(
       });
     } else {
       app.log.warn({ webDistDir: root }, "no built web app found: serving the API only");
+    }
+
+    // A browser with no session is sent the landing page as the build drew it (landing.html): a
+    // visitor's phone shows it without downloading or running the app. One with a session is sent
+    // the app, which shows its walker's dashboard (or, if the session has lapsed, the same landing).
+    const hasLandingPage = hasApp && root !== null && existsSync(join(root, "landing.html"));
+    if (hasLandingPage && app.hasDecorator("sessionCookie")) {
+      app.get("/", (request, reply) => {
+        const page = app.sessionCookie.read(request) ? "index.html" : "landing.html";
+        return reply.header("vary", "Cookie").sendFile(page);
+      });
     }
 
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -3,15 +3,16 @@ import type { ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { LoadingSpinner } from "../components/loading-spinner";
 import { RequireAuth } from "../features/auth/require-auth";
+import { wasSignedInHere } from "../lib/last-user";
 import { paths } from "../lib/paths";
 import { returnTo } from "../lib/return-to";
 import { DASHBOARD_STATS_KEY, STEP_HISTORY_KEY } from "../lib/step-queries";
-import { authUserQuery, useAuth, wasSignedInHere } from "../lib/use-auth";
+import { authUserQuery, useAuth } from "../lib/use-auth";
 import { Layout, preloadStepTracking } from "./layout";
 import { Screen, screen } from "./screen";
 
 // Every screen is its own chunk, so a signed-out visitor on the landing page loads none of the others.
-const landingPage = screen(
+export const landingPage = screen(
   () => import("../features/landing/landing-page"),
   (m) => m.LandingPage,
 );

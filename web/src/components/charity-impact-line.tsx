@@ -1,6 +1,6 @@
 import { useCharityImpactText } from "../lib/charity-impact";
 
-/** This month's walkers and steps for `charityName`, in one sentence; nothing until it is known. */
+/** This month's walkers and steps for `charityName`, in one sentence; nothing shown until it is known. */
 export function CharityImpactLine({
   charityName,
   className = "",
@@ -9,9 +9,15 @@ export function CharityImpactLine({
   className?: string;
 }) {
   const text = useCharityImpactText(charityName);
-  if (!text) return null;
+  // Until known, an empty line that takes no room: the landing page's HTML, drawn before any
+  // month's numbers, fills it from its own script (landing-script.ts).
   return (
-    <p className={`text-sm ${className}`} data-testid="charity-impact">
+    <p
+      hidden={!text}
+      className={`text-sm ${className}`}
+      data-charity-impact-for={charityName}
+      data-testid={text ? "charity-impact" : undefined}
+    >
       {text}
     </p>
   );

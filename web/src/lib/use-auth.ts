@@ -2,6 +2,7 @@ import { AUTH_USER_CACHE_MS, type AuthUser } from "@charity-steps/shared-types";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { getQueryFn } from "./api-client";
+import { lastUser, rememberUser } from "./last-user";
 
 export const AUTH_USER_QUERY_KEY = ["/api/auth/user"] as const;
 
@@ -15,32 +16,6 @@ export interface AuthState {
   /** The server could not be reached and `user` is the walker last seen signed in on this device. */
   offline: boolean;
   retry: () => void;
-}
-
-/** The walker last seen signed in here, so the app still opens for them with no signal. */
-const LAST_USER_KEY = "charity-steps:last-user";
-
-function rememberUser(user: AuthUser | null): void {
-  try {
-    if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
-    else localStorage.removeItem(LAST_USER_KEY);
-  } catch {
-    // Storage refused (private mode, quota): the app works online without it.
-  }
-}
-
-function lastUser(): AuthUser | null {
-  try {
-    const saved = localStorage.getItem(LAST_USER_KEY);
-    return saved ? (JSON.parse(saved) as AuthUser) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** True when a walker was signed in on this device last time (the app will most likely open for them). */
-export function wasSignedInHere(): boolean {
-  return lastUser() !== null;
 }
 
 /** `GET /api/auth/user`, where 401 means signed out; also fetched as the app starts. */

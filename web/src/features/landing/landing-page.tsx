@@ -47,12 +47,17 @@ export function LandingPage() {
     <>
       <section className="bg-gradient-to-b from-brand-soft to-page">
         <div className="mx-auto max-w-3xl px-4 pt-10 pb-8 text-center">
-          {deleted && (
-            <p className="card mb-6 p-4 text-left" role="status" data-testid="account-deleted">
-              <strong>Your account was deleted.</strong> Your personal data has been erased. Thank you for
-              walking with us: you are welcome back any time.
-            </p>
-          )}
+          {/* Always in the page, hidden unless an account was just deleted: the landing page's
+              HTML (landing-script.ts) shows it as this render would. */}
+          <p
+            hidden={!deleted}
+            className="card mb-6 p-4 text-left"
+            role="status"
+            data-testid="account-deleted"
+          >
+            <strong>Your account was deleted.</strong> Your personal data has been erased. Thank you for
+            walking with us: you are welcome back any time.
+          </p>
           <p className="inline-block rounded-full bg-surface px-3 py-1 text-sm font-semibold text-brand-strong shadow-sm">
             Free beta now open
           </p>

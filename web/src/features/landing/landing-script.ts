@@ -1,0 +1,43 @@
+import {
+  CHARITY_IMPACT_PATH,
+  type CharityImpactResponse,
+  charityImpactText,
+} from "@charity-steps/shared-types";
+import { takeAccountDeleted } from "../../lib/account-deleted";
+import { rememberUser } from "../../lib/last-user";
+import { applyTheme, storedTheme } from "../../lib/theme";
+
+/**
+ * The script of the landing page the server sends to a browser with no session. The page arrives
+ * drawn (the app's own components, rendered when the app is built), so this does only what depends
+ * on the visitor and the month: the theme this device last showed, the word that an account was
+ * just deleted, and each charity's walkers and steps. The app itself loads when the visitor signs
+ * in, or opens any other page.
+ */
+export async function startLandingPage(page: Document = document): Promise<void> {
+  applyTheme(storedTheme());
+  // The server sends this page only when the browser holds no session: nobody is signed in here
+  // now, so the app must not open offline for whoever was.
+  rememberUser(null);
+  if (takeAccountDeleted()) page.querySelector("[data-testid=account-deleted]")?.removeAttribute("hidden");
+  await showCharityImpact(page);
+}
+
+async function showCharityImpact(page: Document): Promise<void> {
+  let impact: CharityImpactResponse;
+  try {
+    const response = await fetch(CHARITY_IMPACT_PATH, { credentials: "same-origin" });
+    if (!response.ok) return;
+    impact = (await response.json()) as CharityImpactResponse;
+  } catch {
+    // No signal, or no answer: the charities are shown without this month's numbers, as in the app.
+    return;
+  }
+  for (const line of page.querySelectorAll<HTMLElement>("[data-charity-impact-for]")) {
+    const item = impact.items.find((candidate) => candidate.charityName === line.dataset.charityImpactFor);
+    if (!item) continue;
+    line.textContent = charityImpactText(item);
+    line.dataset.testid = "charity-impact";
+    line.hidden = false;
+  }
+}
