@@ -28,6 +28,8 @@ beforeAll(() =>
 
 afterEach(() => {
   cleanup();
+  // What a test wrote into the page itself (not through render), such as the landing page's HTML.
+  if (typeof document !== "undefined") document.body.replaceChildren();
   globalThis.localStorage?.clear();
   globalThis.sessionStorage?.clear();
   if (typeof document !== "undefined") delete document.documentElement.dataset.theme;
