@@ -97,6 +97,18 @@ export function badgesOf(earned: Record<string, string>): BadgesResponse {
  * walker with nothing yet, and of an operator console with nothing to do (each month's draw open). A request none of these or the test's own handlers answers fails the
  * test, and so does every write a test did not expect.
  */
+/** A month with walkers for every charity: "1,204 walkers, 38.2 million steps for Cancer Research UK …". */
+export const charityImpactAnswered = http.get(CHARITY_IMPACT_PATH, () =>
+  HttpResponse.json({
+    month: "2026-11",
+    items: [
+      { charityName: "Cancer Research UK", walkers: 1_204, steps: 38_250_000 },
+      { charityName: "Crohn's & Colitis UK", walkers: 3, steps: 41_000 },
+      { charityName: "British Heart Foundation", walkers: 1, steps: 9_999 },
+    ],
+  } satisfies CharityImpactResponse),
+);
+
 export const defaultHandlers = [
   http.get("/api/auth/user", () => HttpResponse.json({ message: "Sign in first." }, { status: 401 })),
   http.post("/api/daily-reset", () =>

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToastStore } from "../../../src/lib/toast-store";
-import { signedInAs } from "../../support/handlers";
+import { charityImpactAnswered, signedInAs } from "../../support/handlers";
 import { renderApp } from "../../support/render-app";
 import { server } from "../../support/server";
 import { testWalker } from "../../support/walker";
@@ -240,18 +240,7 @@ describe("the dashboard", () => {
 
   it("says what walkers did for the walker's charity this month, and no £0.00 prize pool", async () => {
     stubApi(() => HttpResponse.json({}), { prizePool: 0 });
-    server.use(
-      http.get(CHARITY_IMPACT_PATH, () =>
-        HttpResponse.json({
-          month: "2026-11",
-          items: [
-            { charityName: "Cancer Research UK", walkers: 1_204, steps: 38_250_000 },
-            { charityName: "Crohn's & Colitis UK", walkers: 3, steps: 41_000 },
-            { charityName: "British Heart Foundation", walkers: 1, steps: 9_999 },
-          ],
-        }),
-      ),
-    );
+    server.use(charityImpactAnswered);
     renderApp("/dashboard");
     expect((await screen.findByTestId("charity-impact")).textContent).toBe(
       "1 walker, 9,999 steps for British Heart Foundation this month",

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { renderLandingPage } from "../../../src/app/landing-document";
 import { startLandingPage } from "../../../src/features/landing/landing-script";
 import { forgetAccountDeletedForTests } from "../../../src/lib/account-deleted";
+import { charityImpactAnswered } from "../../support/handlers";
 import { server } from "../../support/server";
 
 /** The landing page's HTML as the build writes it, in this document, with its script run. */
@@ -36,18 +37,7 @@ describe("the landing page's HTML, for a browser with no session", () => {
   });
 
   it("fills in each charity's walkers and steps this month", async () => {
-    server.use(
-      http.get(CHARITY_IMPACT_PATH, () =>
-        HttpResponse.json({
-          month: "2026-11",
-          items: [
-            { charityName: "Cancer Research UK", walkers: 1_204, steps: 38_250_000 },
-            { charityName: "Crohn's & Colitis UK", walkers: 3, steps: 41_000 },
-            { charityName: "British Heart Foundation", walkers: 1, steps: 9_999 },
-          ],
-        }),
-      ),
-    );
+    server.use(charityImpactAnswered);
     await openLandingHtml();
     expect(impactLine("Cancer Research UK")?.textContent).toBe(
       "1,204 walkers, 38.2 million steps for Cancer Research UK this month",
