@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { AppRoutes, preloadRoute } from "./app/app-routes";
@@ -19,13 +19,19 @@ if (!root) throw new Error("index.html has no #root element");
 const queryClient = createQueryClient();
 preloadRoute(window.location.pathname, queryClient);
 
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter>
-      <AppProviders queryClient={queryClient}>
-        <AppRoutes />
-      </AppProviders>
-    </BrowserRouter>
-    <UpdatePrompt />
-  </StrictMode>,
-);
+// In a transition, React draws the app's first render in short slices, the browser free to paint
+// and answer a tap in between, instead of in one task that holds a slow phone's page until the
+// whole tree is built.
+const reactRoot = createRoot(root);
+startTransition(() => {
+  reactRoot.render(
+    <StrictMode>
+      <BrowserRouter>
+        <AppProviders queryClient={queryClient}>
+          <AppRoutes />
+        </AppProviders>
+      </BrowserRouter>
+      <UpdatePrompt />
+    </StrictMode>,
+  );
+});
