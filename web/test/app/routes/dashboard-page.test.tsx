@@ -1,4 +1,4 @@
-import { addDays, CHARITY_IMPACT_PATH, type DashboardStatsResponse } from "@charity-steps/shared-types";
+import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
