@@ -16,10 +16,49 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
+/**
+ * The features playwright-core turns off when it starts Chromium (its `chromiumSwitches`). Chromium
+ * heeds only the last `--disable-features` it is given, so a list of the tests' own must repeat
+ * these; `tests/chromium-features.test.ts` fails when an upgrade of playwright-core changes them.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * The omnibox's popup, which this Chromium draws as a web page of its own
+ * (chrome://omnibox-popup.top-chrome/) and loads, in a renderer of its own, for every new window:
+ * that is, for the first page of every browser context. Nothing here has an omnibox to open, and
+ * loading it cost several times the CPU of the blank page it came with, in every context a test
+ * opens (see bench/README.md, "A browser context's first page").
+ */
+const OMNIBOX_POPUP_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
+
+/** The tests' browsers: CHROMIUM_ARGS, and no omnibox popup. Lighthouse's runs keep its own switches. */
+const TEST_BROWSER_ARGS = [
+  ...CHROMIUM_ARGS,
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(",")}`,
+];
+
 /** A phone: 390×844 at 2×, touch, as walkers use the app. */
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-const launchOptions = { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS };
+const launchOptions = { executablePath: CHROMIUM_PATH, headless: true, args: TEST_BROWSER_ARGS };
 
 /**
  * Debian's Chromium with the flags the tests need (no downloads, no background traffic). Each test
@@ -46,7 +85,7 @@ export function launchPhoneProfile(userDataDir: string): Promise<BrowserContext>
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: TEST_BROWSER_ARGS,
     ...PHONE,
   });
 }
