@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { loadSigningKey } from "../src/auth/provider/keys.js";
 import { Database } from "../src/db/database.js";
+import { AppSecretsRepository } from "../src/repositories/app-secrets.js";
 import { bundleServer, type ServerBundle } from "./support/server-bundle.js";
 
 declare module "vitest" {
@@ -20,8 +22,11 @@ declare module "vitest" {
 
 /**
  * Migrates once per run, not once per test database: a test database that needs only the latest
- * schema is a copy of these (a file copy; CREATE DATABASE … TEMPLATE on PostgreSQL). Bundles the
- * server once for the API processes tests start.
+ * schema is a copy of these (a file copy; CREATE DATABASE … TEMPLATE on PostgreSQL). The templates
+ * also hold the built-in provider's signing key, as a database that has served once does: making
+ * a 2048-bit RSA key takes a good part of a second, and the suite builds some hundred and fifty apps.
+ * Tests of how the key is made start from a database without one. Bundles the server once for the
+ * API processes tests start.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), "charity-steps-template-"));
@@ -50,6 +55,7 @@ async function migrate(url: string): Promise<void> {
   const database = Database.connect(url, { speed: { walCheckpointer: false } });
   try {
     await database.migrateToLatest();
+    await loadSigningKey(new AppSecretsRepository(database.db));
   } finally {
     await database.close();
   }

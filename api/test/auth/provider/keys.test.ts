@@ -1,17 +1,26 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSigningKey } from "../../../src/auth/provider/keys.js";
-import { buildTestApp, dialects, type TestApp } from "../../helper.js";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../../src/app.js";
+import { createTestDatabase, dialects, type TestDatabase, testConfig } from "../../helper.js";
 
 describe.each(dialects)("the provider's signing key (%s)", (dialect) => {
-  let test: TestApp;
+  let database: TestDatabase;
+  let app: FastifyInstance;
   beforeAll(async () => {
-    test = await buildTestApp(dialect);
+    // A database that has never served (not the migrated template, which holds a key already).
+    database = await createTestDatabase(dialect);
+    app = await buildApp(testConfig({ DATABASE_URL: database.url }), { logger: false, drawTickMs: null });
+    await app.ready();
   });
-  afterAll(() => test?.close());
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
 
   it("is a 2048-bit RSA private JWK that signs ID tokens, made once at start and kept", async () => {
-    const secrets = test.app.repositories.appSecrets;
+    const secrets = app.repositories.appSecrets;
     const stored = await secrets.getOrCreate("oidc-signing-jwk", () => {
       throw new Error("the app made no signing key as it started");
     });
