@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSigningKey } from "../../../src/auth/provider/keys.js";
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.js";
+import { loadSigningKey } from "../../../src/auth/provider/keys.js";
 import { createTestDatabase, dialects, type TestDatabase, testConfig } from "../../helper.js";
 
 describe.each(dialects)("the provider's signing key (%s)", (dialect) => {
