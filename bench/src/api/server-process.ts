@@ -50,6 +50,8 @@ export async function startServer(
       ...apiNodeFlags(root),
       // So that the bench can ask for the heap after a full collection (`heap()`).
       "--expose-gc",
+      // BENCH_TRACE_GC=1: each server prints a line per garbage collection, with its pause.
+      ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : []),
       // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there (open it in Chrome DevTools).
       ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
     ],
