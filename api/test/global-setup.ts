@@ -31,14 +31,14 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), "charity-steps-template-"));
   const sqliteTemplate = join(dir, "template.db");
-  await migrate(sqliteTemplate);
+  await fillTemplate(sqliteTemplate);
   const adminUrl = process.env.TEST_DATABASE_URL;
   const postgresTemplate = adminUrl ? `cs_template_${randomBytes(6).toString("hex")}` : "";
   if (adminUrl) {
     await asAdmin(adminUrl, `CREATE DATABASE ${postgresTemplate}`);
     const url = new URL(adminUrl);
     url.pathname = `/${postgresTemplate}`;
-    await migrate(url.href);
+    await fillTemplate(url.href);
   }
   // `pnpm test:calendar` runs only files that start no API process, nine times over.
   if (process.env.API_TEST_PROCESSES !== "none") project.provide("serverBundle", await bundleServer());
@@ -50,7 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function migrate(url: string): Promise<void> {
+/** Migrates the database at `url` to the latest schema and stores the provider's signing key in it. */
+async function fillTemplate(url: string): Promise<void> {
   // No checkpointer thread: closing the one connection leaves the whole SQLite file to copy.
   const database = Database.connect(url, { speed: { walCheckpointer: false } });
   try {

@@ -106,8 +106,9 @@ export const charityImpactAnswered = http.get(CHARITY_IMPACT_PATH, () =>
  * What the API answers in every test unless the test says otherwise with `server.use(...)`: nobody
  * is signed in; the London day's and month's resets, which the signed-in app asks for as it starts,
  * are done; and the lists and numbers the signed-in screens read for themselves are those of a
- * walker with nothing yet, and of an operator console with nothing to do (each month's draw open). A request none of these or the test's own handlers answers fails the
- * test, and so does every write a test did not expect.
+ * walker with nothing yet, and of an operator console with nothing to do (each month's draw open).
+ * A request none of these or the test's own handlers answers fails the test, and so does every
+ * write a test did not expect.
  */
 export const defaultHandlers = [
   http.get("/api/auth/user", () => HttpResponse.json({ message: "Sign in first." }, { status: 401 })),
