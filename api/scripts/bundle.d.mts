@@ -7,3 +7,5 @@ interface BundleOptions {
 }
 export declare function bundleApi(options: BundleOptions & { outdir: string }): Promise<void>;
 export declare function bundleApiInCache(name: string, options: BundleOptions): Promise<string>;
+/** `text` with each character past Latin-1 written as its `\u` escape; throws where one follows a backslash. */
+export declare function latin1Source(text: string, path: string): string;
