@@ -121,51 +121,32 @@ export class EligibleSteps {
         ? sql<number>`((s.day::date - date '1970-01-01')::bigint * 86400000)`
         : sql<number>`(unixepoch(s.day) * 1000)`;
     const earliestLate = 23 * 3_600_000 + LATE_DAY_AFTER_MS;
-    const candidates = [
-      // Late days (and a few on time near the bound), and days above the ceiling.
-      ...(
-        await sql<DayKey>`
-          select s.user_id, s.day from step_days s
-          where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
-            and (s.first_reading_at > ${utcMidnightMs} + ${earliestLate}
-              or s.total_steps > ${DAY_PRIZE_CEILING_STEPS})`.execute(db)
-      ).rows,
-      // Days with more devices than count.
-      ...(await db
-        .selectFrom("step_counters")
-        .select(["user_id", "day"])
-        .where("kind", "=", "motion")
-        .where("day", ">=", from)
-        .where("day", "<=", to)
-        .where(walkers("user_id"))
-        .groupBy(["user_id", "day"])
-        .having((eb) => eb.fn.countAll(), ">", NEW_DEVICES_PER_DAY_MAX)
-        .execute()),
-      // Manual entries not approved, counters' steps above the pace, days decided by an operator.
-      ...(await db
-        .selectFrom("manual_step_entries")
-        .select(["user_id", "day"])
-        .where("status", "<>", "approved")
-        .where("day", ">=", from)
-        .where("day", "<=", to)
-        .where(walkers("user_id"))
-        .execute()),
-      ...(await db
-        .selectFrom("step_counters")
-        .select(["user_id", "day"])
-        .where(sql<boolean>`(pending_steps > 0 or rejected_steps > 0)`)
-        .where("day", ">=", from)
-        .where("day", "<=", to)
-        .where(walkers("user_id"))
-        .execute()),
-      ...(await db
-        .selectFrom("day_reviews")
-        .select(["user_id", "day"])
-        .where("day", ">=", from)
-        .where("day", "<=", to)
-        .where(walkers("user_id"))
-        .execute()),
-    ];
+    // The days that may hold steps back, in one statement (a round trip, not five): late days (and
+    // a few on time near the bound) and days above the ceiling; days with more devices than count;
+    // manual entries not approved; counters' steps above the pace; days an operator decided.
+    const candidates = (
+      await sql<DayKey>`
+        select s.user_id, s.day from step_days s
+        where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
+          and (s.first_reading_at > ${utcMidnightMs} + ${earliestLate}
+            or s.total_steps > ${DAY_PRIZE_CEILING_STEPS})
+        union
+        select c.user_id, c.day from step_counters c
+        where c.kind = 'motion' and c.day >= ${from} and c.day <= ${to} and ${walkers("c.user_id")}
+        group by c.user_id, c.day
+        having count(*) > ${NEW_DEVICES_PER_DAY_MAX}
+        union
+        select e.user_id, e.day from manual_step_entries e
+        where e.status <> 'approved' and e.day >= ${from} and e.day <= ${to}
+          and ${walkers("e.user_id")}
+        union
+        select c.user_id, c.day from step_counters c
+        where (c.pending_steps > 0 or c.rejected_steps > 0) and c.day >= ${from} and c.day <= ${to}
+          and ${walkers("c.user_id")}
+        union
+        select d.user_id, d.day from day_reviews d
+        where d.day >= ${from} and d.day <= ${to} and ${walkers("d.user_id")}`.execute(db)
+    ).rows;
     const days = [
       ...new Map(candidates.map((row) => [keyOf(row), { user_id: row.user_id, day: row.day }])).values(),
     ];
