@@ -123,8 +123,9 @@ export class EligibleSteps {
     const earliestLate = 23 * 3_600_000 + LATE_DAY_AFTER_MS;
     // The days that may hold steps back, in one statement (a round trip, not five): late days (and
     // a few on time near the bound) and days above the ceiling; days with more devices than count;
-    // manual entries not approved; counters' steps above the pace; days an operator decided.
-    const candidates = (
+    // manual entries not approved; counters' steps above the pace; days an operator decided. The
+    // `union` answers each day once, however many of the five find it.
+    const days = (
       await sql<DayKey>`
         select s.user_id, s.day from step_days s
         where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
@@ -147,9 +148,6 @@ export class EligibleSteps {
         select d.user_id, d.day from day_reviews d
         where d.day >= ${from} and d.day <= ${to} and ${walkers("d.user_id")}`.execute(db)
     ).rows;
-    const days = [
-      ...new Map(candidates.map((row) => [keyOf(row), { user_id: row.user_id, day: row.day }])).values(),
-    ];
     if (days.length === 0) return [];
     return (await this.weigh(days, db)).filter((day) => day.day >= range.from && day.day <= range.to);
   }

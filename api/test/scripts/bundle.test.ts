@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { latin1Source } from "../../scripts/bundle.mjs";
 
-/** The UTF-16 code units of `text` past Latin-1: each one doubles the memory V8 holds the text in. */
+/** The characters of `text` past Latin-1: any one of them doubles the memory V8 holds the text in. */
 const pastLatin1 = (text: string) => [...text].filter((character) => character.charCodeAt(0) > 0xff);
 
 describe("the server's bundle", () => {
