@@ -113,10 +113,15 @@ export function daysBetween(from: DayString, to: DayString): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The day `offset` days after `day` (negative goes back). */
+/**
+ * The day `offset` days after `day` (negative goes back). Streaks and fair play's months step
+ * through days one at a time, so this is built from numbers (`Date.UTC` rolls a day past the
+ * month's end over), which costs less than parsing and printing an ISO string.
+ */
 export function addDays(day: DayString, offset: number): DayString {
-  const date = new Date(Date.parse(`${day}T00:00:00Z`) + offset * 86_400_000);
-  return date.toISOString().slice(0, 10);
+  const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10) + offset));
+  const year = String(date.getUTCFullYear()).padStart(4, "0");
+  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
 }
 
 /** The instant London's calendar day `day` begins (midnight, in GMT or in British Summer Time). */

@@ -85,6 +85,16 @@ describe("London days and months", () => {
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
     expect(monthOfDay("2026-11-21")).toBe("2026-11");
   });
+
+  it("steps days as UTC's calendar does, over leap years and across centuries", () => {
+    const iso = (day: string, offset: number) =>
+      new Date(Date.parse(`${day}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const day of ["1999-12-31", "2000-02-28", "2024-02-29", "2026-11-30", "2100-02-28"]) {
+      for (let offset = -800; offset <= 800; offset += 7) expect(addDays(day, offset)).toBe(iso(day, offset));
+    }
+    expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
+    expect(addDays("2100-02-28", 1)).toBe("2100-03-01");
+  });
 });
 
 describe("London's clocks, worked out from the summer-time rule", () => {

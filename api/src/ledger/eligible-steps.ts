@@ -1,5 +1,6 @@
 import {
   addDays,
+  addMonths,
   DAY_PRIZE_CEILING_STEPS,
   type DayString,
   type FairPlayCounter,
@@ -48,12 +49,9 @@ interface DayKey {
 
 const keyOf = (row: DayKey) => `${row.user_id}|${row.day}`;
 
-/** Every day of the months from `from`'s to `to`'s, in order. */
-function daysOfMonths(from: DayString, to: DayString): DayString[] {
-  const days: DayString[] = [];
-  const last = monthOfDay(to);
-  for (let day = `${monthOfDay(from)}-01`; monthOfDay(day) <= last; day = addDays(day, 1)) days.push(day);
-  return days;
+/** The first day of `from`'s month and the last of `to`'s. */
+function wholeMonths(from: DayString, to: DayString): { from: DayString; to: DayString } {
+  return { from: `${monthOfDay(from)}-01`, to: addDays(`${addMonths(monthOfDay(to), 1)}-01`, -1) };
 }
 
 /**
@@ -84,9 +82,7 @@ export class EligibleSteps {
   ): Promise<HeldDay[]> {
     const { dialect } = this.database;
     // Whole months: a late day's place among its month's late days needs all of them.
-    const monthDays = daysOfMonths(range.from, range.to);
-    const from = monthDays[0] ?? range.from;
-    const to = monthDays.at(-1) ?? range.to;
+    const { from, to } = wholeMonths(range.from, range.to);
     // Every walker's days, or one walker's, or a group's members'.
     const walkers = (column: string) => {
       const ref = sql.ref(column);
@@ -279,8 +275,11 @@ export class EligibleSteps {
     if (userIds !== undefined && userIds.length === 0) return new Map();
     let months = db.selectFrom("step_months").select(["user_id", "total_steps"]).where("month", "=", month);
     if (userIds !== undefined) months = months.where("user_id", "in", userIds);
+    const range = { from: `${month}-01`, to: `${month}-31`, ...(userIds === undefined ? {} : { userIds }) };
+    // Independent reads, so at once: the month rows and the days that hold steps back.
+    const [rows, held] = await Promise.all([months.execute(), this.heldDays(range, db)]);
     const result = new Map<string, EligibleMonth>();
-    for (const row of await months.execute()) {
+    for (const row of rows) {
       const steps = Number(row.total_steps);
       result.set(row.user_id, {
         userId: row.user_id,
@@ -289,8 +288,7 @@ export class EligibleSteps {
         pendingSteps: 0,
       });
     }
-    const range = { from: `${month}-01`, to: `${month}-31`, ...(userIds === undefined ? {} : { userIds }) };
-    for (const day of await this.heldDays(range, db)) {
+    for (const day of held) {
       const walker = result.get(day.userId);
       if (!walker) continue;
       walker.eligibleSteps -= day.countedSteps - day.eligibleSteps;

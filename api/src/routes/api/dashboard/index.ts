@@ -22,15 +22,18 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = signedInUser(request);
       const date = londonDay();
       const month = monthOfDay(date);
-      const todaySteps = await app.repositories.ledger.dayTotal(user.id, date);
-      const {
-        countedSteps: monthlySteps,
-        eligibleSteps,
-        pendingSteps,
-      } = await app.repositories.eligibleSteps.month(month, user.id);
-      const revenue = await app.repositories.revenue.monthSplit(month);
-      const lastImportAt = await app.repositories.stepImportKeys.lastImportAt(user.id);
-      const { dailyGoal, todayOnGoal, streak } = await app.repositories.habits.standing(user.id, date);
+      const { ledger, eligibleSteps, revenue, stepImportKeys, habits } = app.repositories;
+      // The tiles' reads do not depend on each other: on PostgreSQL each is a round trip, so they
+      // are asked for at once rather than one after another.
+      const [todaySteps, fairPlayMonth, split, lastImportAt, standing] = await Promise.all([
+        ledger.dayTotal(user.id, date),
+        eligibleSteps.month(month, user.id),
+        revenue.monthSplit(month),
+        stepImportKeys.lastImportAt(user.id),
+        habits.standing(user.id, date),
+      ]);
+      const { countedSteps: monthlySteps, eligibleSteps: eligible, pendingSteps } = fairPlayMonth;
+      const { dailyGoal, todayOnGoal, streak } = standing;
       return {
         date,
         month,
@@ -41,12 +44,12 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         streak,
         monthlyGoal: MONTHLY_STEP_GOAL,
         monthlyStepsRemaining: Math.max(0, MONTHLY_STEP_GOAL - monthlySteps),
-        eligibleMonthSteps: eligibleSteps,
+        eligibleMonthSteps: eligible,
         pendingMonthSteps: pendingSteps,
-        prizeEntries: prizeEntries(eligibleSteps),
-        stepsToNextEntry: stepsToNextEntry(eligibleSteps),
+        prizeEntries: prizeEntries(eligible),
+        stepsToNextEntry: stepsToNextEntry(eligible),
         charityName: user.charity_name,
-        prizePool: revenue.prizes / 100,
+        prizePool: split.prizes / 100,
         appleHealthLastImportAt: lastImportAt === null ? null : new Date(lastImportAt).toISOString(),
       };
     },
