@@ -65,8 +65,13 @@ describe("a walker's own data", () => {
   });
 
   it("sees both devices on the Account page, this one marked", async () => {
+    // The worker installs (precaching the app) while the first screens load; on a busy machine it
+    // may still be installing now. Only a page loaded once it is active goes through it, so the
+    // Account page is opened after that, and its reads are kept for offline.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
     await page.goto(`${server.origin}/account`);
-    // The screens visited so far have offline copies in the service worker's cache.
     await expect
       .poll(() => page.evaluate(async () => (await (await caches.open("charity-steps-api")).keys()).length))
       .toBeGreaterThan(0);
