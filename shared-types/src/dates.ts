@@ -114,9 +114,9 @@ export function daysBetween(from: DayString, to: DayString): number {
 }
 
 /**
- * The day `offset` days after `day` (negative goes back). Streaks and fair play's months step
- * through days one at a time, so this is built from numbers (`Date.UTC` rolls a day past the
- * month's end over), which costs less than parsing and printing an ISO string.
+ * The day `offset` days after `day` (negative goes back). Streaks step through days one at a
+ * time, so this is built from numbers (`Date.UTC` rolls a day past the month's end over), which
+ * costs less than parsing and printing an ISO string.
  */
 export function addDays(day: DayString, offset: number): DayString {
   const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10) + offset));

@@ -1,6 +1,4 @@
 import {
-  addDays,
-  addMonths,
   DAY_PRIZE_CEILING_STEPS,
   type DayString,
   type FairPlayCounter,
@@ -49,9 +47,12 @@ interface DayKey {
 
 const keyOf = (row: DayKey) => `${row.user_id}|${row.day}`;
 
-/** The first day of `from`'s month and the last of `to`'s. */
+/**
+ * Bounds that take in every day of `from`'s month to `to`'s: days compare as text, so the 31st
+ * bounds any month, as the other month reads do.
+ */
 function wholeMonths(from: DayString, to: DayString): { from: DayString; to: DayString } {
-  return { from: `${monthOfDay(from)}-01`, to: addDays(`${addMonths(monthOfDay(to), 1)}-01`, -1) };
+  return { from: `${monthOfDay(from)}-01`, to: `${monthOfDay(to)}-31` };
 }
 
 /**
