@@ -92,3 +92,47 @@ describe("opened with no signal", () => {
     expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
   });
 });
+
+describe("a walker's first visit", () => {
+  it("keeps the first screen's reads for offline, though they were made before the worker took the page", async () => {
+    const firstVisit = await phoneContext(browser);
+    try {
+      const phone = await firstVisit.newPage();
+      const phoneErrors = watchForErrors(phone);
+      // The app's first load on this phone: the worker installs while the dashboard reads its numbers.
+      await newSignedInWalker(phone, server.origin, { firstName: "Fern", lastName: "Firstvisit" });
+      const kept = () =>
+        phone.evaluate(async () =>
+          (await (await caches.open("charity-steps-api")).keys()).map(
+            (request) => new URL(request.url).pathname,
+          ),
+        );
+      // No other screen opened, nothing tapped: the dashboard's first reads are asked again through
+      // the worker, and the parts below the first screen (loaded a few seconds later) are kept too.
+      await expect
+        .poll(kept, { timeout: 30_000 })
+        .toEqual(expect.arrayContaining(["/api/dashboard/stats", "/api/steps/manual-entries"]));
+
+      await firstVisit.setOffline(true);
+      const entriesAnswered = phone.waitForResponse(
+        (response) => new URL(response.url()).pathname === "/api/steps/manual-entries",
+        { timeout: 20_000 },
+      );
+      await phone.reload();
+      await phone.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+      await phone.getByTestId("month-steps").waitFor();
+      expect((await entriesAnswered).status()).toBe(200);
+      await phone.getByRole("heading", { name: "Add steps by hand" }).waitFor();
+      // The server's numbers, kept: no word of being offline without them, nothing that failed to load.
+      expect(await phone.getByText("You're offline.", { exact: false }).count()).toBe(0);
+      expect(await phone.getByText("could not be loaded", { exact: false }).count()).toBe(0);
+      expect(await phone.getByTestId("month-steps").textContent()).toBe("0");
+      await screenshot(phone, "22b-dashboard-offline-after-first-visit");
+      expect(phoneErrors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual(
+        [],
+      );
+    } finally {
+      await firstVisit.close();
+    }
+  });
+});

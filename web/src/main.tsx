@@ -5,6 +5,7 @@ import { AppRoutes, preloadRoute } from "./app/app-routes";
 import { AppProviders } from "./app/providers";
 import { UpdatePrompt } from "./app/update-prompt";
 import { listenForInstallOffer } from "./lib/install-prompt";
+import { keepReadsOnceControlled } from "./lib/offline-copies";
 import { createQueryClient } from "./lib/query-client";
 import { applyTheme, storedTheme } from "./lib/theme";
 import "./styles.css";
@@ -18,6 +19,7 @@ if (!root) throw new Error("index.html has no #root element");
 
 const queryClient = createQueryClient();
 preloadRoute(window.location.pathname, queryClient);
+keepReadsOnceControlled(queryClient);
 
 // In a transition, React draws the app's first render in short slices, the browser free to paint
 // and answer a tap in between, instead of in one task that holds a slow phone's page until the
