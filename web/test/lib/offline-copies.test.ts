@@ -1,3 +1,4 @@
+import { QueryObserver } from "@tanstack/react-query";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import { keepReadsOnceControlled, type WorkerContainer } from "../../src/lib/offline-copies";
@@ -6,6 +7,7 @@ import { DASHBOARD_STATS_KEY } from "../../src/lib/step-queries";
 import { server } from "../support/server";
 
 const GROUPS_KEY = ["/api/groups"] as const;
+const USER_KEY = ["/api/auth/user"] as const;
 
 /** A page's service worker container: `controller` null until a worker takes the page. */
 function container(controller: ServiceWorker | null) {
@@ -14,61 +16,92 @@ function container(controller: ServiceWorker | null) {
   return { page, takeControl: () => events.dispatchEvent(new Event("controllerchange")) };
 }
 
-/** How many times each path was asked for, the dashboard answering and the groups failing. */
-function countedAnswers() {
+/**
+ * How many times each path was asked for: the dashboard answers its n-th request with n hundred
+ * steps (the first waits for `answerFirst` when `holdFirst`), the groups fail, and who is signed in
+ * answers.
+ */
+function countedAnswers({ holdFirst = false } = {}) {
   const asked = new Map<string, number>();
-  const count = (path: string) => asked.set(path, (asked.get(path) ?? 0) + 1);
+  const count = (path: string) => {
+    asked.set(path, (asked.get(path) ?? 0) + 1);
+    return asked.get(path) ?? 0;
+  };
+  let answerFirst = () => {};
+  const first = new Promise<void>((resolve) => {
+    answerFirst = resolve;
+  });
   server.use(
-    http.get("/api/dashboard/stats", () => {
-      count("/api/dashboard/stats");
-      return HttpResponse.json({ monthSteps: 4_200 });
+    http.get("/api/dashboard/stats", async () => {
+      const n = count("/api/dashboard/stats");
+      if (holdFirst && n === 1) await first;
+      return HttpResponse.json({ monthSteps: n * 100 });
     }),
     http.get("/api/groups", () => {
       count("/api/groups");
       return HttpResponse.json({ message: "Something went wrong" }, { status: 500 });
     }),
+    http.get("/api/auth/user", () => {
+      count("/api/auth/user");
+      return HttpResponse.json({ id: "walker-1" });
+    }),
   );
-  return (path: string) => asked.get(path) ?? 0;
+  return { asked: (path: string) => asked.get(path) ?? 0, answerFirst };
 }
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
 describe("keepReadsOnceControlled", () => {
-  it("asks again, once, for what the page read before a worker took it, leaving what failed alone", async () => {
-    const asked = countedAnswers();
+  it("asks again, once, for the reads the worker keeps that the page made before a worker took it", async () => {
+    const { asked } = countedAnswers();
     const client = createQueryClient();
     const { page, takeControl } = container(null);
     keepReadsOnceControlled(client, page);
     await client.prefetchQuery({ queryKey: DASHBOARD_STATS_KEY });
     await client.prefetchQuery({ queryKey: GROUPS_KEY });
-    expect([asked("/api/dashboard/stats"), asked("/api/groups")]).toEqual([1, 1]);
+    await client.prefetchQuery({ queryKey: USER_KEY });
 
     takeControl();
     await vi.waitFor(() => expect(asked("/api/dashboard/stats")).toBe(2));
     takeControl();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
 
     expect(asked("/api/dashboard/stats")).toBe(2);
+    expect(client.getQueryData(DASHBOARD_STATS_KEY)).toEqual({ monthSteps: 200 });
+    // A read that failed waits for the signal; who is signed in is never kept by the worker.
     expect(asked("/api/groups")).toBe(1);
-    expect(client.getQueryData(DASHBOARD_STATS_KEY)).toEqual({ monthSteps: 4_200 });
+    expect(asked("/api/auth/user")).toBe(1);
   });
 
-  it("asks for nothing again on a page a worker already controlled: a new version reloads it", async () => {
-    const asked = countedAnswers();
+  it("calls off a read still on its way when the worker takes the page, and asks again through it", async () => {
+    const { asked, answerFirst } = countedAnswers({ holdFirst: true });
+    const client = createQueryClient();
+    const { page, takeControl } = container(null);
+    keepReadsOnceControlled(client, page);
+    // A screen showing the numbers: it asks for them as it mounts.
+    const unsubscribe = new QueryObserver(client, { queryKey: DASHBOARD_STATS_KEY }).subscribe(() => {});
+    await vi.waitFor(() => expect(asked("/api/dashboard/stats")).toBe(1));
+
+    takeControl();
+    await vi.waitFor(() => expect(asked("/api/dashboard/stats")).toBe(2));
+    answerFirst();
+    await vi.waitFor(() => expect(client.getQueryData(DASHBOARD_STATS_KEY)).toEqual({ monthSteps: 200 }));
+    await settle();
+
+    expect(client.getQueryData(DASHBOARD_STATS_KEY)).toEqual({ monthSteps: 200 });
+    unsubscribe();
+  });
+
+  it("asks for nothing again on a page a worker already controlled", async () => {
+    const { asked } = countedAnswers();
     const client = createQueryClient();
     const { page, takeControl } = container({} as ServiceWorker);
     keepReadsOnceControlled(client, page);
     await client.prefetchQuery({ queryKey: DASHBOARD_STATS_KEY });
 
     takeControl();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
 
-    expect(asked("/api/dashboard/stats")).toBe(1);
-  });
-
-  it("does nothing in a browser without service workers (as this test's browser is)", async () => {
-    const asked = countedAnswers();
-    const client = createQueryClient();
-    keepReadsOnceControlled(client);
-    await client.prefetchQuery({ queryKey: DASHBOARD_STATS_KEY });
     expect(asked("/api/dashboard/stats")).toBe(1);
   });
 });

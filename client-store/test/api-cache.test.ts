@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCachedApiRead } from "../src/api-cache-rules";
+import { isCachedApiRead } from "../src/api-cache";
 
 const origin = "https://steps.example";
 const read = (path: string, method = "GET", at = origin) =>
