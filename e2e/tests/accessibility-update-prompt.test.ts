@@ -76,3 +76,51 @@ describe("the new-version prompt meets WCAG 2.2 A and AA (axe-core)", () => {
     await screenshot(page, "95-update-prompt-text-200", { fullPage: false });
   });
 });
+
+describe("the new-version prompt's Reload", () => {
+  it("moves a page from the walker's first visit onto the new version too", async () => {
+    const firstVisit = await phoneContext(browser);
+    try {
+      const phone = await firstVisit.newPage();
+      await phone.goto(`${server.origin}/terms`);
+      // The worker installs and takes the page, which started without one.
+      await phone.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+        timeout: 30_000,
+      });
+
+      appendFileSync(join(release, "sw.js"), "\n// the release after\n");
+      await phone.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        await registration?.update();
+      });
+      const prompt = phone
+        .getByRole("status")
+        .filter({ hasText: "A new version of Charity Steps is available." });
+      await prompt.waitFor();
+      await phone.evaluate(() => {
+        (window as { beforeTheReload?: boolean }).beforeTheReload = true;
+      });
+      const reloaded = phone.waitForEvent("load");
+      await prompt.getByRole("button", { name: "Reload" }).click();
+      await reloaded;
+
+      // A new page, run by the new version, with nothing left waiting and no prompt.
+      expect(await phone.evaluate(() => (window as { beforeTheReload?: boolean }).beforeTheReload)).toBe(
+        undefined,
+      );
+      await phone.getByRole("heading", { level: 1 }).first().waitFor();
+      expect(
+        await phone.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration();
+          return {
+            waiting: Boolean(registration?.waiting),
+            controlled: navigator.serviceWorker.controller !== null,
+          };
+        }),
+      ).toEqual({ waiting: false, controlled: true });
+      expect(await prompt.count()).toBe(0);
+    } finally {
+      await firstVisit.close();
+    }
+  });
+});

@@ -11,6 +11,12 @@ export interface ServiceWorkerUpdate {
   dismiss: () => void;
 }
 
+/**
+ * Whether this page started without a service worker: the walker's first visit (or a hard reload).
+ * Read once, as the page starts: a worker taking it later does not change what loaded it.
+ */
+const startedWithoutWorker = typeof navigator !== "undefined" && !navigator.serviceWorker?.controller;
+
 /** Registers the service worker and reports when a new version is waiting. */
 export function useServiceWorkerUpdate(): ServiceWorkerUpdate {
   const {
@@ -30,7 +36,17 @@ export function useServiceWorkerUpdate(): ServiceWorkerUpdate {
 
   return {
     updateAvailable,
-    reload: () => updateServiceWorker(true),
+    reload: async () => {
+      // workbox-window reloads the page when the new version takes it only if a worker already ran
+      // the page when it started: a page from the walker's first visit would stay on the old
+      // version, the prompt still showing, whatever they tapped.
+      if (startedWithoutWorker) {
+        navigator.serviceWorker?.addEventListener("controllerchange", () => window.location.reload(), {
+          once: true,
+        });
+      }
+      await updateServiceWorker(true);
+    },
     dismiss: () => setUpdateAvailable(false),
   };
 }
