@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCachedApiRead } from "../src/api-cache";
+import { isCachedApiRead } from "../src/api-cache-rules";
 
 const origin = "https://steps.example";
 const read = (path: string, method = "GET", at = origin) =>
