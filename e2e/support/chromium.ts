@@ -156,6 +156,16 @@ export function watchForErrors(page: Page): string[] {
   return errors;
 }
 
+/** The errors logged but the browser's own for requests a page made with no signal. */
+export function withoutOfflineNoise(errors: readonly string[]): string[] {
+  return errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error));
+}
+
+/** The errors logged but the app's own note that a (blocked) service worker could not register. */
+export function withoutBlockedWorkerNote(errors: readonly string[]): string[] {
+  return errors.filter((error) => !error.startsWith("Service worker registration failed"));
+}
+
 /**
  * Notes every toast the page shows, from its first script on (call before the page loads): a toast
  * lasts seconds and the next replaces it, so on a busy machine it can come and go between two looks.

@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
@@ -36,6 +36,21 @@ afterAll(async () => {
   rmSync(release, { recursive: true, force: true });
 });
 
+/**
+ * Ships a new release (the worker with a line more, which the browser's update check sees as new),
+ * has `on`'s registration look for it, and answers the prompt once it shows.
+ */
+async function shipRelease(on: Page, name: string): Promise<Locator> {
+  appendFileSync(join(release, "sw.js"), `\n// ${name}\n`);
+  await on.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    await registration?.update();
+  });
+  const prompt = on.getByRole("status").filter({ hasText: "A new version of Charity Steps is available." });
+  await prompt.waitFor();
+  return prompt;
+}
+
 describe("the new-version prompt meets WCAG 2.2 A and AA (axe-core)", () => {
   it("appears when a new service worker waits, and passes axe", async () => {
     await page.goto(`${server.origin}/`);
@@ -45,16 +60,7 @@ describe("the new-version prompt meets WCAG 2.2 A and AA (axe-core)", () => {
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
-    // A new release: the worker with one byte more, which the browser's update check sees as new.
-    appendFileSync(join(release, "sw.js"), "\n// the next release\n");
-    await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      await registration?.update();
-    });
-    const prompt = page
-      .getByRole("status")
-      .filter({ hasText: "A new version of Charity Steps is available." });
-    await prompt.waitFor();
+    const prompt = await shipRelease(page, "the next release");
     expect(await prompt.getByRole("button", { name: "Reload" }).count()).toBe(1);
     await expectAccessible(page, "new-version prompt");
     await screenshot(page, "95-update-prompt", { fullPage: false });
@@ -88,15 +94,7 @@ describe("the new-version prompt's Reload", () => {
         timeout: 30_000,
       });
 
-      appendFileSync(join(release, "sw.js"), "\n// the release after\n");
-      await phone.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        await registration?.update();
-      });
-      const prompt = phone
-        .getByRole("status")
-        .filter({ hasText: "A new version of Charity Steps is available." });
-      await prompt.waitFor();
+      const prompt = await shipRelease(phone, "the release after");
       await phone.evaluate(() => {
         (window as { beforeTheReload?: boolean }).beforeTheReload = true;
       });

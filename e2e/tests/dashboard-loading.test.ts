@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { holdAnswersUntil, launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import {
+  holdAnswersUntil,
+  launchChromium,
+  phoneContext,
+  watchForErrors,
+  withoutBlockedWorkerNote,
+} from "../support/chromium.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -86,8 +92,7 @@ describe("opening the dashboard", () => {
     expect(calls.get("/api/auth/user")).toBe(1);
     expect(calls.get("/api/dashboard/stats")).toBe(1);
     expect(calls.get("/api/steps/history")).toBe(1);
-    // The app's own note that the (blocked) worker could not register aside.
-    expect(errors.filter((error) => !error.startsWith("Service worker registration failed"))).toEqual([]);
+    expect(withoutBlockedWorkerNote(errors)).toEqual([]);
     await context.close();
   });
 

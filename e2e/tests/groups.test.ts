@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import {
+  launchChromium,
+  phoneContext,
+  screenshot,
+  watchForErrors,
+  withoutOfflineNoise,
+} from "../support/chromium.js";
 import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -170,9 +176,6 @@ describe("two walkers in a group", () => {
   });
 
   it("logged no errors", () => {
-    const offlineNoise = /ERR_INTERNET_DISCONNECTED|Failed to fetch/;
-    expect(walkers.flatMap((walker) => walker.errors).filter((error) => !offlineNoise.test(error))).toEqual(
-      [],
-    );
+    expect(withoutOfflineNoise(walkers.flatMap((walker) => walker.errors))).toEqual([]);
   });
 });

@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import {
+  launchChromium,
+  phoneContext,
+  screenshot,
+  watchForErrors,
+  withoutOfflineNoise,
+} from "../support/chromium.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 let server: AppServer;
@@ -89,7 +95,7 @@ describe("opened with no signal", () => {
   });
 
   it("logged no errors on the way", () => {
-    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
+    expect(withoutOfflineNoise(errors)).toEqual([]);
   });
 });
 
@@ -128,9 +134,7 @@ describe("a walker's first visit", () => {
       expect(await phone.getByText("could not be loaded", { exact: false }).count()).toBe(0);
       expect(await phone.getByTestId("month-steps").textContent()).toBe("0");
       await screenshot(phone, "22b-dashboard-offline-after-first-visit");
-      expect(phoneErrors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual(
-        [],
-      );
+      expect(withoutOfflineNoise(phoneErrors)).toEqual([]);
     } finally {
       await firstVisit.close();
     }

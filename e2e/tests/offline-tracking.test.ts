@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import {
+  launchChromium,
+  phoneContext,
+  screenshot,
+  watchForErrors,
+  withoutOfflineNoise,
+} from "../support/chromium.js";
 import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
 let server: AppServer;
@@ -96,7 +102,7 @@ describe("counting steps offline and syncing them once", () => {
   });
 
   it("logged no errors on the way", () => {
-    expect(errors.filter((error) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(error))).toEqual([]);
+    expect(withoutOfflineNoise(errors)).toEqual([]);
   });
 });
 

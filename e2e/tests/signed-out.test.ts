@@ -8,6 +8,7 @@ import {
   recordToasts,
   screenshot,
   watchForErrors,
+  withoutBlockedWorkerNote,
 } from "../support/chromium.js";
 import { timeline } from "../support/timeline.js";
 
@@ -34,10 +35,6 @@ beforeEach(async () => {
   errors = watchForErrors(page);
 });
 
-/** The errors logged, but the app's own note that the (blocked) service worker could not register. */
-const unexpected = (logged: string[]) =>
-  logged.filter((error) => !error.startsWith("Service worker registration failed"));
-
 describe("a visitor who is not signed in", () => {
   it("sees the landing page with its sections and four ways to sign in", async () => {
     await page.goto(`${server.origin}/`);
@@ -59,7 +56,7 @@ describe("a visitor who is not signed in", () => {
     // The bottom tab bar is hidden for signed-out visitors on /.
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     await screenshot(page, "01-landing");
-    expect(unexpected(errors)).toEqual([]);
+    expect(withoutBlockedWorkerNote(errors)).toEqual([]);
   });
 
   it.each(["/dashboard", "/charity", "/prize-draw", "/groups", "/account"])(
@@ -104,7 +101,7 @@ describe("a visitor who is not signed in", () => {
       await page.waitForURL(/\/auth\/interaction\/[^/]+$/, { timeout: 10_000 });
       step("the sign-in page");
       await page.getByRole("button", { name: "Sign in" }).waitFor();
-      expect(unexpected(errors)).toEqual([]);
+      expect(withoutBlockedWorkerNote(errors)).toEqual([]);
     },
   );
 
@@ -144,7 +141,7 @@ describe("a visitor who is not signed in", () => {
     } finally {
       await noScripts.close();
     }
-    expect(unexpected(errors)).toEqual([]);
+    expect(withoutBlockedWorkerNote(errors)).toEqual([]);
   });
 
   it("with a session that has lapsed, is sent the app, which loads the landing page's code while it asks who is signed in", async () => {
@@ -167,7 +164,7 @@ describe("a visitor who is not signed in", () => {
       "Every step you walk helps a charity",
     );
     await expect.poll(() => page.getByTestId("charity-impact").count()).toBe(3);
-    expect(unexpected(errors)).toEqual([]);
+    expect(withoutBlockedWorkerNote(errors)).toEqual([]);
   });
 
   it("sees the prompt's benefits (screenshot with the redirect held back)", async () => {

@@ -5,11 +5,16 @@ export { ApiError, apiRequest };
 
 export type UnauthorizedBehavior = "returnNull" | "throw";
 
-/** GET on the query key's segments joined with "/", e.g. ["/api/groups", 7] → /api/groups/7. */
+/** The path a query asks for: its key's segments joined with "/" (["/api/groups", 7] → /api/groups/7). */
+export function queryPath(queryKey: readonly unknown[]): string {
+  return queryKey.join("/");
+}
+
+/** GET on the query key's path (`queryPath`). */
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey }) => {
     try {
-      return (await (await apiRequest("GET", queryKey.join("/"))).json()) as T;
+      return (await (await apiRequest("GET", queryPath(queryKey))).json()) as T;
     } catch (error) {
       if (on401 === "returnNull" && isUnauthorizedError(error)) return null;
       throw error;

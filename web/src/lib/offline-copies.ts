@@ -1,5 +1,5 @@
 import type { Query, QueryClient } from "@tanstack/react-query";
-import { apiRequest } from "./api-client";
+import { apiRequest, queryPath } from "./api-client";
 
 /** What the page needs of its service worker container (`navigator.serviceWorker`). */
 export type WorkerContainer = Pick<ServiceWorkerContainer, "controller" | "addEventListener">;
@@ -25,19 +25,19 @@ export function keepReadsOnceControlled(
  * Asks once more, through the worker, for each API read the page has or has on its way (one on its
  * way went out before the worker). The answers are for the worker to keep: the screens keep what
  * they show, so nothing is parsed or drawn again. Reads that failed are left for the screens, which
- * ask again when the signal returns. A read's key is its path (the app's default query function asks
- * for `queryKey.join("/")`); one the worker does not keep (who is signed in, an operator's) costs a
- * request once, less than the worker's rule would add to the app's first script.
+ * ask again when the signal returns. A read is asked for at its key's path (`queryPath`, as the
+ * app's default query function asks); one the worker does not keep (who is signed in, an
+ * operator's) costs a request once, less than the worker's rule would add to the app's first script.
  */
 async function askThroughWorker(queryClient: QueryClient): Promise<void> {
   const read = (query: Query) =>
-    String(query.queryKey[0]).startsWith("/api/") &&
+    queryPath(query.queryKey).startsWith("/api/") &&
     (query.state.status === "success" || query.state.fetchStatus === "fetching");
   const paths = new Set(
     queryClient
       .getQueryCache()
       .findAll({ predicate: read })
-      .map((query) => query.queryKey.join("/")),
+      .map((query) => queryPath(query.queryKey)),
   );
   await Promise.all(
     [...paths].map((path) =>
