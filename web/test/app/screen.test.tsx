@@ -34,9 +34,29 @@ function slowChunk() {
   };
 }
 
-/** Waits for the frame and the task after it, as the browser would paint between them. */
-const painted = () =>
-  act(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+/**
+ * Frames pass only when the test says: jsdom runs frames on a real 16 ms clock, so on a busy
+ * machine one could pass while the test waits for something else. `painted` runs the frames asked
+ * for so far, then the task after them, as the browser paints between the two.
+ */
+function heldFrames() {
+  const frames = new Map<number, FrameRequestCallback>();
+  let last = 0;
+  vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
+    frames.set(++last, callback);
+    return last;
+  });
+  vi.stubGlobal("cancelAnimationFrame", (id: number) => frames.delete(id));
+  return {
+    painted: () =>
+      act(async () => {
+        const due = [...frames.values()];
+        frames.clear();
+        for (const frame of due) frame(performance.now());
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }),
+  };
+}
 
 describe("a screen loaded on demand", () => {
   it("shows a spinner while its code loads, then the screen", async () => {
@@ -76,6 +96,7 @@ describe("a screen loaded on demand", () => {
   });
 
   it("tells the layout once the screen has been painted, not before", async () => {
+    const { painted } = heldFrames();
     const chunk = slowChunk();
     const code = screen(chunk.load, (module) => module.Dashboard);
     const shown = vi.fn();
