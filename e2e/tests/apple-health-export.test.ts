@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -17,14 +18,31 @@ let folder: string;
 let healthExport: GeneratedHealthExport;
 let largeExport: GeneratedHealthExport;
 
+/**
+ * Both clocks (the server's and the phones'), and the exports' own moment: an import takes London's
+ * last 31 days as the phone counts them, and the server its last 30, so a test that read the real
+ * clock and ran past midnight found a day fewer than its export held.
+ */
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
+
+/** Signs a new walker up on `page`, then sets the server's clock and the phone's to NOW. */
+async function walkerAtNow(page: Page): Promise<void> {
+  // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
+  await clock.set(signUpMoment());
+  await newSignedInWalker(page, server.origin);
+  await clock.set(NOW);
+  await page.context().clock.setFixedTime(NOW);
+}
+
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "charity-steps-health-export-"));
   [server, browser, healthExport] = await Promise.all([
-    startAppServer(),
+    startAppServer({ env: { ...clock.env } }),
     launchChromium(),
     // Years of records (heart rate, energy, distance, steps from an iPhone and a watch): only the
     // last 31 days' steps count. Deflated fast: the reading on the phone is the same work.
-    writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000, level: 1 }),
+    writeHealthExport({ path: join(folder, "export.zip"), xmlBytes: 40_000_000, now: NOW, level: 1 }),
   ]);
   // Large enough that Cancel comes well before the end of the read (its reading takes about two
   // and a half times as long as the export above), and small enough that a read Cancel had not
@@ -32,17 +50,19 @@ beforeAll(async () => {
   largeExport = await writeHealthExport({
     path: join(folder, "large-export.zip"),
     xmlBytes: 100_000_000,
+    now: NOW,
     seed: 7,
     level: 1,
   });
   context = await phoneContext(browser);
   page = await context.newPage();
   errors = watchForErrors(page);
-  await newSignedInWalker(page, server.origin);
+  await walkerAtNow(page);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -133,7 +153,7 @@ describe("importing an Apple Health export", () => {
     const phone = await phoneContext(browser);
     try {
       const offlinePage = await phone.newPage();
-      await newSignedInWalker(offlinePage, server.origin);
+      await walkerAtNow(offlinePage);
       await offlinePage.goto(`${server.origin}/apple-health`);
       // The page's code is all loaded before the connection goes, and the app is installed: the
       // export is read by a worker script the page loads only then, from the service worker's copy.
