@@ -1,7 +1,5 @@
 import { CHARITY_IMPACT_PATH, OPERATOR_API_PREFIX } from "@charity-steps/shared-types";
 
-export { API_CACHE_NAME } from "@charity-steps/client-store/api-cache";
-
 /*
  * What is cached where. The API answers every read `Cache-Control: no-store`, so the browser's HTTP
  * cache keeps none of them. This worker keeps its own copy of the reads below in Cache Storage for

@@ -1,8 +1,8 @@
-import { clearApiCache } from "@charity-steps/client-store/api-cache";
+import { API_CACHE_NAME, clearApiCache } from "@charity-steps/client-store/api-cache";
 import { LOGOUT_PATH } from "@charity-steps/shared-types";
 import { registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
-import { API_CACHE_NAME, isCachedApiRead } from "./api-cache-rules";
+import { isCachedApiRead } from "./api-cache-rules";
 
 /**
  * API reads go to the network first and fall back to the last answer when it fails, so the
