@@ -92,3 +92,15 @@ export const MID_MONTH_MOMENT = Date.parse("2026-11-18T10:00:00Z");
 export function signUpMoment(): number {
   return Date.now() + 400 * 86_400_000;
 }
+
+/**
+ * Runs `signUp` (accounts made, servers started) with the server's clock at `signUpMoment()`, then
+ * sets the server's clock to `at`: the sign-in pages' cookies outlive the browser's real clock, and
+ * the steps that follow are for `at`'s day. The browsers' clocks are the caller's to set.
+ */
+export async function signUpAhead<T>(clock: FakeClock, at: number, signUp: () => Promise<T>): Promise<T> {
+  await clock.set(signUpMoment());
+  const result = await signUp();
+  await clock.set(at);
+  return result;
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 /**
@@ -83,10 +83,7 @@ describe("every screen meets WCAG 2.2 A and AA (axe-core)", () => {
   });
 
   it("the dashboard with tracking off, the manual form's error and the toasts", async () => {
-    // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
-    await clock.set(signUpMoment());
-    await newSignedInWalker(page, server.origin);
-    await clock.set(NOW);
+    await signUpAhead(clock, NOW, () => newSignedInWalker(page, server.origin));
     await page.context().clock.setFixedTime(NOW);
     await page.reload();
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();

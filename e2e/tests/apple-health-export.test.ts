@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -28,10 +28,7 @@ const NOW = MID_MONTH_MOMENT;
 
 /** Signs a new walker up on `page`, then sets the server's clock and the phone's to NOW. */
 async function walkerAtNow(page: Page): Promise<void> {
-  // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
-  await clock.set(signUpMoment());
-  await newSignedInWalker(page, server.origin);
-  await clock.set(NOW);
+  await signUpAhead(clock, NOW, () => newSignedInWalker(page, server.origin));
   await page.context().clock.setFixedTime(NOW);
 }
 

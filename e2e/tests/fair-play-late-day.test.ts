@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, signedInOperator } from "../support/walker.js";
 
 /** The server's clock: 11:00 in London on 26 November 2026, when the 23rd is late and the month open. */
@@ -20,17 +20,15 @@ let lateErrors: string[];
 let operatorErrors: string[];
 
 beforeAll(async () => {
-  // Accounts are made with the server's clock a year ahead, so that the sign-in pages' cookies
-  // outlive the browser's real clock; then the clock goes to the fixed moment the test needs.
-  await clock.set(signUpMoment());
-  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
-  late = await (await phoneContext(browser)).newPage();
-  operator = await (await phoneContext(browser)).newPage();
-  lateErrors = watchForErrors(late);
-  operatorErrors = watchForErrors(operator);
-  await newSignedInWalker(late, server.origin, { firstName: "Lena", lastName: "Late" });
-  await signedInOperator(operator, server);
-  await clock.set(NOW);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    late = await (await phoneContext(browser)).newPage();
+    operator = await (await phoneContext(browser)).newPage();
+    lateErrors = watchForErrors(late);
+    operatorErrors = watchForErrors(operator);
+    await newSignedInWalker(late, server.origin, { firstName: "Lena", lastName: "Late" });
+    await signedInOperator(operator, server);
+  });
 });
 afterAll(async () => {
   await browser?.close();

@@ -10,7 +10,7 @@ import {
   screenshot,
   watchForErrors,
 } from "../support/chromium.js";
-import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, signUpAhead, signUpMoment } from "../support/fake-clock.js";
 import { newSignedInWalker, syncedSteps } from "../support/walker.js";
 
 /** Both clocks (the server's and the pages'): 10:00 in London on Wednesday 18 November 2026. */
@@ -33,11 +33,11 @@ async function walker(firstName: string) {
 }
 
 beforeAll(async () => {
-  await clock.set(signUpMoment());
-  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
-  ava = await walker("Ava");
-  ben = await walker("Ben");
-  await clock.set(NOW);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    ava = await walker("Ava");
+    ben = await walker("Ben");
+  });
 });
 afterAll(async () => {
   await browser?.close();

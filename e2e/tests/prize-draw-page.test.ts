@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
 /**
@@ -19,15 +19,13 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  // Signed up at a moment ahead of the browser's real clock, so the sign-in pages' cookies last.
-  await clock.set(signUpMoment());
-  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
-  const context = await phoneContext(browser);
-  page = await context.newPage();
-  errors = watchForErrors(page);
-  await newSignedInWalker(page, server.origin);
-  await clock.set(NOW);
-  await context.clock.setFixedTime(NOW);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    page = await (await phoneContext(browser)).newPage();
+    errors = watchForErrors(page);
+    await newSignedInWalker(page, server.origin);
+  });
+  await page.context().clock.setFixedTime(NOW);
 });
 afterAll(async () => {
   await browser?.close();
