@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, serverTodaySteps, shownTodaySteps } from "../support/walker.js";
 
 let server: AppServer;
@@ -9,16 +10,25 @@ let browser: Browser;
 let page: Page;
 let errors: string[];
 let stepKey = "";
+// The Shortcut's steps are the server's today's, read back on the phone: on fixed clocks, no
+// midnight falls between.
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  page = await (await phoneContext(browser)).newPage();
-  errors = watchForErrors(page);
-  await newSignedInWalker(page, server.origin);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    page = await (await phoneContext(browser)).newPage();
+    errors = watchForErrors(page);
+    await newSignedInWalker(page, server.origin);
+  });
+  await page.context().clock.setFixedTime(NOW);
+  await page.reload();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 /** What the iPhone's Shortcut does: Get Contents of URL, POST, the key as a Bearer token, JSON. */

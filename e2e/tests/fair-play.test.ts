@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, signedInOperator } from "../support/walker.js";
 
 let server: AppServer;
@@ -12,6 +13,10 @@ let walker: Page;
 let operator: Page;
 let walkerErrors: string[];
 let operatorErrors: string[];
+// The month's steps and entries are read over a minute or more: on fixed clocks, no month can end
+// between the entries and their reading.
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
 
 const PENDING_MESSAGE = "This entry is waiting for a quick check before it counts toward prize entries.";
 const NO_CAPTURE_DATE = "The photo does not say when it was taken.";
@@ -68,15 +73,22 @@ function hillPng(): Buffer {
 const PHOTO = hillPng();
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  walker = await (await phoneContext(browser)).newPage();
-  operator = await (await phoneContext(browser)).newPage();
-  walkerErrors = watchForErrors(walker);
-  operatorErrors = watchForErrors(operator);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    walker = await (await phoneContext(browser)).newPage();
+    operator = await (await phoneContext(browser)).newPage();
+    walkerErrors = watchForErrors(walker);
+    operatorErrors = watchForErrors(operator);
+    await newSignedInWalker(walker, server.origin);
+    await signedInOperator(operator, server);
+  });
+  await walker.context().clock.setFixedTime(NOW);
+  await operator.context().clock.setFixedTime(NOW);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 async function stats(page: Page) {
@@ -110,7 +122,6 @@ const entry = (steps: string) =>
 // One walker's entries wait for a check, an operator decides them, and the walker sees the outcome.
 describe("fair play: an entry that waits for a check, and the operator's decision", () => {
   it("keeps a walker's entry with an undated photo out of prize entries, and says so neutrally", async () => {
-    await newSignedInWalker(walker, server.origin);
     await walker.goto(`${server.origin}/dashboard`);
     await walker.getByText("Goal: 100,000 steps").waitFor();
     expect(await walker.getByTestId("prize-entries").textContent()).toBe("0");
@@ -162,8 +173,6 @@ describe("fair play: an entry that waits for a check, and the operator's decisio
   });
 
   it("lets an operator approve one entry and reject the other with a reason", async () => {
-    await signedInOperator(operator, server);
-
     await operator.goto(`${server.origin}/operator`);
     const queue = operator.getByRole("list", { name: "Entries waiting for a check, oldest first" });
     const items = queue.getByRole("listitem").filter({ has: operator.getByRole("heading", { level: 3 }) });

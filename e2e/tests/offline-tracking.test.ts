@@ -8,6 +8,7 @@ import {
   watchForErrors,
   withoutOfflineNoise,
 } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
 let server: AppServer;
@@ -15,13 +16,21 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
+// Today's steps are counted on the phone and read back from the server over a minute or more: on
+// clocks that start at a fixed day (and run on at the real pace, as the walks' timers need), no
+// midnight falls between. The service worker keeps the real clock; what it sends is dated by the page.
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  context = await phoneContext(browser);
-  page = await context.newPage();
-  errors = watchForErrors(page);
-  await newSignedInWalker(page, server.origin);
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    context = await phoneContext(browser);
+    page = await context.newPage();
+    errors = watchForErrors(page);
+    await newSignedInWalker(page, server.origin);
+  });
+  await context.clock.setSystemTime(NOW);
   // The service worker must control the page before the network goes away.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -32,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 // One walker's day: counting, a walk with no signal, a reload, the signal back, a second tab.
@@ -113,7 +123,8 @@ describe("the service worker sends queued steps with no page open", () => {
   it("delivers a closed app's steps by Background Sync, and a replayed sync event adds nothing", async () => {
     const swContext = await phoneContext(browser);
     const walkerPage = await swContext.newPage();
-    await newSignedInWalker(walkerPage, server.origin);
+    await signUpAhead(clock, NOW, () => newSignedInWalker(walkerPage, server.origin));
+    await swContext.clock.setSystemTime(NOW);
     await walkerPage.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });

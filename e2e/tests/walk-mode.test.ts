@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
 let server: AppServer;
@@ -9,6 +10,10 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
+// The steps counted are read back as today's, on the phone and the server: on clocks that start at
+// a fixed day and run on at the real pace (the walks' timers need it), no midnight falls between.
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
 
 interface WakeLockLog {
   requested: number;
@@ -16,32 +21,37 @@ interface WakeLockLog {
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  context = await phoneContext(browser);
-  // Chromium's real Screen Wake Lock, watched: each lock the app takes and each release is counted.
-  await context.addInitScript(() => {
-    const log = { requested: 0, held: 0 };
-    Object.assign(window, { wakeLockLog: log });
-    const wakeLock = navigator.wakeLock;
-    if (!wakeLock) return;
-    const request = wakeLock.request.bind(wakeLock);
-    wakeLock.request = async (type) => {
-      const sentinel = await request(type);
-      log.requested += 1;
-      log.held += 1;
-      sentinel.addEventListener("release", () => {
-        log.held -= 1;
-      });
-      return sentinel;
-    };
+  await signUpAhead(clock, NOW, async () => {
+    [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
+    context = await phoneContext(browser);
+    // Chromium's real Screen Wake Lock, watched: each lock the app takes and each release is counted.
+    await context.addInitScript(() => {
+      const log = { requested: 0, held: 0 };
+      Object.assign(window, { wakeLockLog: log });
+      const wakeLock = navigator.wakeLock;
+      if (!wakeLock) return;
+      const request = wakeLock.request.bind(wakeLock);
+      wakeLock.request = async (type) => {
+        const sentinel = await request(type);
+        log.requested += 1;
+        log.held += 1;
+        sentinel.addEventListener("release", () => {
+          log.held -= 1;
+        });
+        return sentinel;
+      };
+    });
+    page = await context.newPage();
+    errors = watchForErrors(page);
+    await newSignedInWalker(page, server.origin);
   });
-  page = await context.newPage();
-  errors = watchForErrors(page);
-  await newSignedInWalker(page, server.origin);
+  await context.clock.setSystemTime(NOW);
+  await page.reload();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 const wakeLocks = () => page.evaluate(() => (window as unknown as { wakeLockLog: WakeLockLog }).wakeLockLog);

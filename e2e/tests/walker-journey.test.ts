@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
 import { skipWelcome } from "../support/walker.js";
 
 let server: AppServer;
@@ -10,6 +11,16 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
+// The server's clock and the phone's agree throughout: a year ahead for the provider's pages (their
+// cookies then outlive the browser's real clock), and at a fixed day for the steps read as today's
+// and the month's, so that no midnight falls between adding them and reading them.
+const clock = createFakeClock();
+const NOW = MID_MONTH_MOMENT;
+async function clocksAt(moment: number, options: { fixed?: boolean } = {}): Promise<void> {
+  await clock.set(moment);
+  if (options.fixed) await context.clock.setFixedTime(moment);
+  else await context.clock.setSystemTime(moment);
+}
 const walker = {
   firstName: "Ada",
   lastName: "Lovelace",
@@ -18,14 +29,17 @@ const walker = {
 };
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+  await clock.set(signUpMoment());
+  [server, browser] = await Promise.all([startAppServer({ env: { ...clock.env } }), launchChromium()]);
   context = await phoneContext(browser);
+  await clocksAt(signUpMoment());
   page = await context.newPage();
   errors = watchForErrors(page);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  clock.dispose();
 });
 
 /** How many API answers the service worker keeps for offline screens (its Cache Storage). */
@@ -116,6 +130,7 @@ describe("a new walker's first visit", () => {
   });
 
   it("adds steps by hand with a PNG photo and sees them on the dashboard and the server", async () => {
+    await clocksAt(NOW, { fixed: true });
     await page.goto(`${server.origin}/dashboard`);
     await page.getByText("Goal: 100,000 steps").waitFor();
     await page.getByLabel("Steps", { exact: true }).fill("4200");
@@ -181,6 +196,8 @@ describe("a new walker's first visit", () => {
   });
 
   it("is asked first when a link on another site tries to sign them out, and can stay signed in", async () => {
+    // A year ahead again: signing back in below goes through the provider's pages.
+    await clocksAt(signUpMoment());
     // A page on another site (served by the browser itself) with a link to the sign-out address.
     const otherSite = "http://other-site.example/";
     await page.route(`${otherSite}**`, (route) =>
