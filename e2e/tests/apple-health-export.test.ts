@@ -132,11 +132,13 @@ describe("importing an Apple Health export", () => {
       if (request.url().endsWith("/api/steps/sync")) syncs.push(request.url());
     });
     await page.goto(`${server.origin}/apple-health`);
+    // Playwright hears of a worker after the page has started it, and on a busy machine after the
+    // progress bar shows: the worker is waited for as it starts, not looked for in the page's list.
+    const started = page.waitForEvent("worker", (worker) => worker.url().includes("health-export.worker"));
     await page.getByLabel("Choose the Health export").setInputFiles(largeExport.path);
+    const worker = await started;
     await page.getByRole("progressbar").waitFor();
-    const worker = page.workers().find((candidate) => candidate.url().includes("health-export.worker"));
-    expect(worker).toBeDefined();
-    const workerClosed = new Promise<void>((resolve) => worker?.once("close", () => resolve()));
+    const workerClosed = new Promise<void>((resolve) => worker.once("close", () => resolve()));
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.getByText("Import cancelled: nothing was imported.").waitFor();
     await workerClosed;
