@@ -25,7 +25,10 @@ export interface SpeedOptions {
   walCheckpointer?: boolean;
   /** Session look-ups that arrive together answered by one query. */
   sessionBatches?: boolean;
-  /** A challenge's standings shared by its readers for a few seconds (`ChallengeStandings`). */
+  /**
+   * A challenge's standings (`ChallengeStandings`) and a group's marks of steps waiting for a check
+   * (`GroupLeaderboards`), each shared by its readers for a few seconds.
+   */
   sharedStandings?: boolean;
 }
 
