@@ -3,7 +3,9 @@
  * one switched off (`BuildOptions.speed`), on fresh databases of the same walkers, taking turns at
  * the route whose work the piece spares. Each piece is judged on its own figure: the sync's
  * throughput for those that spare work on every sync, the p99 for the checkpoint thread, which takes
- * stalls off the request thread, and the badges read's throughput for SQLite's statement cache,
+ * stalls off the request thread (beside a million day rows: a checkpoint of a database that size
+ * writes pages all over its file, where an empty ledger's touches a few), and the badges read's
+ * throughput for SQLite's statement cache,
  * which spares preparing the queries Kysely builds (the sync's own statements are prepared once by
  * the ledger's writer). A piece that no longer buys 15% there is not worth its code.
  */
@@ -24,6 +26,8 @@ interface PieceCase {
   figure: "throughput" | "p99";
   /** The route it is measured on: a step sync, or a read of a walker's badges. */
   route: "sync" | "badges";
+  /** Day rows already in the ledger (none unless given). */
+  historyRows?: number;
 }
 
 const PIECES: PieceCase[] = [
@@ -54,6 +58,7 @@ const PIECES: PieceCase[] = [
     dialects: ["sqlite"],
     figure: "p99",
     route: "sync",
+    historyRows: 1_000_000,
   },
 ];
 
@@ -77,7 +82,7 @@ export const measureSpeedPieces: FigureGroup = async (context: BenchContext) => 
   try {
     // --quick keeps the harness working with one case; the full run measures every piece.
     const cases = context.quick ? PIECES.slice(0, 1) : PIECES;
-    for (const { piece, title, dialects, figure, route } of cases) {
+    for (const { piece, title, dialects, figure, route, historyRows = 0 } of cases) {
       for (const dialect of context.quick ? dialects.slice(0, 1) : dialects) {
         const label = dialect === "sqlite" ? "SQLite" : "PostgreSQL";
         const measured = route === "sync" ? "sync" : "badges read";
@@ -87,8 +92,9 @@ export const measureSpeedPieces: FigureGroup = async (context: BenchContext) => 
           figures.push(notMeasured(name, figure === "p99" ? "ms" : "req/s", budget, postgres.why));
           continue;
         }
-        const [withPiece, without] = await withApp(context.root, dialect, postgres.url, plan, (all) =>
-          withApp(context.root, dialect, postgres.url, { ...plan, speed: { [piece]: false } }, (less) =>
+        const seeded = { ...plan, historyRows };
+        const [withPiece, without] = await withApp(context.root, dialect, postgres.url, seeded, (all) =>
+          withApp(context.root, dialect, postgres.url, { ...seeded, speed: { [piece]: false } }, (less) =>
             alternating(
               [side(route, all, `${label} with ${title}`), side(route, less, `${label} without ${title}`)],
               run,
@@ -96,8 +102,9 @@ export const measureSpeedPieces: FigureGroup = async (context: BenchContext) => 
           ),
         );
         if (!withPiece || !without) throw new Error(`no run for ${title} on ${label}`);
-        log(`${title} (${label}): ${describe(withPiece)} with, ${describe(without)} without`);
-        const note = `taking turns, 3 rounds each; with ${describe(withPiece)}${describeErrors(withPiece)}, without ${describe(without)}${describeErrors(without)}`;
+        const ledger = historyRows > 0 ? `${historyRows.toLocaleString("en-GB")} day rows; ` : "";
+        log(`${title} (${label}): ${ledger}${describe(withPiece)} with, ${describe(without)} without`);
+        const note = `${ledger}taking turns, 3 rounds each; with ${describe(withPiece)}${describeErrors(withPiece)}, without ${describe(without)}${describeErrors(without)}`;
         figures.push(
           figure === "p99"
             ? relative(
