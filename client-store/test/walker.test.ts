@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { API_CACHE_NAME } from "../src/api-cache";
 import { db, getMeta } from "../src/db";
 import { addSteps, bestCount, getDay } from "../src/local-steps";
 import { deadLetters, enqueueSync, pendingSyncs } from "../src/outbox";
@@ -24,6 +25,26 @@ describe("a second walker signing in on the same device", () => {
     expect(bestCount(await getDay(DAY))).toBe(0);
     expect(await getMeta("cachedUserId")).toBe("walker-b");
     expect(await db.months.count()).toBe(0);
+  });
+
+  it("empties the last walker's screens kept for offline when another walker signs in, not for the same one", async () => {
+    // The browser's Cache Storage, as far as the store uses it: which caches were emptied.
+    const emptied: string[] = [];
+    vi.stubGlobal("caches", {
+      delete: async (name: string) => {
+        emptied.push(name);
+        return true;
+      },
+    });
+    try {
+      await claimDeviceFor("walker-a");
+      await claimDeviceFor("walker-a");
+      expect(emptied).toEqual([]);
+      await claimDeviceFor("walker-b");
+      expect(emptied).toEqual([API_CACHE_NAME]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("changes nothing when the same walker signs in again", async () => {

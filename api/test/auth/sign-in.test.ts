@@ -107,6 +107,26 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
     expect(users).toHaveLength(1);
   });
 
+  it("opens a new session id at a sign-in from a browser still signed in, and closes the one it held", async () => {
+    const browser = new TestBrowser();
+    await signUp(browser, server.origin, newWalker());
+    const held = await browser.cookie(server.origin, "cs_session");
+    expect(held).toBeTruthy();
+
+    // Signed in at the provider still: the sign-in goes straight through, back to the app.
+    const landed = await browser.visit(`${server.origin}/api/login`);
+    expect(landed.trail.at(-1)).toBe(`${server.origin}/`);
+    const fresh = await browser.cookie(server.origin, "cs_session");
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(held);
+    expect((await currentUser(browser)).response.status).toBe(200);
+    // The id the browser held before is closed on the server, not only replaced in the browser.
+    const replay = await fetch(`${server.origin}/api/auth/user`, {
+      headers: { cookie: `cs_session=${held}` },
+    });
+    expect(replay.status).toBe(401);
+  });
+
   it("refuses a wrong password with a clear message and no session", async () => {
     const browser = new TestBrowser();
     const walker = newWalker();

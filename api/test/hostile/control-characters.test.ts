@@ -62,21 +62,26 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
     expect(group.statusCode).toBe(201);
     expect(group.json()).toMatchObject({ name: "Night [31mwalkers", description: "Dusk\r\nto dawn\tsharp" });
     const before = await snapshot();
-    const join = await json("/api/groups/join", { joinCode: "ABC\u0000DEF" });
-    expect(join.statusCode).toBe(400);
-    expect(join.json().message).toBe("joinCode must not contain control characters.");
+    // NUL, escape, DEL and a C1 control (NEL) alike.
+    for (const control of ["\u0000", "\u001b", "\u007f", "\u0085"]) {
+      const join = await json("/api/groups/join", { joinCode: `ABC${control}DEF` });
+      expect(join.statusCode).toBe(400);
+      expect(join.json().message).toBe("joinCode must not contain control characters.");
+    }
     expect(await snapshot()).toBe(before);
   });
 
-  it("refuses NUL in a manual entry's note, and takes a note on two lines", async () => {
+  it("refuses NUL, escape, DEL and C1 in a manual entry's note, and takes a note on two lines with a tab", async () => {
     const before = await snapshot();
-    const refused = await manualEntry("Walked\u0000 to work");
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe("note must not contain control characters.");
+    for (const control of ["\u0000", "\u001b", "\u007f", "\u0085"]) {
+      const refused = await manualEntry(`Walked${control} to work`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe("note must not contain control characters.");
+    }
     expect(await snapshot()).toBe(before);
-    const accepted = await manualEntry("Walked to work\nand back");
+    const accepted = await manualEntry("Walked to work\nand back\t(twice)");
     expect(accepted.statusCode).toBe(201);
-    expect(accepted.json().entry.note).toBe("Walked to work\nand back");
+    expect(accepted.json().entry.note).toBe("Walked to work\nand back\t(twice)");
   });
 
   /** The sign-in page, or (with `signup`) the sign-up page, of a new interaction. */

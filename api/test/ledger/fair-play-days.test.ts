@@ -70,7 +70,7 @@ describe.each(dialects)("fair play's day rules (%s)", (dialect) => {
     return { ...walker, api, sync, stats };
   };
 
-  it("turns the 27-request attack into at most 16 entries at once, the rest waiting for a check", async () => {
+  it("turns the 26-request attack into at most 16 entries at once, the rest waiting for a check", async () => {
     vi.setSystemTime(at("11:00"));
     const attacker = await newWalker();
     // 50,000 for each of the last 25 days, then today from a device never seen before.

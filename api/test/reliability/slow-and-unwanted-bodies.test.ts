@@ -3,8 +3,9 @@ import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuildOptions, buildApp } from "../../src/app.js";
-import { JSON_MAX_DEPTH, TOO_DEEP_MESSAGE } from "../../src/plugins/json-body.js";
-import { NO_BODY_MESSAGE } from "../../src/plugins/request-bodies.js";
+import { CONNECTION_LIMITS } from "../../src/plugins/connection-limits.js";
+import { JSON_BODY_LIMIT, JSON_MAX_DEPTH, TOO_DEEP_MESSAGE } from "../../src/plugins/json-body.js";
+import { FORM_BODY_LIMIT, NO_BODY_MESSAGE } from "../../src/plugins/request-bodies.js";
 import {
   createSignedInWalker,
   createTestDatabase,
@@ -224,6 +225,52 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     const group = await post(JSON.stringify({ name: "Hostile walkers", description: "ü".repeat(500) }));
     expect(group.statusCode).toBe(201);
   });
+
+  it("reads a JSON body of 16 KB to the byte, and refuses one byte more unread (413)", async () => {
+    expect(JSON_BODY_LIMIT).toBe(16 * 1024);
+    /** A group whose JSON is exactly `bytes` long: its description pads it (and is too long for the schema). */
+    const ofLength = (bytes: number) => {
+      const frame = JSON.stringify({ name: "Walkers", description: "" });
+      return JSON.stringify({ name: "Walkers", description: "x".repeat(bytes - frame.length) });
+    };
+    const post = (payload: string) =>
+      app.inject({
+        method: "POST",
+        url: "/api/groups",
+        headers: { cookie, "content-type": "application/json" },
+        payload,
+      });
+    const atLimit = ofLength(JSON_BODY_LIMIT);
+    expect(Buffer.byteLength(atLimit)).toBe(JSON_BODY_LIMIT);
+    // Read and judged by the schema: a description of 16 KB is too long for a group.
+    const read = await post(atLimit);
+    expect(read.statusCode).toBe(400);
+    expect(read.json().message).toMatch(/description/);
+    const over = await post(ofLength(JSON_BODY_LIMIT + 1));
+    expect(over.statusCode).toBe(413);
+    expect(typeof over.json().message).toBe("string");
+  });
+
+  it("reads a sign-in form of 64 KB to the byte, and refuses one byte more unread (413)", async () => {
+    expect(FORM_BODY_LIMIT).toBe(64 * 1024);
+    const form = (bytes: number) => {
+      const frame = "email=ada%40example.org&password=";
+      return `${frame}${"x".repeat(bytes - frame.length)}`;
+    };
+    const post = (payload: string) =>
+      app.inject({
+        method: "POST",
+        url: "/auth/interaction/no-such-interaction/login",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload,
+      });
+    // Read, then turned away by the interaction check (not by its size).
+    const read = await post(form(FORM_BODY_LIMIT));
+    expect(read.statusCode).not.toBe(413);
+    expect(read.statusCode).toBeLessThan(500);
+    const over = await post(form(FORM_BODY_LIMIT + 1));
+    expect(over.statusCode).toBe(413);
+  });
 });
 
 /**
@@ -299,6 +346,39 @@ describe("the per-client connection cap", () => {
     }
     expect(statusOf(answer)).toBe(200);
     for (const connection of held) connection.socket.destroy();
+  });
+
+  it("closes an idle kept-alive connection after its keep-alive time (72 s in production)", async () => {
+    expect(CONNECTION_LIMITS.keepAliveTimeoutMs).toBe(72_000);
+    expect(app.server.keepAliveTimeout).toBe(72_000);
+    const quick = await listening(database, {}, { ...SMALL_CAP, keepAliveTimeoutMs: 500 });
+    try {
+      const connection = await rawConnection(quick.port);
+      connection.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      expect(statusOf(await connection.firstAnswer)).toBe(200);
+      // Answered and kept alive; then nothing more is asked, and the server lets it go.
+      const started = performance.now();
+      const { closedByServer } = await connection.closed;
+      expect(closedByServer).toBe(true);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    } finally {
+      await quick.app.close();
+    }
+  });
+
+  it("caps nothing with TRUST_PROXY=true, where only the proxy can reach the API", async () => {
+    const behindProxy = await listening(database, { TRUST_PROXY: "true" }, SMALL_CAP);
+    try {
+      const held: RawConnection[] = [];
+      for (let i = 0; i < 8; i++) held.push(await rawConnection(behindProxy.port));
+      await settle();
+      const last = held.at(-1) as RawConnection;
+      last.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      expect(statusOf(await last.firstAnswer)).toBe(200);
+      for (const connection of held) connection.socket.destroy();
+    } finally {
+      await behindProxy.app.close();
+    }
   });
 
   it("does not cap a trusted proxy's own address", async () => {

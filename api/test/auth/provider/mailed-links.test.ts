@@ -67,6 +67,25 @@ describe.each(dialects)("mailed links after a change of password or email (%s)",
     },
   );
 
+  it("a confirmation link and a reset link mailed before a change of password stop working", async () => {
+    const { walker, owner } = await walkerWithAccount(env);
+    const confirmLink = linkIn(await nthMailTo(env.smtp, walker.email, 1), origin, CONFIRM_EMAIL_PATH);
+    await askForReset(origin, walker.email);
+    const resetLink = linkIn(await nthMailTo(env.smtp, walker.email, 2), origin, PASSWORD_RESET_PATH);
+
+    await NEW_PASSWORD_BY["changes the password"](env, owner, walker);
+
+    const reset = await new TestBrowser().visit(resetLink);
+    expect(reset.response.status).toBe(400);
+    expect(reset.body).toContain(escaped(LINK_USED_MESSAGE));
+    const confirmed = await followConfirmation(new TestBrowser(), confirmLink);
+    expect(confirmed.response.status).toBe(400);
+    expect(confirmed.body).toContain(escaped(LINK_USED_MESSAGE));
+    expect((await env.server.app.repositories.localAccounts.findByEmail(walker.email))?.email).toBe(
+      walker.email,
+    );
+  });
+
   it("a reset link mailed to the old address stops working once the email has changed", async () => {
     const { walker, owner } = await walkerWithAccount(env);
     await askForReset(origin, walker.email);

@@ -51,7 +51,7 @@ describe("the built-in provider's URLs come from the public URL, not from the re
     expect(response.body).not.toContain("evil.example");
   });
 
-  it("sends the walker on to a sign-in page of this site, and its cookie is Secure and SameSite=Lax", async () => {
+  it("sends the walker on to a sign-in page of this site, and its cookie is HttpOnly, Secure and SameSite=Lax", async () => {
     const response = await testApp.app.inject({
       method: "GET",
       url: authorizationPath(publicUrl),
@@ -60,6 +60,7 @@ describe("the built-in provider's URLs come from the public URL, not from the re
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toMatch(/^\/auth\/interaction\/[\w-]+$/);
     const interaction = response.cookies.find((cookie) => cookie.name === "_interaction");
+    expect(interaction?.httpOnly).toBe(true);
     expect(interaction?.secure).toBe(true);
     expect(interaction?.sameSite).toMatch(/^lax$/i);
   });
@@ -72,13 +73,14 @@ describe("the built-in provider's session cookie over http", () => {
   });
   afterAll(async () => server.close());
 
-  it("is SameSite=Lax, and not Secure (a browser would drop SameSite=None without Secure)", async () => {
+  it("is HttpOnly and SameSite=Lax, and not Secure (a browser would drop SameSite=None without Secure)", async () => {
     const browser = new TestBrowser();
     const landed = await signUp(browser, server.origin, newWalker());
     expect(landed.trail.some((url) => url.includes("/api/callback"))).toBe(true);
     const cookies = await browser.jar.getCookies(`${server.origin}/oidc`);
     const session = cookies.find((cookie) => cookie.key === "_session");
     expect(session, cookies.map((cookie) => cookie.key).join(", ")).toBeDefined();
+    expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe("lax");
     expect(session?.secure).toBe(false);
     expect(cookies.map((cookie) => cookie.key)).not.toContain("_session.legacy");

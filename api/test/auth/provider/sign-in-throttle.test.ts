@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WRONG_PASSWORD_MESSAGE } from "../../../src/auth/provider/interactions.js";
 import {
   SIGN_IN_THROTTLE,
+  signInAttempt,
   tooManyAttemptsMessage,
   tooManySignInStartsMessage,
 } from "../../../src/auth/provider/throttle.js";
@@ -83,6 +84,23 @@ describe.each(dialects)("repeated failed sign-ins (%s)", (dialect) => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(
       12 - SIGN_IN_THROTTLE.perEmailAndAddress,
     );
+  });
+
+  it("blocks the place a walker's password is guessed from, not the walker elsewhere, until 50 guesses in all", async () => {
+    await server.app.database.db.deleteFrom("sign_in_failures").execute();
+    const throttle = server.app.repositories.signInThrottle;
+    const email = "guessed@example.org";
+    for (let attempt = 1; attempt <= SIGN_IN_THROTTLE.perEmailAndAddress; attempt++) {
+      expect(await signInAttempt(throttle, email, "203.0.113.9").count()).toBeNull();
+    }
+    expect(await signInAttempt(throttle, email, "203.0.113.9").count()).not.toBeNull();
+    // The owner, from home: their attempt is checked.
+    expect(await signInAttempt(throttle, email, "198.51.100.20").count()).toBeNull();
+    // Guesses from many places at once: 50 for the email in all, then it waits everywhere.
+    for (let attempt = 8; attempt <= SIGN_IN_THROTTLE.perEmail; attempt++) {
+      expect(await signInAttempt(throttle, email, `192.0.2.${attempt}`).count()).toBeNull();
+    }
+    expect(await signInAttempt(throttle, email, "198.51.100.20").count()).not.toBeNull();
   });
 
   it("does not block another walker because one was attacked, until the address has made 20 attempts", async () => {

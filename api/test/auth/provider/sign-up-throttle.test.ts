@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkOf } from "../../../src/auth/provider/throttle.js";
+import { Database } from "../../../src/db/database.js";
 import { EMAIL_TAKEN_MESSAGE } from "../../../src/repositories/local-accounts.js";
-import { SIGN_UP_THROTTLE, tooManySignUpsMessage } from "../../../src/repositories/sign-up-throttle.js";
+import {
+  SIGN_UP_THROTTLE,
+  SignUpThrottleRepository,
+  tooManySignUpsMessage,
+} from "../../../src/repositories/sign-up-throttle.js";
 import {
   dialects,
   escaped,
@@ -107,5 +112,23 @@ describe.each(dialects)("sign-ups from one address (%s)", (dialect) => {
     expect(await throttle.count(networkOf("::ffff:192.0.2.1"), now)).toBeNull();
     // Three keys: the /64, the other /64, and 192.0.2.1 however it was written.
     expect(await throttle.deleteExpired(now + SIGN_UP_THROTTLE.windowMs)).toBe(3);
+  });
+
+  it("counts in the database: processes with connections of their own, asked at once, let 10 through in all", async () => {
+    await reset();
+    // A second process's view of the same database: its own connection (its own pool on
+    // PostgreSQL), its own repository, as the composition root of another API process builds it.
+    const other = Database.connect(server.database.url);
+    try {
+      const throttles = [server.app.repositories.signUpThrottle, new SignUpThrottleRepository(other.db)];
+      const now = Date.now();
+      const waits = await Promise.all(
+        Array.from({ length: 14 }, (_, n) => throttles[n % 2]?.count(networkOf("198.51.100.7"), now)),
+      );
+      expect(waits.filter((wait) => wait === null)).toHaveLength(SIGN_UP_THROTTLE.perAddress);
+      expect(waits.filter((wait) => wait !== null)).toHaveLength(14 - SIGN_UP_THROTTLE.perAddress);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -2,8 +2,9 @@ import { db, getMeta, setMeta } from "@charity-steps/client-store/db";
 import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { londonDay } from "@charity-steps/shared-types";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useTracking } from "../../../src/features/tracking/tracking-store";
+import { fakeWakeLock } from "../../support/wake-lock";
 
 const NOW = Date.parse("2026-11-21T20:00:00Z");
 const HOUR = 60 * 60_000;
@@ -53,6 +54,28 @@ describe("time in the background", () => {
     expect(useTracking.getState().pausedFor).toBeGreaterThanOrEqual(2 * HOUR);
     expect(await pendingSyncs()).toEqual([]);
     useTracking.getState().stop();
+  });
+});
+
+describe("the screen kept on while counting", () => {
+  it("is let go when counting stops, as it does at sign-out", async () => {
+    const wakeLock = fakeWakeLock();
+    // A browser with motion sensors that needs no tap to use them (Android, desktop).
+    vi.stubGlobal("DeviceMotionEvent", class extends Event {});
+    try {
+      await setMeta("healthConnection", "device_motion");
+      await useTracking.getState().restore();
+      await vi.waitFor(() => expect(wakeLock.held()).toBe(1));
+      expect(useTracking.getState().live).toBe(true);
+
+      // What the app's tracking does as the walker signs out (its effect's clean-up).
+      useTracking.getState().stop();
+      await vi.waitFor(() => expect(wakeLock.held()).toBe(0));
+      expect(useTracking.getState().live).toBe(false);
+    } finally {
+      Reflect.deleteProperty(navigator, "wakeLock");
+      vi.unstubAllGlobals();
+    }
   });
 });
 

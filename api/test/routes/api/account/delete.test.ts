@@ -120,6 +120,10 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
       bob: (
         (await bob.account.get(`/api/groups/${ana.groupId}/leaderboard`)).json() as { user: { id: string } }[]
       ).filter((entry) => entry.user.id === bob.user.id),
+      // The group's month, every member's steps added up, as its leaderboard shows them.
+      group: (
+        (await bob.account.get(`/api/groups/${ana.groupId}/leaderboard`)).json() as { monthlySteps: number }[]
+      ).reduce((sum, entry) => sum + entry.monthlySteps, 0),
     });
     const before = await totals();
     expect(before.revenue.totalRevenue).not.toBe("0.00");
@@ -182,11 +186,13 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
         .execute(),
     ).toEqual([]);
 
-    // Totals stay: the charity's, the month's, every day's; Bob's place in the group too.
+    // Totals stay: the charity's, the month's, every day's; Bob's place in the group too. She has
+    // left the group, so its board counts her month no more, and nothing else of it changes.
     const after = await totals();
     expect(after.revenue).toEqual(before.revenue);
     expect(after.month).toBe(before.month);
     expect(after.days).toEqual(before.days);
+    expect(after.group).toBe(before.group - 5000);
     expect(after.bob).toEqual(before.bob);
     const manual = await db
       .selectFrom("manual_step_entries")
