@@ -351,16 +351,17 @@ describe("the per-client connection cap", () => {
   it("closes an idle kept-alive connection after its keep-alive time (72 s in production)", async () => {
     expect(CONNECTION_LIMITS.keepAliveTimeoutMs).toBe(72_000);
     expect(app.server.keepAliveTimeout).toBe(72_000);
-    const quick = await listening(database, {}, { ...SMALL_CAP, keepAliveTimeoutMs: 500 });
+    const quick = await listening(database, {}, { ...SMALL_CAP, keepAliveTimeoutMs: 1_000 });
     try {
       const connection = await rawConnection(quick.port);
       connection.socket.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
       expect(statusOf(await connection.firstAnswer)).toBe(200);
-      // Answered and kept alive; then nothing more is asked, and the server lets it go.
+      // Answered and kept alive (not closed with the answer); then nothing more is asked, and the
+      // server lets it go. The bound is loose: a busy machine reads the answer late.
       const started = performance.now();
       const { closedByServer } = await connection.closed;
       expect(closedByServer).toBe(true);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     } finally {
       await quick.app.close();
     }

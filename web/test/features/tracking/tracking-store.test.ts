@@ -65,12 +65,12 @@ describe("the screen kept on while counting", () => {
     try {
       await setMeta("healthConnection", "device_motion");
       await useTracking.getState().restore();
-      await vi.waitFor(() => expect(wakeLock.held()).toBe(1));
+      await vi.waitFor(() => expect(wakeLock.held()).toBe(1), { timeout: 5_000 });
       expect(useTracking.getState().live).toBe(true);
 
       // What the app's tracking does as the walker signs out (its effect's clean-up).
       useTracking.getState().stop();
-      await vi.waitFor(() => expect(wakeLock.held()).toBe(0));
+      await vi.waitFor(() => expect(wakeLock.held()).toBe(0), { timeout: 5_000 });
       expect(useTracking.getState().live).toBe(false);
     } finally {
       Reflect.deleteProperty(navigator, "wakeLock");
