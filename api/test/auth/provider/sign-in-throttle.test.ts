@@ -96,7 +96,8 @@ describe.each(dialects)("repeated failed sign-ins (%s)", (dialect) => {
     expect(await signInAttempt(throttle, email, "203.0.113.9").count()).not.toBeNull();
     // The owner, from home: their attempt is checked.
     expect(await signInAttempt(throttle, email, "198.51.100.20").count()).toBeNull();
-    // Guesses from many places at once: 50 for the email in all, then it waits everywhere.
+    // Guesses from many places at once: 50 for the email in all (the seven above, the refused one
+    // among them, count too), then it waits everywhere.
     for (let attempt = 8; attempt <= SIGN_IN_THROTTLE.perEmail; attempt++) {
       expect(await signInAttempt(throttle, email, `192.0.2.${attempt}`).count()).toBeNull();
     }
