@@ -16,6 +16,7 @@ import {
   startTestServer,
   TestBrowser,
 } from "../../helper.js";
+import { TEST_NOW } from "../../support/clock.js";
 
 describe.each(dialects)("sign-ups from one address (%s)", (dialect) => {
   let server: RunningServer;
@@ -121,7 +122,7 @@ describe.each(dialects)("sign-ups from one address (%s)", (dialect) => {
     const other = Database.connect(server.database.url);
     try {
       const throttles = [server.app.repositories.signUpThrottle, new SignUpThrottleRepository(other.db)];
-      const now = Date.now();
+      const now = TEST_NOW.getTime();
       const waits = await Promise.all(
         Array.from({ length: 14 }, (_, n) => throttles[n % 2]?.count(networkOf("198.51.100.7"), now)),
       );
