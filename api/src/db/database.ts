@@ -19,7 +19,10 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 export interface SpeedOptions {
   /** Step syncs that arrive together are written in one transaction (`GroupCommit`). */
   groupCommit?: boolean;
-  /** SQLite prepares each distinct statement once (`cachePreparedStatements`). */
+  /**
+   * Each distinct statement prepared once: by SQLite (`cachePreparedStatements`), and by
+   * PostgreSQL once per connection (`keepStatementsPrepared`).
+   */
   statementCache?: boolean;
   /** SQLite's log checkpointed on a thread of its own (`WalCheckpointer`). */
   walCheckpointer?: boolean;
@@ -66,6 +69,7 @@ export class Database {
       });
       // An idle client losing its connection must not crash the process.
       pool.on("error", () => {});
+      if (speed.statementCache) pool.on("connect", keepStatementsPrepared);
       return new Database(
         new Kysely<DatabaseSchema>({
           dialect: new PostgresDialect({ pool }),
@@ -223,6 +227,54 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
     }
     return statement;
   }) as typeof sqlite.prepare;
+}
+
+/** Distinct statements a PostgreSQL connection keeps prepared; past them, statements run unnamed. */
+export const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
+
+/**
+ * Kysely sends each query unnamed, which PostgreSQL parses and plans afresh every time, and for the
+ * app's short statements planning costs more than running. Each distinct text with parameters is
+ * named on its connection instead, so PostgreSQL parses it once per connection and keeps its plan
+ * as for any prepared statement. A text without parameters runs as sent, by the simple protocol (a
+ * migration's may hold several statements). A statement whose result columns a schema change has
+ * altered fails once ("cached plan must not change result type"); the connection then names its
+ * statements afresh, so the next run prepares the text again.
+ */
+function keepStatementsPrepared(client: pg.PoolClient): void {
+  const query = client.query;
+  let names = new Map<string, string>();
+  let generation = 0;
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const [text, values] = args;
+    if (args.length !== 2 || typeof text !== "string" || !Array.isArray(values) || values.length === 0) {
+      return Reflect.apply(query, this, args);
+    }
+    let name = names.get(text);
+    if (name === undefined && names.size < POSTGRES_STATEMENTS_PER_CONNECTION) {
+      name = `cs${generation}_${names.size}`;
+      names.set(text, name);
+    }
+    if (name === undefined) return Reflect.apply(query, this, args);
+    const ran: Promise<pg.QueryResult> = Reflect.apply(query, this, [{ name, text, values }]);
+    return ran.catch((error: unknown) => {
+      if (isStalePlan(error)) {
+        names = new Map();
+        generation++;
+      }
+      throw error;
+    });
+  } as typeof client.query;
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result columns have changed since. */
+function isStalePlan(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    "code" in error &&
+    error.code === "0A000" &&
+    error.message.includes("cached plan must not change result type")
+  );
 }
 
 /** `sqliteTransaction`'s answer when the write lock is held elsewhere: wait, and try again. */

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { Database } from "../../src/db/database.js";
-import { createTestDatabase, type TestDatabase } from "../helper.js";
+import { Database, POSTGRES_STATEMENTS_PER_CONNECTION, type SpeedOptions } from "../../src/db/database.js";
+import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
 /** SQLite's write transactions: the step ledger writer's, in one go, and the others'. */
 describe("SQLite write transactions", () => {
@@ -90,5 +91,80 @@ describe("SQLite write transactions", () => {
     holder.exec("commit");
     await ours;
     expect(await notes()).toEqual(["first", "theirs", "ours"]);
+  });
+});
+
+/** PostgreSQL's statements, each prepared once on its connection (the statement cache). */
+describe.runIf(dialects.includes("postgres"))("PostgreSQL's prepared statements", () => {
+  let testDb: TestDatabase;
+  let database: Database;
+  afterEach(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  /** One connection, so that every query below runs on the connection whose statements are read. */
+  const open = async (speed: SpeedOptions = {}) => {
+    testDb = await createTestDatabase("postgres");
+    database = Database.connect(testDb.url, { poolSize: 1, speed });
+    await sql`create table notes (id integer primary key, body text not null)`.execute(database.db);
+    await sql`insert into notes values (1, 'one'), (2, 'two')`.execute(database.db);
+  };
+  const bodyOf = async (id: number) =>
+    (await sql<{ body: string }>`select body from notes where id = ${id}`.execute(database.db)).rows[0]?.body;
+  /** The connection's prepared statements, each with the times it was planned. */
+  const prepared = async () =>
+    (
+      await sql<{ statement: string; plans: number }>`
+        select statement, generic_plans + custom_plans as plans from pg_prepared_statements
+        where statement like '%notes%' order by statement`.execute(database.db)
+    ).rows;
+
+  it("prepares a statement with parameters once and runs it again by name", async () => {
+    await open();
+    expect([await bodyOf(1), await bodyOf(2), await bodyOf(1)]).toEqual(["one", "two", "one"]);
+    expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 3 }]);
+  });
+
+  it("prepares nothing with the statement cache switched off", async () => {
+    await open({ statementCache: false });
+    expect([await bodyOf(1), await bodyOf(2)]).toEqual(["one", "two"]);
+    expect(await prepared()).toEqual([]);
+  });
+
+  it("runs a text without parameters as sent, several statements in one", async () => {
+    await open();
+    await sql
+      .raw("insert into notes values (3, 'three'); insert into notes values (4, 'four')")
+      .execute(database.db);
+    expect([await bodyOf(3), await bodyOf(4)]).toEqual(["three", "four"]);
+    expect((await prepared()).map((row) => row.statement)).toEqual(["select body from notes where id = $1"]);
+  });
+
+  it(`keeps at most ${POSTGRES_STATEMENTS_PER_CONNECTION} statements a connection and runs the rest unnamed`, async () => {
+    await open();
+    const texts = POSTGRES_STATEMENTS_PER_CONNECTION + 20;
+    for (let n = 0; n < texts; n++) {
+      const { rows } = await sql<{
+        body: string;
+      }>`select body from notes where id = ${1} and ${sql.lit(n)} >= 0`.execute(database.db);
+      expect(rows).toEqual([{ body: "one" }]);
+    }
+    expect(await prepared()).toHaveLength(POSTGRES_STATEMENTS_PER_CONNECTION);
+  });
+
+  it("prepares a statement again after a schema change alters its columns, failing only the run that met the change", async () => {
+    await open();
+    const note = async () =>
+      (await sql<Record<string, unknown>>`select * from notes where id = ${1}`.execute(database.db)).rows[0];
+    expect(await note()).toEqual({ id: 1, body: "one" });
+    // As another process's migration would.
+    const other = new pg.Client({ connectionString: testDb.url });
+    await other.connect();
+    await other.query("alter table notes add column mood text default 'glad'");
+    await other.end();
+    await expect(note()).rejects.toThrow("cached plan must not change result type");
+    expect(await note()).toEqual({ id: 1, body: "one", mood: "glad" });
+    expect(await bodyOf(2)).toBe("two");
   });
 });
