@@ -150,6 +150,25 @@ export class Database {
   }
 
   /**
+   * Runs a read whose best plan depends on how much it reads (a board of ten members or of ten
+   * thousand, every walker's month) with PostgreSQL planning its statements for the values of each
+   * run. The plan PostgreSQL may keep for a prepared statement (the statement cache) is made without
+   * them: it guesses a period's share of all days, and reads a month of everyone's days the slow
+   * way. In a transaction of the caller's (`db`), its statements after the read are planned so too.
+   */
+  async planEachRun<T>(
+    work: (db: Kysely<DatabaseSchema>) => Promise<T>,
+    db: Kysely<DatabaseSchema> = this.db,
+  ): Promise<T> {
+    if (this.dialect !== "postgres" || !this.speed.statementCache) return work(db);
+    const planned = async (trx: Kysely<DatabaseSchema>) => {
+      await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
+      return work(trx);
+    };
+    return db.isTransaction ? planned(db) : db.transaction().execute(planned);
+  }
+
+  /**
    * SQLite's one connection, for code that prepares its statements once and runs them itself (the
    * step ledger's writer). Such code runs them only inside `sqliteTransaction`, or inside a
    * transaction of `db`, which then holds the connection.
@@ -233,48 +252,73 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
 export const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
 
 /**
+ * A list of parameters, `in ($1, $2, …)` or several rows of values: each length of the list is a
+ * text of its own, and naming them would use up the connection's names on texts seldom run again.
+ */
+const PARAMETER_LIST = /\bin \(\$\d+,|\), \(\$\d+/;
+
+/**
  * Kysely sends each query unnamed, which PostgreSQL parses and plans afresh every time, and for the
  * app's short statements planning costs more than running. Each distinct text with parameters is
- * named on its connection instead, so PostgreSQL parses it once per connection and keeps its plan
- * as for any prepared statement. A text without parameters runs as sent, by the simple protocol (a
- * migration's may hold several statements). A statement whose result columns a schema change has
- * altered fails once ("cached plan must not change result type"); the connection then names its
- * statements afresh, so the next run prepares the text again.
+ * named on its connection instead, so PostgreSQL parses it once per connection and, after five
+ * runs, may keep one plan for every run (as for any prepared statement). A text without parameters
+ * runs as sent, by the simple protocol (a migration's may hold several statements), and so does a
+ * text with a list of parameters.
+ *
+ * A prepared statement whose result columns a schema change has altered is refused ("cached plan
+ * must not change result type"), and so is one PostgreSQL has lost. The connection then names its
+ * statements afresh (the old ones stay on the server until the connection closes), and a statement
+ * that ran outside a transaction, which did nothing, runs again at once; inside one, the
+ * transaction has failed, and only its caller can run it again.
  */
 function keepStatementsPrepared(client: pg.PoolClient): void {
   const query = client.query;
   let names = new Map<string, string>();
   let generation = 0;
-  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
-    const [text, values] = args;
-    if (args.length !== 2 || typeof text !== "string" || !Array.isArray(values) || values.length === 0) {
-      return Reflect.apply(query, this, args);
-    }
+  const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
     if (name === undefined && names.size < POSTGRES_STATEMENTS_PER_CONNECTION) {
       name = `cs${generation}_${names.size}`;
       names.set(text, name);
     }
-    if (name === undefined) return Reflect.apply(query, this, args);
-    const ran: Promise<pg.QueryResult> = Reflect.apply(query, this, [{ name, text, values }]);
-    return ran.catch((error: unknown) => {
-      if (isStalePlan(error)) {
-        names = new Map();
-        generation++;
-      }
-      throw error;
+    return name;
+  };
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const [text, values] = args;
+    if (
+      args.length !== 2 ||
+      typeof text !== "string" ||
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      PARAMETER_LIST.test(text)
+    ) {
+      return Reflect.apply(query, this, args);
+    }
+    const named = nameOf(text);
+    if (named === undefined) return Reflect.apply(query, this, args);
+    const run = (name: string): Promise<pg.QueryResult> =>
+      Reflect.apply(query, this, [{ name, text, values }]);
+    // The status as the statement was sent: the error arrives before the server's next "ready".
+    return run(named).catch((error: unknown) => {
+      if (!isRefusedStatement(error)) throw error;
+      names = new Map();
+      generation++;
+      const again = nameOf(text);
+      if (this.getTransactionStatus() !== "I" || again === undefined) throw error;
+      return run(again);
     });
   } as typeof client.query;
 }
 
-/** PostgreSQL's refusal to run a prepared statement whose result columns have changed since. */
-function isStalePlan(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    "code" in error &&
-    error.code === "0A000" &&
-    error.message.includes("cached plan must not change result type")
-  );
+/**
+ * PostgreSQL refusing a prepared statement: its result columns changed since it was prepared
+ * (`RevalidateCachedQuery`'s feature-not-supported, whatever the server's language), or no statement
+ * of its name exists.
+ */
+function isRefusedStatement(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  const routine = "routine" in error ? error.routine : undefined;
+  return (error.code === "0A000" && routine === "RevalidateCachedQuery") || error.code === "26000";
 }
 
 /** `sqliteTransaction`'s answer when the write lock is held elsewhere: wait, and try again. */

@@ -122,8 +122,8 @@ export class EligibleSteps {
     // a few on time near the bound) and days above the ceiling; days with more devices than count;
     // manual entries not approved; counters' steps above the pace; days an operator decided. The
     // `union` answers each day once, however many of the five find it.
-    const days = (
-      await sql<DayKey>`
+    const read = (on: Kysely<DatabaseSchema>) =>
+      sql<DayKey>`
         select s.user_id, s.day from step_days s
         where s.day >= ${from} and s.day <= ${to} and ${walkers("s.user_id")}
           and (s.first_reading_at > ${utcMidnightMs} + ${earliestLate}
@@ -143,8 +143,10 @@ export class EligibleSteps {
           and ${walkers("c.user_id")}
         union
         select d.user_id, d.day from day_reviews d
-        where d.day >= ${from} and d.day <= ${to} and ${walkers("d.user_id")}`.execute(db)
-    ).rows;
+        where d.day >= ${from} and d.day <= ${to} and ${walkers("d.user_id")}`.execute(on);
+    // A group's, a challenge's or every walker's days are planned for their dates at each run.
+    const manyWalkers = range.userId === undefined && range.userIds === undefined;
+    const { rows: days } = manyWalkers ? await this.database.planEachRun(read, db) : await read(db);
     if (days.length === 0) return [];
     return (await this.weigh(days, db)).filter((day) => day.day >= range.from && day.day <= range.to);
   }

@@ -95,7 +95,7 @@ describe("SQLite write transactions", () => {
 });
 
 /** PostgreSQL's statements, each prepared once on its connection (the statement cache). */
-describe.runIf(dialects.includes("postgres"))("PostgreSQL's prepared statements", () => {
+describe.each(dialects.filter((dialect) => dialect === "postgres"))("prepared statements on %s", () => {
   let testDb: TestDatabase;
   let database: Database;
   afterEach(async () => {
@@ -126,6 +126,22 @@ describe.runIf(dialects.includes("postgres"))("PostgreSQL's prepared statements"
     expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 3 }]);
   });
 
+  it("plans each run of a read that asks for it, alone or inside a transaction, and only that read", async () => {
+    await open();
+    const mode = async (db = database.db) =>
+      (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db)).rows[0]
+        ?.mode;
+    expect(await database.planEachRun((db) => mode(db))).toBe("force_custom_plan");
+    expect(await mode()).toBe("auto");
+    const inside = await database.db.transaction().execute(async (trx) => {
+      const during = await database.planEachRun((db) => mode(db), trx);
+      return [during, await mode(trx)];
+    });
+    // Inside the caller's transaction, the rest of it is planned so too; after it, nothing is.
+    expect(inside).toEqual(["force_custom_plan", "force_custom_plan"]);
+    expect(await mode()).toBe("auto");
+  });
+
   it("prepares nothing with the statement cache switched off", async () => {
     await open({ statementCache: false });
     expect([await bodyOf(1), await bodyOf(2)]).toEqual(["one", "two"]);
@@ -153,18 +169,83 @@ describe.runIf(dialects.includes("postgres"))("PostgreSQL's prepared statements"
     expect(await prepared()).toHaveLength(POSTGRES_STATEMENTS_PER_CONNECTION);
   });
 
-  it("prepares a statement again after a schema change alters its columns, failing only the run that met the change", async () => {
+  it("runs a list of parameters unnamed: each of its lengths would be a statement of its own", async () => {
     await open();
-    const note = async () =>
-      (await sql<Record<string, unknown>>`select * from notes where id = ${1}`.execute(database.db)).rows[0];
-    expect(await note()).toEqual({ id: 1, body: "one" });
-    // As another process's migration would.
+    const bodies = async (ids: number[]) =>
+      (
+        await sql<{
+          body: string;
+        }>`select body from notes where id in (${sql.join(ids)}) order by id`.execute(database.db)
+      ).rows.map((row) => row.body);
+    expect(await bodies([1, 2])).toEqual(["one", "two"]);
+    expect(await bodies([2])).toEqual(["two"]);
+    await sql`insert into notes values (${3}, ${"three"}), (${4}, ${"four"})`.execute(database.db);
+    expect(await bodies([1, 3, 4])).toEqual(["one", "three", "four"]);
+    // The list of one is a text of its own, and named; the others are not.
+    expect((await prepared()).map((row) => row.statement)).toEqual([
+      "select body from notes where id in ($1) order by id",
+    ]);
+  });
+
+  it("keeps a statement prepared inside a transaction that was rolled back", async () => {
+    await open();
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into notes values (${3}, ${"three"})`.execute(trx);
+        throw new Error("the work changed its mind");
+      }),
+    ).rejects.toThrow("the work changed its mind");
+    await sql`insert into notes values (${3}, ${"three, again"})`.execute(database.db);
+    expect(await bodyOf(3)).toBe("three, again");
+    expect((await prepared()).map((row) => row.statement)).toContain("insert into notes values ($1, $2)");
+  });
+
+  /** Another process's migration adding a column to the notes. */
+  const addMood = async () => {
     const other = new pg.Client({ connectionString: testDb.url });
     await other.connect();
     await other.query("alter table notes add column mood text default 'glad'");
     await other.end();
-    await expect(note()).rejects.toThrow("cached plan must not change result type");
+  };
+  const note = async (db = database.db) =>
+    (await sql<Record<string, unknown>>`select * from notes where id = ${1}`.execute(db)).rows[0];
+
+  it("prepares a statement again, and runs it, when a schema change has altered its columns", async () => {
+    await open();
+    expect(await note()).toEqual({ id: 1, body: "one" });
+    expect(await bodyOf(1)).toBe("one");
+    await addMood();
     expect(await note()).toEqual({ id: 1, body: "one", mood: "glad" });
+    // The statements prepared before are named afresh too, and answer as before; the old ones stay
+    // on the server until the connection closes.
+    expect(await bodyOf(1)).toBe("one");
+    expect(await prepared()).toEqual([
+      { statement: "select * from notes where id = $1", plans: 1 },
+      { statement: "select * from notes where id = $1", plans: 1 },
+      { statement: "select body from notes where id = $1", plans: 1 },
+      { statement: "select body from notes where id = $1", plans: 1 },
+    ]);
+  });
+
+  it("fails the transaction whose statement met a schema change, and runs it in the next", async () => {
+    await open();
+    expect(await note()).toEqual({ id: 1, body: "one" });
+    await addMood();
+    await expect(database.db.transaction().execute((trx) => note(trx))).rejects.toThrow(
+      "cached plan must not change result type",
+    );
+    expect(await database.db.transaction().execute((trx) => note(trx))).toEqual({
+      id: 1,
+      body: "one",
+      mood: "glad",
+    });
+  });
+
+  it("prepares a statement again when PostgreSQL has lost it", async () => {
+    await open();
+    expect(await bodyOf(1)).toBe("one");
+    await sql`deallocate all`.execute(database.db);
     expect(await bodyOf(2)).toBe("two");
+    expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 1 }]);
   });
 });
