@@ -252,10 +252,16 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
 export const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
 
 /**
- * A list of parameters, `in ($1, $2, …)` or several rows of values: each length of the list is a
- * text of its own, and naming them would use up the connection's names on texts seldom run again.
+ * Texts of one shape a connection names at most. A list of parameters (`in ($1, $2, …)`, or several
+ * rows of values) is a text of its own at each of its lengths: a list whose length varies names its
+ * first few lengths, not every one, so the connection's names go to statements that run again.
  */
-const PARAMETER_LIST = /\bin \(\$\d+,|\), \(\$\d+/;
+export const POSTGRES_STATEMENTS_PER_SHAPE = 4;
+
+/** A text's shape: its parameters unnumbered, and each list of them (or rows of them) as one. */
+function shapeOf(text: string): string {
+  return text.replace(/\$\d+/g, "$").replace(/\(\$(?:, \$)*\)(?:, \(\$(?:, \$)*\))*/g, "(…)");
+}
 
 /**
  * Kysely sends each query unnamed, which PostgreSQL parses and plans afresh every time, and for the
@@ -263,7 +269,7 @@ const PARAMETER_LIST = /\bin \(\$\d+,|\), \(\$\d+/;
  * named on its connection instead, so PostgreSQL parses it once per connection and, after five
  * runs, may keep one plan for every run (as for any prepared statement). A text without parameters
  * runs as sent, by the simple protocol (a migration's may hold several statements), and so does a
- * text with a list of parameters.
+ * text past its shape's few names (`POSTGRES_STATEMENTS_PER_SHAPE`).
  *
  * A prepared statement whose result columns a schema change has altered is refused ("cached plan
  * must not change result type"), and so is one PostgreSQL has lost. The connection then names its
@@ -274,24 +280,22 @@ const PARAMETER_LIST = /\bin \(\$\d+,|\), \(\$\d+/;
 function keepStatementsPrepared(client: pg.PoolClient): void {
   const query = client.query;
   let names = new Map<string, string>();
+  let shapes = new Map<string, number>();
   let generation = 0;
   const nameOf = (text: string): string | undefined => {
-    let name = names.get(text);
-    if (name === undefined && names.size < POSTGRES_STATEMENTS_PER_CONNECTION) {
-      name = `cs${generation}_${names.size}`;
-      names.set(text, name);
-    }
-    return name;
+    const name = names.get(text);
+    if (name !== undefined || names.size >= POSTGRES_STATEMENTS_PER_CONNECTION) return name;
+    const shape = shapeOf(text);
+    const named = shapes.get(shape) ?? 0;
+    if (named >= POSTGRES_STATEMENTS_PER_SHAPE) return undefined;
+    shapes.set(shape, named + 1);
+    const fresh = `cs${generation}_${names.size}`;
+    names.set(text, fresh);
+    return fresh;
   };
   client.query = function (this: pg.PoolClient, ...args: unknown[]) {
     const [text, values] = args;
-    if (
-      args.length !== 2 ||
-      typeof text !== "string" ||
-      !Array.isArray(values) ||
-      values.length === 0 ||
-      PARAMETER_LIST.test(text)
-    ) {
+    if (args.length !== 2 || typeof text !== "string" || !Array.isArray(values) || values.length === 0) {
       return Reflect.apply(query, this, args);
     }
     const named = nameOf(text);
@@ -302,6 +306,7 @@ function keepStatementsPrepared(client: pg.PoolClient): void {
     return run(named).catch((error: unknown) => {
       if (!isRefusedStatement(error)) throw error;
       names = new Map();
+      shapes = new Map();
       generation++;
       const again = nameOf(text);
       if (this.getTransactionStatus() !== "I" || again === undefined) throw error;

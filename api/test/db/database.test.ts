@@ -3,7 +3,12 @@ import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { Database, POSTGRES_STATEMENTS_PER_CONNECTION, type SpeedOptions } from "../../src/db/database.js";
+import {
+  Database,
+  POSTGRES_STATEMENTS_PER_CONNECTION,
+  POSTGRES_STATEMENTS_PER_SHAPE,
+  type SpeedOptions,
+} from "../../src/db/database.js";
 import { createTestDatabase, dialects, type TestDatabase } from "../helper.js";
 
 /** SQLite's write transactions: the step ledger writer's, in one go, and the others'. */
@@ -169,21 +174,27 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("prepared st
     expect(await prepared()).toHaveLength(POSTGRES_STATEMENTS_PER_CONNECTION);
   });
 
-  it("runs a list of parameters unnamed: each of its lengths would be a statement of its own", async () => {
+  it(`names a list of parameters at its first ${POSTGRES_STATEMENTS_PER_SHAPE} lengths, and runs the others unnamed`, async () => {
     await open();
+    await sql`insert into notes values (${3}, ${"three"}), (${4}, ${"four"}), (${5}, ${"five"}), (${6}, ${"six"})`.execute(
+      database.db,
+    );
     const bodies = async (ids: number[]) =>
       (
         await sql<{
           body: string;
         }>`select body from notes where id in (${sql.join(ids)}) order by id`.execute(database.db)
       ).rows.map((row) => row.body);
-    expect(await bodies([1, 2])).toEqual(["one", "two"]);
-    expect(await bodies([2])).toEqual(["two"]);
-    await sql`insert into notes values (${3}, ${"three"}), (${4}, ${"four"})`.execute(database.db);
-    expect(await bodies([1, 3, 4])).toEqual(["one", "three", "four"]);
-    // The list of one is a text of its own, and named; the others are not.
+    for (const length of [1, 2, 3, 4, 5, 6, 2, 6]) {
+      const ids = Array.from({ length }, (_, index) => index + 1);
+      expect(await bodies(ids)).toEqual(["one", "two", "three", "four", "five", "six"].slice(0, length));
+    }
     expect((await prepared()).map((row) => row.statement)).toEqual([
+      "insert into notes values ($1, $2), ($3, $4), ($5, $6), ($7, $8)",
       "select body from notes where id in ($1) order by id",
+      "select body from notes where id in ($1, $2) order by id",
+      "select body from notes where id in ($1, $2, $3) order by id",
+      "select body from notes where id in ($1, $2, $3, $4) order by id",
     ]);
   });
 
