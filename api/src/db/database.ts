@@ -302,7 +302,8 @@ function keepStatementsPrepared(client: pg.PoolClient): void {
     if (named === undefined) return Reflect.apply(query, this, args);
     const run = (name: string): Promise<pg.QueryResult> =>
       Reflect.apply(query, this, [{ name, text, values }]);
-    // The status as the statement was sent: the error arrives before the server's next "ready".
+    // "I" (idle) after the refusal only when the statement ran in a transaction of its own, which
+    // the refusal (at Bind, before anything ran) rolled back; inside a block the status is "E".
     return run(named).catch((error: unknown) => {
       if (!isRefusedStatement(error)) throw error;
       names = new Map();
