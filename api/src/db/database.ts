@@ -309,9 +309,9 @@ function keepStatementsPrepared(client: pg.PoolClient): void {
       names = new Map();
       shapes = new Map();
       generation++;
+      if (this.getTransactionStatus() !== "I") throw error;
       const again = nameOf(text);
-      if (this.getTransactionStatus() !== "I" || again === undefined) throw error;
-      return run(again);
+      return again === undefined ? Reflect.apply(query, this, args) : run(again);
     });
   } as typeof client.query;
 }
