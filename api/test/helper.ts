@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@charity-steps/e2e/support/ports";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { CookieJar } from "tough-cookie";
@@ -108,17 +108,8 @@ export async function buildTestApp(
   };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
+/** A port for a server a test starts; see the e2e support for why it is not the kernel's pick. */
+export { freePort };
 
 export interface RunningServer extends TestApp {
   origin: string;

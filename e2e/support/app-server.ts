@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +11,7 @@ import {
   type ReceivedMail,
   startMailServer,
 } from "./mail-server.js";
+import { freePort } from "./ports.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -47,17 +47,6 @@ export interface AppServerOptions {
 /** A server started in this process, with its mail server. */
 export interface LocalAppServer extends AppServer {
   received(): ReceivedMail[];
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 /**
@@ -108,6 +97,20 @@ export async function spawnAppServer(
   how: "start" | "api",
   options: AppServerOptions = {},
 ): Promise<LocalAppServer> {
+  // A free port can still be taken between the check and the server's own listen; the server then
+  // exits at once, and another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchAppServer(how, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launchAppServer(how: "start" | "api", options: AppServerOptions): Promise<LocalAppServer> {
   const mailServer: MailServer = await startMailServer();
   const operatorEmail = `olive.operator.${randomBytes(4).toString("hex")}@example.org`;
   const port = await freePort();
@@ -155,10 +158,12 @@ export async function spawnAppServer(
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`The app server exited with ${child.exitCode}:\n${output}`);
+      const message = `The app server exited with ${child.exitCode}:\n${output}`;
+      throw output.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
     }
     try {
-      const response = await fetch(`${origin}/api/health`);
+      // Bounded: whatever else holds the port may take the connection and never answer.
+      const response = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) break;
     } catch {
       // Not listening yet.

@@ -1,8 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, freePort, startAppServer } from "../support/app-server.js";
+import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, watchForErrors } from "../support/chromium.js";
+import { freePort } from "../support/ports.js";
 import { signUpNewWalker } from "../support/walker.js";
 
 /**

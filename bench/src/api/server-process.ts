@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "@charity-steps/e2e/support/app-server";
+import { freePort } from "@charity-steps/e2e/support/ports";
 import { bundleApiInCache } from "../../../api/scripts/bundle.mjs";
 import { type Dialect, postgresDatabase, sqliteDatabase } from "./databases.js";
 import type { SeedPlan, ServerMessage } from "./protocol.js";
