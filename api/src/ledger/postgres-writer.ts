@@ -104,7 +104,7 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
       raised_days json;
     begin
       with reading as materialized (
-        select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps,
+        select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, c.steps as stored,
           ${aboveThePace} as held
         from json_to_recordset(counters) as r(user_id text, day text, counter_id text, kind text,
           source text, steps integer, day_start bigint, day_end bigint)
@@ -121,6 +121,9 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
           (user_id, day, counter_id, kind, source, steps, pending_steps, updated_at, created_at)
         select r.user_id, r.day, r.counter_id, r.kind, r.source, r.steps, r.held, at_ms, at_ms
         from reading r
+        -- A counter only grows, so a reading at or below the counter as read cannot raise it: it is
+        -- left out, rather than sent to the conflict, which would lock (and so write) the row.
+        where r.stored is null or r.steps > r.stored
         order by r.user_id, r.day, r.counter_id
         on conflict (user_id, day, counter_id) do update
           set steps = excluded.steps, source = excluded.source, updated_at = excluded.updated_at,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp, testConfig } from "../helper.js";
@@ -122,5 +123,47 @@ describe.each(dialects)("simultaneous syncs for one walker and day (%s)", (diale
 
     expect(answers.filter((answer) => answer.statusCode >= 300)).toEqual([]);
     expect((await apis[1]?.get("/api/steps/today"))?.json().steps).toBe(2_000 + 6 * 500);
+  });
+});
+
+// On PostgreSQL a counter's row is locked by whichever write raises it, until its transaction ends.
+describe.each(dialects.filter((dialect) => dialect === "postgres"))("a replayed sync on %s", (dialect) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp(dialect);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it("answers at once while another write holds its counter, and changes nothing", async () => {
+    const { cookie } = await createSignedInWalker(testApp.app);
+    const api = stepsClient(testApp.app, cookie);
+    const reading = { steps: 5_000, date: TEST_TODAY, source: "device_motion" } as const;
+    expect((await api.sync(reading, "phone")).json().daySteps).toBe(5_000);
+
+    const other = new pg.Client({ connectionString: testApp.database.url });
+    await other.connect();
+    try {
+      await other.query("begin");
+      const locked = await other.query(
+        "select steps from step_counters where counter_id = 'device:phone' for update",
+      );
+      expect(locked.rows).toEqual([{ steps: 5_000 }]);
+      const waited = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 3_000));
+      const answers = Promise.all([
+        api.sync(reading, "phone"),
+        api.sync({ ...reading, steps: 4_000 }, "phone"),
+      ]);
+      expect(await Promise.race([answers, waited])).not.toBe("waited");
+      expect((await answers).map((answer) => [answer.statusCode, answer.json().daySteps])).toEqual([
+        [200, 5_000],
+        [200, 5_000],
+      ]);
+    } finally {
+      await other.query("rollback");
+      await other.end();
+    }
+    expect((await api.get("/api/steps/today")).json().steps).toBe(5_000);
   });
 });
