@@ -351,7 +351,7 @@ export class ReviewsRepository {
         .where("day", "<=", to)
         .orderBy("day")
         .execute(),
-      this.eligibleSteps.heldDays({ from, to }),
+      this.eligibleSteps.heldDays({ from, to, userIds: ids }),
     ]);
     const personOf = new Map(people.map((person) => [person.id, person]));
     return {
