@@ -74,21 +74,28 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
     end
     $$`;
 
-  // For each read (numbered i): its day's total, today's and the month's, each by primary key.
+  // For each read (numbered i): its day's total, today's and the month's, each by primary key. The
+  // day's row is read once and stands for today too when they are the same day, as they mostly are;
+  // `offset 0` keeps that read a lookup by key per read, never a join planned over all of
+  // step_days. The write returns these rows with the same text inline, not by calling
+  // read_step_totals, which would be one more function call in every group's round trip.
+  const totalsOfReads = `
+        select r.i, coalesce(d.total_steps, 0),
+          case when r.today = r.day then coalesce(d.total_steps, 0)
+            else coalesce((select t.total_steps from step_days t
+              where t.user_id = r.user_id and t.day = r.today), 0) end,
+          coalesce((select m.total_steps from step_months m
+            where m.user_id = r.user_id and m.month = r.month), 0)
+        from json_to_recordset(reads) as r(i integer, user_id text, day text, today text, month text)
+        left join lateral (
+          select d.total_steps from step_days d where d.user_id = r.user_id and d.day = r.day offset 0
+        ) d on true`;
   const readStepTotals = `
     create or replace function read_step_totals(reads json)
     returns table (i integer, day_steps integer, today_steps integer, monthly_steps bigint)
     language plpgsql stable ${settings} as $$
     begin
-      return query
-        select r.i,
-          coalesce((select d.total_steps from step_days d
-            where d.user_id = r.user_id and d.day = r.day), 0),
-          coalesce((select d.total_steps from step_days d
-            where d.user_id = r.user_id and d.day = r.today), 0),
-          coalesce((select m.total_steps from step_months m
-            where m.user_id = r.user_id and m.month = r.month), 0)
-        from json_to_recordset(reads) as r(i integer, user_id text, day text, today text, month text);
+      return query ${totalsOfReads};
     end
     $$`;
 
@@ -146,7 +153,7 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
         perform lock_step_days(raised_days, at_ms);
         perform recount_step_days(raised_days, at_ms, day_cap);
       end if;
-      return query select * from read_step_totals(reads);
+      return query ${totalsOfReads};
     end
     $$`;
 
