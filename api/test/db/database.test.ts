@@ -263,4 +263,37 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("prepared st
     expect(await bodyOf(2)).toBe("two");
     expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 1 }]);
   });
+
+  it("fails the transaction whose statement PostgreSQL has lost, and runs it in the next", async () => {
+    await open();
+    expect(await bodyOf(1)).toBe("one");
+    await sql`deallocate all`.execute(database.db);
+    const inTransaction = () =>
+      database.db
+        .transaction()
+        .execute(
+          async (trx) =>
+            (await sql<{ body: string }>`select body from notes where id = ${2}`.execute(trx)).rows,
+        );
+    await expect(inTransaction()).rejects.toThrow(/prepared statement "cs0_0" does not exist/);
+    expect(await inTransaction()).toEqual([{ body: "two" }]);
+    expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 1 }]);
+  });
+
+  it("keeps its names when a statement fails for a reason of its own", async () => {
+    await open();
+    expect(await bodyOf(1)).toBe("one");
+    const insert = () => sql`insert into notes values (${1}, ${"one, again"})`.execute(database.db);
+    await expect(insert()).rejects.toThrow(/duplicate key value violates unique constraint/);
+    await expect(insert()).rejects.toThrow(/duplicate key value violates unique constraint/);
+    expect(await bodyOf(1)).toBe("one");
+    // One name each, the select's run three times by it: nothing was named afresh.
+    const { rows } = await sql<{ name: string; statement: string }>`
+      select name, statement from pg_prepared_statements
+      where statement like '%notes%' order by statement collate "C"`.execute(database.db);
+    expect(rows).toEqual([
+      { name: "cs0_1", statement: "insert into notes values ($1, $2)" },
+      { name: "cs0_0", statement: "select body from notes where id = $1" },
+    ]);
+  });
 });
