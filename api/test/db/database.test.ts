@@ -287,7 +287,7 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("prepared st
     await expect(insert()).rejects.toThrow(/duplicate key value violates unique constraint/);
     await expect(insert()).rejects.toThrow(/duplicate key value violates unique constraint/);
     expect(await bodyOf(1)).toBe("one");
-    // One name each, the select's run three times by it: nothing was named afresh.
+    // One name each, both of the connection's first generation: nothing was named afresh.
     const { rows } = await sql<{ name: string; statement: string }>`
       select name, statement from pg_prepared_statements
       where statement like '%notes%' order by statement collate "C"`.execute(database.db);
