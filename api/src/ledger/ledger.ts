@@ -38,6 +38,15 @@ export interface WalkerTotals {
   monthlySteps: number;
 }
 
+/** A reading's answer: the walker's totals afterwards, and whether its day rose. */
+export interface RecordedCount extends WalkerTotals {
+  /**
+   * Whether a counter of the walker's day rose, this reading's or another of the same group's: a
+   * replay or a lower count alone changed nothing, and nothing waits on it.
+   */
+  raised: boolean;
+}
+
 /**
  * What must happen before steps of some days are stored: the draws close a month past its close
  * there, so that its tickets are counted from the steps stored before it, and a late sync changes
@@ -82,7 +91,7 @@ const DAY_BOUNDS_KEPT = 64;
  * whose database's writer (`sqlite-writer.ts` or `postgres-writer.ts`) stores the group at once.
  */
 export class StepLedger {
-  private readonly counts?: GroupCommit<TimedReading, WalkerTotals>;
+  private readonly counts?: GroupCommit<TimedReading, RecordedCount>;
   private readonly bounds = new Map<DayString, { day_start: number; day_end: number }>();
 
   private constructor(
@@ -120,11 +129,12 @@ export class StepLedger {
 
   /**
    * Max-merges one counter reading and, when it raised the counter, recounts the day; returns the
-   * walker's totals afterwards. A replay or a late, lower count reads the totals and writes nothing.
+   * walker's totals afterwards, and whether their day rose. A replay or a late, lower count reads
+   * the totals and writes nothing.
    * Readings that arrive together are written together; the promise settles once their
    * transaction has committed.
    */
-  async recordCount(reading: CounterReading, now = Date.now()): Promise<WalkerTotals> {
+  async recordCount(reading: CounterReading, now = Date.now()): Promise<RecordedCount> {
     await this.before.beforeStepsStored([reading.day], now);
     if (this.counts) return this.counts.run({ reading, now });
     const [totals] = await this.recordCounts([{ reading, now }]);
@@ -133,7 +143,7 @@ export class StepLedger {
   }
 
   /** Records a group of readings: the highest reading of each counter stands for them all. */
-  private async recordCounts(items: TimedReading[]): Promise<WalkerTotals[]> {
+  private async recordCounts(items: TimedReading[]): Promise<RecordedCount[]> {
     const now = Math.max(...items.map((item) => item.now));
     const highest = new Map<string, CounterRecord>();
     for (const { reading } of items) {
@@ -150,7 +160,9 @@ export class StepLedger {
       });
     }
     const reads = items.map(({ reading, now }, i) => totalsKey(reading.userId, reading.day, now, i));
-    return walkerTotals(reads, await this.writer.recordCounts([...highest.values()], reads, now));
+    const rows = await this.writer.recordCounts([...highest.values()], reads, now);
+    const raised = new Set(rows.filter((row) => row.raised).map((row) => Number(row.i)));
+    return walkerTotals(reads, rows).map((totals, i) => ({ ...totals, raised: raised.has(i) }));
   }
 
   /**

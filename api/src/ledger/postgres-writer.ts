@@ -4,7 +4,7 @@ import { rowsParam } from "../db/json-rows.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import { ADD_TO_MONTH_ON_CONFLICT, countedDays, WRITE_DAY_ON_CONFLICT } from "./day-rule.js";
 import { READING_R, STORED_C, stepsAbovePace } from "./pace-rule.js";
-import type { CounterRecord, DayKey, LedgerWriter, TotalsKey, TotalsRow } from "./writer.js";
+import type { CounterRecord, DayKey, LedgerWriter, RecordedRow, TotalsKey, TotalsRow } from "./writer.js";
 
 /**
  * The step ledger on PostgreSQL: its write path as functions in the database, so that a group of
@@ -20,6 +20,14 @@ import type { CounterRecord, DayKey, LedgerWriter, TotalsKey, TotalsRow } from "
  * entries' (walker, day) index, so a plan made while the tables were near-empty still reads by key
  * once they are large.
  */
+/**
+ * What `record_step_counts` answers, as PostgreSQL writes it back (`pg_get_function_result`).
+ * CREATE OR REPLACE cannot change a function's answer, so a function answering otherwise (an older
+ * version's) is dropped before it is made again.
+ */
+const RECORDED_ROWS =
+  "TABLE(i integer, day_steps integer, today_steps integer, monthly_steps bigint, raised boolean)";
+
 function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
   const settings = "set plan_cache_mode = force_generic_plan set enable_seqscan = off";
   const counted = countedDays(
@@ -74,18 +82,24 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
     end
     $$`;
 
-  // For each read (numbered i): its day's total, today's and the month's, each by primary key. The
-  // day's row is read once and stands for today too when they are the same day, as they mostly are;
-  // `offset 0` keeps that read a lookup by key per read, never a join planned over all of
-  // step_days. The write returns these rows with the same text inline, not by calling
-  // read_step_totals, which would be one more function call in every group's round trip.
-  const totalsOfReads = `
+  // For each read (numbered i): its day's total, today's and the month's, each by primary key, and
+  // in a write whether its day rose (`raised`, an expression of the read `r`). The day's row is read once and
+  // stands for today too when they are the same day, as they mostly are; `offset 0` keeps that read
+  // a lookup by key per read, never a join planned over all of step_days. The write returns these
+  // rows with the same text inline, not by calling read_step_totals, which would be one more
+  // function call in every group's round trip.
+  const totalsOfReads = (raised?: string) => `
         select r.i, coalesce(d.total_steps, 0),
           case when r.today = r.day then coalesce(d.total_steps, 0)
             else coalesce((select t.total_steps from step_days t
               where t.user_id = r.user_id and t.day = r.today), 0) end,
           coalesce((select m.total_steps from step_months m
-            where m.user_id = r.user_id and m.month = r.month), 0)
+            where m.user_id = r.user_id and m.month = r.month), 0)${
+              raised
+                ? `,
+          ${raised}`
+                : ""
+            }
         from json_to_recordset(reads) as r(i integer, user_id text, day text, today text, month text)
         left join lateral (
           select d.total_steps from step_days d where d.user_id = r.user_id and d.day = r.day offset 0
@@ -95,17 +109,18 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
     returns table (i integer, day_steps integer, today_steps integer, monthly_steps bigint)
     language plpgsql stable ${settings} as $$
     begin
-      return query ${totalsOfReads};
+      return query ${totalsOfReads()};
     end
     $$`;
 
   // Max-merges counter readings (one per counter), holding back from prizes the steps of each
   // raised counter above the pace (read from the counter as stored before the statement, which
   // every part of one statement sees alike), adds them to the counter's waiting review (made if
-  // none waits), locks and recounts the days of the counters that rose, and answers the reads.
+  // none waits), locks and recounts the days of the counters that rose, and answers the reads, each
+  // saying whether its day was among them.
   const recordStepCounts = `
     create or replace function record_step_counts(counters json, reads json, at_ms bigint, day_cap integer)
-    returns table (i integer, day_steps integer, today_steps integer, monthly_steps bigint)
+    returns ${RECORDED_ROWS}
     language plpgsql volatile ${settings} as $$
     declare
       raised_days json;
@@ -153,7 +168,10 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
         perform lock_step_days(raised_days, at_ms);
         perform recount_step_days(raised_days, at_ms, day_cap);
       end if;
-      return query ${totalsOfReads};
+      return query ${totalsOfReads(
+        `(r.user_id, r.day) in (select x.user_id, x.day
+          from json_to_recordset(raised_days) as x(user_id text, day text))`,
+      )};
     end
     $$`;
 
@@ -173,14 +191,21 @@ export class PostgresLedgerWriter implements LedgerWriter {
       // Processes that start together install one after the other: two replacing one function at
       // once fail ("tuple concurrently updated").
       await sql`select pg_advisory_xact_lock(hashtext('charity-steps ledger functions'))`.execute(trx);
+      // The drop and the new function commit together: a call meanwhile runs the old one.
+      const { rows } = await sql<{ answer: string }>`
+        select pg_get_function_result(p.oid) as answer from pg_proc p
+        where p.oid = to_regprocedure('record_step_counts(json, json, bigint, integer)')`.execute(trx);
+      if (rows.some((row) => row.answer !== RECORDED_ROWS)) {
+        await sql`drop function record_step_counts(json, json, bigint, integer)`.execute(trx);
+      }
       for (const definition of ledgerFunctions(trx)) await sql.raw(definition).execute(trx);
     });
     return new PostgresLedgerWriter(db);
   }
 
-  async recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]> {
-    const { rows } = await sql<TotalsRow>`
-      select i, day_steps, today_steps, monthly_steps
+  async recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<RecordedRow[]> {
+    const { rows } = await sql<RecordedRow>`
+      select i, day_steps, today_steps, monthly_steps, raised
       from record_step_counts(${rowsParam(counters)}::json, ${rowsParam(reads)}::json, ${now}, ${DAILY_STEP_MAX})`.execute(
       this.db,
     );

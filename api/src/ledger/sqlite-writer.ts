@@ -11,7 +11,7 @@ import {
   WRITE_DAY_ON_CONFLICT,
 } from "./day-rule.js";
 import { READING_R, STORED_C, stepsAbovePace } from "./pace-rule.js";
-import type { CounterRecord, DayKey, LedgerWriter, TotalsKey, TotalsRow } from "./writer.js";
+import type { CounterRecord, DayKey, LedgerWriter, RecordedRow, TotalsKey, TotalsRow } from "./writer.js";
 
 interface MonthChange {
   user_id: string;
@@ -110,7 +110,7 @@ export class SqliteLedgerWriter implements LedgerWriter {
     };
   }
 
-  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]> {
+  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<RecordedRow[]> {
     return this.database.sqliteTransaction(() => {
       const { held, raise, review } = this.statements;
       // The pace is judged on every counter as stored before the group, as one statement would.
@@ -131,7 +131,10 @@ export class SqliteLedgerWriter implements LedgerWriter {
         }
       }
       if (raised.size > 0) this.recount([...raised.values()], now);
-      return this.readTotals(reads);
+      return reads.map((read) => ({
+        ...this.readTotal(read),
+        raised: raised.has(`${read.user_id}|${read.day}`),
+      }));
     });
   }
 
@@ -168,16 +171,17 @@ export class SqliteLedgerWriter implements LedgerWriter {
   }
 
   private readTotals(reads: TotalsKey[]): TotalsRow[] {
-    const { totals } = this.statements;
-    return reads.map((read) => {
-      const row = totals.get(read);
-      return {
-        i: read.i,
-        day_steps: row?.day_steps ?? 0,
-        today_steps: row?.today_steps ?? 0,
-        monthly_steps: row?.monthly_steps ?? 0,
-      };
-    });
+    return reads.map((read) => this.readTotal(read));
+  }
+
+  private readTotal(read: TotalsKey): TotalsRow {
+    const row = this.statements.totals.get(read);
+    return {
+      i: read.i,
+      day_steps: row?.day_steps ?? 0,
+      today_steps: row?.today_steps ?? 0,
+      monthly_steps: row?.monthly_steps ?? 0,
+    };
   }
 }
 

@@ -38,6 +38,11 @@ export interface TotalsRow {
   monthly_steps: number;
 }
 
+/** A write's answer to a read: its totals, and whether a counter of the read's day rose. */
+export interface RecordedRow extends TotalsRow {
+  raised: boolean;
+}
+
 /**
  * How the step ledger reaches one database: the write path (max-merge, the pace hold, the day
  * locks, the recount with its month roll-up) and the totals read, each written once per database.
@@ -57,10 +62,10 @@ export interface LedgerWriter {
   /**
    * Max-merges counter readings (at most one per counter), holds back from prizes the steps of
    * each raised counter above the pace, recounts the days of those that rose, and answers each
-   * read with its totals afterwards: all of it atomic, in one transaction or one statement of the
-   * writer's own.
+   * read with its totals afterwards and whether its walker's day rose: all of it atomic, in one
+   * transaction or one statement of the writer's own.
    */
-  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<TotalsRow[]>;
+  recordCounts(counters: CounterRecord[], reads: TotalsKey[], now: number): Promise<RecordedRow[]>;
 
   /**
    * Takes the walker's turn at changes other than counter readings (manual entries), so that two

@@ -72,6 +72,32 @@ describe.each(dialects)("step syncs written in groups (%s)", (dialect) => {
     expect(await storedDay(user.id)).toBe(7_000);
   });
 
+  it("says whether each reading's day rose: not for a replay or a lower count alone, and for every reading of a day that rose in its group", async () => {
+    const [walker, other] = await Promise.all([
+      createSignedInWalker(testApp.app, "Rising"),
+      createSignedInWalker(testApp.app, "Still"),
+    ]);
+    const { ledger } = testApp.app.repositories;
+    const raised = async (steps: number) => (await ledger.recordCount(reading(walker.user.id, steps))).raised;
+
+    expect(await raised(4_000)).toBe(true);
+    expect(await raised(4_000)).toBe(false);
+    expect(await raised(3_000)).toBe(false);
+    expect((await ledger.recordCount(reading(other.user.id, 1_000))).raised).toBe(true);
+
+    const group = await Promise.all([
+      // Lower than the phone's 4,000, but the watch raises the same day in the same group.
+      ledger.recordCount(reading(walker.user.id, 3_500, "phone")),
+      ledger.recordCount(reading(walker.user.id, 500, "watch")),
+      ledger.recordCount(reading(other.user.id, 1_000)),
+    ]);
+    expect(group.map((answer) => [answer.daySteps, answer.raised])).toEqual([
+      [4_500, true],
+      [4_500, true],
+      [1_000, false],
+    ]);
+  });
+
   it("fails only the sync at fault when one of a group cannot be stored", async () => {
     const walkers = await Promise.all(
       Array.from({ length: 5 }, (_, index) => createSignedInWalker(testApp.app, `Fine${index}`)),

@@ -230,10 +230,12 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       // One after another, so that the last answer's totals include every day of the import.
       const dayTotals: number[] = [];
+      const raisedDays: DayString[] = [];
       let totals = { todaySteps: 0, monthlySteps: 0 };
       for (const reading of readings) {
         const recorded = await ledger.recordCount(reading, now);
         dayTotals.push(recorded.daySteps);
+        if (recorded.raised) raisedDays.push(reading.day);
         totals = recorded;
       }
       const counterId = readings[0]?.counterId ?? `health:${APPLE_HEALTH_SOURCE}`;
@@ -243,11 +245,8 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         days.map((day) => day.date),
       );
       await stepImportKeys.markUsed(holder.keyId, now);
-      app.services.badges.soon(
-        userId,
-        londonDay,
-        days.map((day) => day.date),
-      );
+      // Days an import left as they were changed nothing a badge or a goal could reach.
+      if (raisedDays.length > 0) app.services.badges.soon(userId, londonDay, raisedDays);
       return {
         days: days.map((day, index) => ({
           date: day.date,

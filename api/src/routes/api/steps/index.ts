@@ -58,8 +58,11 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
     const date = acceptedStepDate(body.date);
-    const totals = await ledger.recordCount(counterReading(userId, deviceId, { ...body, date }));
-    badges.soon(userId, londonDay, [date]);
+    const { raised, ...totals } = await ledger.recordCount(
+      counterReading(userId, deviceId, { ...body, date }),
+    );
+    // A replay or a lower count changed nothing a badge or a goal could reach.
+    if (raised) badges.soon(userId, londonDay, [date]);
     return { ok: true, date, ...totals } satisfies StepSyncResponse;
   };
 
@@ -102,7 +105,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const totals = await ledger.recordCount(
         counterReading(userId, request.headers[DEVICE_ID_HEADER], { ...request.body, date }),
       );
-      badges.soon(userId, londonDay, [date]);
+      if (totals.raised) badges.soon(userId, londonDay, [date]);
       return { todaySteps: totals.todaySteps, monthlyTotal: totals.monthlySteps };
     },
   );

@@ -87,6 +87,29 @@ describe.each(dialects)("importing Apple Health steps (%s)", (dialect) => {
     );
   });
 
+  it("asks for a look at the walker's badges for the days an import raised, and none when it raised nothing", async () => {
+    const walker = await shortcut();
+    const yesterday = addDays(TODAY, -1);
+    expect((await walker.send({ days: [{ date: yesterday, steps: 5_000 }] })).statusCode).toBe(200);
+    const looks = vi.spyOn(testApp.app.services.badges, "soon");
+    try {
+      // Yesterday again as it was, and today new: only today's steps arrived.
+      const days = [
+        { date: yesterday, steps: 5_000 },
+        { date: TODAY, steps: 2_000 },
+      ];
+      expect((await walker.send({ days })).statusCode).toBe(200);
+      expect(looks.mock.calls.map(([userId, , looked]) => [userId, looked])).toEqual([
+        [walker.user.id, [TODAY]],
+      ]);
+      // The same import again changes nothing.
+      expect((await walker.send({ days })).statusCode).toBe(200);
+      expect(looks).toHaveBeenCalledTimes(1);
+    } finally {
+      looks.mockRestore();
+    }
+  });
+
   it(`takes up to ${MAX_IMPORT_DAYS} days, the oldest 30 days back`, async () => {
     const walker = await shortcut();
     const days = Array.from({ length: MAX_IMPORT_DAYS }, (_, back) => ({

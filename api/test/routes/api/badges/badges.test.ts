@@ -173,6 +173,26 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     );
   });
 
+  it("makes no look for a sync that raised nothing: a replay or a lower count of a day", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Replayed");
+    await phoneSynced(walker.cookie, "2026-11-21", 6_000);
+    await testApp.app.services.badges.flush();
+    // Every look reads the walkers' goals first.
+    const looks = vi.spyOn(testApp.app.repositories.habits, "goalsOf");
+    try {
+      await phoneSynced(walker.cookie, "2026-11-21", 6_000);
+      await phoneSynced(walker.cookie, "2026-11-21", 5_000);
+      await testApp.app.services.badges.flush();
+      expect(looks).not.toHaveBeenCalled();
+      await phoneSynced(walker.cookie, "2026-11-21", 10_200);
+      await testApp.app.services.badges.flush();
+      expect(looks).toHaveBeenCalledTimes(1);
+    } finally {
+      looks.mockRestore();
+    }
+    expect(await badgeIds(walker.user.id)).toContain("first-10000-step-day");
+  });
+
   it("awards the first prize entry from the look after steps arrive on eligible steps, not on steps waiting for a check", async () => {
     const walker = await createSignedInWalker(testApp.app, "Entry");
     const lookedAt = async () => {
