@@ -108,6 +108,27 @@ describe.each(dialects)("the ledger's day rule (%s)", (dialect) => {
         await Promise.all(databases.map((database) => database.close()));
       }
       expect(await functions()).toEqual(installed);
+
+      // A version answering without whether each read's day rose (as migration 0008 made it) is
+      // dropped and made again; one answering as it should is replaced where it stands.
+      const { db } = testApp.app.database;
+      const answer = async () =>
+        (
+          await sql<{ oid: number; answer: string }>`
+            select oid::int, pg_get_function_result(oid) as answer from pg_proc
+            where oid = to_regprocedure('record_step_counts(json, json, bigint, integer)')`.execute(db)
+        ).rows[0];
+      const current = await answer();
+      await PostgresLedgerWriter.install(db);
+      expect(await answer()).toEqual(current);
+      await sql`drop function record_step_counts(json, json, bigint, integer)`.execute(db);
+      await sql`
+        create function record_step_counts(counters json, reads json, at_ms bigint, day_cap integer)
+        returns table (i integer, day_steps integer, today_steps integer, monthly_steps bigint)
+        language sql as 'select 0, 0, 0, 0::bigint'`.execute(db);
+      await PostgresLedgerWriter.install(db);
+      expect((await answer())?.answer).toBe(current?.answer);
+      expect(await functions()).toEqual(installed);
     },
   );
 
