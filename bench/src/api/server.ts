@@ -57,10 +57,12 @@ async function app(plan: SeedPlan) {
   const { sql } = (await import(pathToFileURL(requireFromApi.resolve("kysely")).href)) as { sql: SqlTag };
   const seeded = await seed(server.database.db, server.database.dialect, sql, plan);
   if (plan.withoutLedger) {
+    // Nothing stored, so nothing rose: no look at the walker's badges follows, as after a replay.
     server.repositories.ledger.recordCount = async (reading) => ({
       daySteps: reading.steps,
       todaySteps: reading.steps,
       monthlySteps: reading.steps,
+      raised: false,
     });
   }
   return { server, seeded };
