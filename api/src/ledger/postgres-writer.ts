@@ -7,6 +7,14 @@ import { READING_R, STORED_C, stepsAbovePace } from "./pace-rule.js";
 import type { CounterRecord, DayKey, LedgerWriter, RecordedRow, TotalsKey, TotalsRow } from "./writer.js";
 
 /**
+ * What `record_step_counts` answers, as PostgreSQL writes it back (`pg_get_function_result`).
+ * CREATE OR REPLACE cannot change a function's answer, so a function answering otherwise (an older
+ * version's) is dropped before it is made again.
+ */
+const RECORDED_ROWS =
+  "TABLE(i integer, day_steps integer, today_steps integer, monthly_steps bigint, raised boolean)";
+
+/**
  * The step ledger on PostgreSQL: its write path as functions in the database, so that a group of
  * syncs costs one round trip (under load each round trip waits for a turn of the API's event loop,
  * and on two cores wakes a database process that competes with the API). The writer installs them
@@ -20,14 +28,6 @@ import type { CounterRecord, DayKey, LedgerWriter, RecordedRow, TotalsKey, Total
  * entries' (walker, day) index, so a plan made while the tables were near-empty still reads by key
  * once they are large.
  */
-/**
- * What `record_step_counts` answers, as PostgreSQL writes it back (`pg_get_function_result`).
- * CREATE OR REPLACE cannot change a function's answer, so a function answering otherwise (an older
- * version's) is dropped before it is made again.
- */
-const RECORDED_ROWS =
-  "TABLE(i integer, day_steps integer, today_steps integer, monthly_steps bigint, raised boolean)";
-
 function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
   const settings = "set plan_cache_mode = force_generic_plan set enable_seqscan = off";
   const counted = countedDays(
@@ -83,23 +83,18 @@ function ledgerFunctions(db: Kysely<DatabaseSchema>): string[] {
     $$`;
 
   // For each read (numbered i): its day's total, today's and the month's, each by primary key, and
-  // in a write whether its day rose (`raised`, an expression of the read `r`). The day's row is read once and
-  // stands for today too when they are the same day, as they mostly are; `offset 0` keeps that read
-  // a lookup by key per read, never a join planned over all of step_days. The write returns these
-  // rows with the same text inline, not by calling read_step_totals, which would be one more
-  // function call in every group's round trip.
+  // in a write whether its day rose (`raised`, an expression of the read `r`). The day's row is
+  // read once and stands for today too when they are the same day, as they mostly are; `offset 0`
+  // keeps that read a lookup by key per read, never a join planned over all of step_days. The write
+  // returns these rows with the same text inline, not by calling read_step_totals, which would be
+  // one more function call in every group's round trip.
   const totalsOfReads = (raised?: string) => `
         select r.i, coalesce(d.total_steps, 0),
           case when r.today = r.day then coalesce(d.total_steps, 0)
             else coalesce((select t.total_steps from step_days t
               where t.user_id = r.user_id and t.day = r.today), 0) end,
           coalesce((select m.total_steps from step_months m
-            where m.user_id = r.user_id and m.month = r.month), 0)${
-              raised
-                ? `,
-          ${raised}`
-                : ""
-            }
+            where m.user_id = r.user_id and m.month = r.month), 0)${raised ? `, ${raised}` : ""}
         from json_to_recordset(reads) as r(i integer, user_id text, day text, today text, month text)
         left join lateral (
           select d.total_steps from step_days d where d.user_id = r.user_id and d.day = r.day offset 0
