@@ -131,10 +131,17 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.max(0, Math.ceil(sorted.length * fraction) - 1)] ?? 0;
 }
 
-/** Random walker, device, day of this month up to today (London) and steps; duplicates included. */
+/**
+ * The days back a bench sync may name: four weeks, whatever the date. A sync raises a counter only
+ * when its count is the highest yet, so how many counters share the load decides how much of it
+ * writes: days of this month alone left two counters per walker on the 1st and sixty on the 30th,
+ * and the figures moved with the calendar.
+ */
+export const SYNC_DAYS = 28;
+
+/** Random walker, device, day of the last `SYNC_DAYS` up to today (London) and steps; duplicates included. */
 export function syncRequests(cookies: string[]) {
   const today = londonDay();
-  const dayOfMonth = Number(today.slice(8, 10));
   return (random: () => number): Request => ({
     method: "POST",
     path: "/api/steps/sync",
@@ -146,7 +153,7 @@ export function syncRequests(cookies: string[]) {
     },
     body: JSON.stringify({
       steps: Math.floor(random() * 20_000),
-      date: addDays(today, -Math.floor(random() * dayOfMonth)),
+      date: addDays(today, -Math.floor(random() * SYNC_DAYS)),
       source: pick(MOTION_SOURCES, random),
     }),
   });
