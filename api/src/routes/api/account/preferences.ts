@@ -12,6 +12,7 @@ import { signedInUser } from "../../../auth/sessions.js";
 export const accountPreferencesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
   const { habits } = app.repositories;
+  const { badges } = app.services;
 
   app.get(
     ACCOUNT_PREFERENCES_PATH,
@@ -32,6 +33,9 @@ export const accountPreferencesRoutes: FastifyPluginAsyncTypebox = async (app) =
       const now = Date.now();
       const today = londonDay(now);
       await habits.update(user.id, request.body, today, now);
+      // The steps already counted today may reach a lowered goal: a look tells of it, as it would
+      // after a sync, rather than waiting for the walker's next steps.
+      if (request.body.dailyGoal !== undefined) badges.soon(user.id, londonDay, [today]);
       return habits.preferences(user.id, today);
     },
   );

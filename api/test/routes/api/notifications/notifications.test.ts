@@ -203,6 +203,23 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect(list.items.map((item) => item.kind)).toEqual(["goal_reached"]);
   });
 
+  it("tells a walker whose lowered goal today's steps already reach, with no sync after it", async () => {
+    const walker = await subscribedWalker("Lowered");
+    const steps = stepsClient(app, walker.cookie);
+    await steps.put(ACCOUNT_PREFERENCES_PATH, { dailyGoal: 12_000 });
+    await steps.sync({ steps: 9_000, date: TEST_TODAY, source: "device_motion" });
+    await app.services.badges.flush();
+    expect((await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items).toEqual([]);
+
+    expect((await steps.put(ACCOUNT_PREFERENCES_PATH, { dailyGoal: 8_000 })).statusCode).toBe(200);
+    await app.services.badges.flush();
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 1);
+    expect(receiver.pushesTo(walker.browser.id)[0]?.payload).toMatchObject({
+      kind: "goal_reached",
+      body: "You walked your 8,000 steps today. Well walked!",
+    });
+  });
+
   it("counts the streak it tells of however far back it goes", async () => {
     const walker = await subscribedWalker("LongRun");
     // 70 days on the default goal before today, then today's phone reaches it.
