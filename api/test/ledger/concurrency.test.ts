@@ -144,6 +144,15 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("a replayed 
 
     const other = new pg.Client({ connectionString: testApp.database.url });
     await other.connect();
+    // The counter's row version and last raise: a write of any kind would change the first.
+    const counterRow = async () =>
+      (
+        await other.query(
+          "select xmin::text as version, updated_at from step_counters where counter_id = 'device:phone'",
+        )
+      ).rows;
+    const before = await counterRow();
+    expect(before).toHaveLength(1);
     try {
       await other.query("begin");
       const locked = await other.query(
@@ -165,8 +174,10 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("a replayed 
         [200, 5_000],
         [200, 5_000],
       ]);
-    } finally {
       await other.query("rollback");
+      expect(await counterRow()).toEqual(before);
+    } finally {
+      // Closing the connection also ends its transaction when an expectation above failed.
       await other.end();
     }
     expect((await api.get("/api/steps/today")).json().steps).toBe(5_000);
