@@ -3,14 +3,10 @@
  * of the drand network it names, through drand's own client library.
  */
 import type { DrawBeacon } from "@charity-steps/shared-types";
-import {
-  type ChainClient,
-  type ChainInfo,
-  defaultChainOptions,
-  fetchBeacon,
-  type RandomnessBeacon,
-  roundAt,
-} from "drand-client";
+// Types only: drand's client is loaded when a round is checked or placed, not with this package.
+// Loading it computes its curves' constants, which every process that imports this package (the
+// API among them) would otherwise pay at start, for a draw it rarely runs.
+import type { ChainClient, ChainInfo, RandomnessBeacon } from "drand-client";
 
 /**
  * The drand networks whose rounds can be checked without asking drand: their public keys, as
@@ -60,6 +56,7 @@ export async function checkBeaconSignature(beacon: DrawBeacon): Promise<BeaconSi
     randomness: beacon.randomness,
     signature: beacon.signature,
   };
+  const { defaultChainOptions, fetchBeacon } = await import("drand-client");
   const offline: ChainClient = {
     options: { ...defaultChainOptions, disableBeaconVerification: false },
     latest: async () => published,
@@ -78,6 +75,11 @@ export async function checkBeaconSignature(beacon: DrawBeacon): Promise<BeaconSi
  * The first round whose time (genesis_time + (round - 1) × period) is strictly after `time` (ms):
  * the round a draw closing at `time` mixes in, unknown to anyone when its tickets were counted.
  */
-export function firstRoundAfter(info: Pick<ChainInfo, "genesis_time" | "period">, time: number): number {
-  return time < info.genesis_time * 1000 ? 1 : roundAt(time, info as ChainInfo) + 1;
+export async function firstRoundAfter(
+  info: Pick<ChainInfo, "genesis_time" | "period">,
+  time: number,
+): Promise<number> {
+  if (time < info.genesis_time * 1000) return 1;
+  const { roundAt } = await import("drand-client");
+  return roundAt(time, info as ChainInfo) + 1;
 }

@@ -153,7 +153,7 @@ export async function verifyDraw({
     }
     const chain = KNOWN_DRAND_CHAINS[beacon.chainHash];
     if (chain !== undefined) {
-      const expected = firstRoundAfter(chain, Date.parse(results.closesAt));
+      const expected = await firstRoundAfter(chain, Date.parse(results.closesAt));
       if (beacon.round === expected)
         pass(`Round ${beacon.round} is the network's first round after the close (${results.closesAt}).`);
       else

@@ -164,7 +164,7 @@ export function drandBeaconSource(given: DrawBeaconConfig, options: DrandBeaconO
       const time = instant.getTime();
       if (!Number.isFinite(time)) throw new BeaconError("The draw's close is not a valid instant");
       const info = await chainInfo();
-      const round = firstRoundAfter(info, time);
+      const round = await firstRoundAfter(info, time);
       // drand's client is loaded by the first draw that asks: most processes never run one.
       const { defaultChainOptions, fetchBeacon, roundTime } = await import("drand-client");
       if (now() < roundTime(info, round)) return "not-yet";
