@@ -3,13 +3,34 @@ import addFormats from "ajv-formats";
 import fastJson from "fast-json-stringify";
 import fp from "fastify-plugin";
 
+// verbose: an error carries the schema it broke, so a field's own `errorMessage` (a sentence that
+// states its whole rule, such as a range) can be told instead of the one bound it missed.
+const ajv = (coerceTypes: boolean) => {
+  const validator = new Ajv({
+    coerceTypes,
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+  });
+  validator.addKeyword({ keyword: "errorMessage", schemaType: "string" });
+  return addFormats.default(validator);
+};
+
+/**
+ * One validator of each kind per process, not per app: Ajv keeps what it compiled by schema, and
+ * every app built in a process (the tests build hundreds) validates with the same schema objects.
+ */
+const strict = ajv(false);
+const coercing = ajv(true);
+
 /** Each answer schema's serializer (fast-json-stringify's, as Fastify's own compiler builds it). */
 const serializers = new WeakMap<object, (data: unknown) => string>();
 
 /**
  * Bodies are validated strictly (a "5000" string is not a number of steps, unknown fields are
  * refused); path parameters and query strings arrive as text, so only they are coerced. Validators
- * and answers' serializers are compiled once per process for each schema object (see `validators`):
+ * and answers' serializers are compiled once per process for each schema object (see `strict`):
  * the app has no shared schemas (`addSchema`), so a schema alone decides what it compiles to.
  */
 export const validationPlugin = fp(
@@ -23,7 +44,6 @@ export const validationPlugin = fp(
       }
       return serialize;
     });
-    const { strict, coercing } = validators();
     app.setValidatorCompiler(({ schema, httpPart }) => {
       if (httpPart === "body") return strict.compile(schema);
       const validate = coercing.compile(schema);
@@ -44,31 +64,6 @@ export const validationPlugin = fp(
   },
   { name: "validation" },
 );
-
-let shared: { strict: Ajv; coercing: Ajv } | undefined;
-
-/**
- * The two validators, one of each per process: Ajv keeps what it compiled by schema, and every app
- * built in a process (the tests build hundreds) validates with the same schema objects, so only the
- * first compiles them.
- */
-function validators(): { strict: Ajv; coercing: Ajv } {
-  // verbose: an error carries the schema it broke, so a field's own `errorMessage` (a sentence
-  // that states its whole rule, such as a range) can be told instead of the one bound it missed.
-  const ajv = (coerceTypes: boolean) => {
-    const validator = new Ajv({
-      coerceTypes,
-      removeAdditional: false,
-      useDefaults: true,
-      allErrors: false,
-      verbose: true,
-    });
-    validator.addKeyword({ keyword: "errorMessage", schemaType: "string" });
-    return addFormats.default(validator);
-  };
-  shared ??= { strict: ajv(false), coercing: ajv(true) };
-  return shared;
-}
 
 /** The first field of a coerced object that holds a number that is not finite. */
 function nonFiniteField(data: unknown): string | undefined {
