@@ -25,7 +25,10 @@ export interface SeedPlan {
   speed?: NonNullable<BuildOptions["speed"]>;
 }
 
-/** What a server child tells the bench once it listens, and its heap when asked (`{ kind: "heap" }`). */
+/**
+ * What a server child tells the bench once it listens, its heap when asked (`{ kind: "heap" }`), and
+ * that the work its requests left for later is done (`{ kind: "settle" }`).
+ */
 export type ServerMessage =
   | {
       kind: "listening";
@@ -36,4 +39,5 @@ export type ServerMessage =
       /** A public challenge's id by member count (the same first N walkers). */
       challenges: Record<number, string>;
     }
-  | { kind: "heap"; heapUsedMb: number };
+  | { kind: "heap"; heapUsedMb: number }
+  | { kind: "settled" };

@@ -20,6 +20,11 @@ export interface RunningServer {
   challenges: Record<number, string>;
   /** The server's heap in MB right after a full garbage collection. */
   heap(): Promise<number>;
+  /**
+   * Resolves once the work the server's requests left for later is done: the looks at walkers'
+   * badges that syncs ask for a few seconds on, made now.
+   */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,18 +75,29 @@ export async function startServer(
     cookies: message.cookies,
     groups: message.groups,
     challenges: message.challenges,
-    heap: () =>
-      new Promise<number>((resolve) => {
-        const answer = (reply: ServerMessage) => {
-          if (reply.kind !== "heap") return;
-          child.off("message", answer);
-          resolve(reply.heapUsedMb);
-        };
-        child.on("message", answer);
-        child.send({ kind: "heap" });
-      }),
+    heap: async () => {
+      const reply = await ask(child, "heap");
+      return reply.kind === "heap" ? reply.heapUsedMb : 0;
+    },
+    settle: async () => {
+      await ask(child, "settle");
+    },
     stop: () => stopChild(child),
   };
+}
+
+/** Asks the child for `kind`, and waits for its answer (`heap` for "heap", `settled` for "settle"). */
+function ask(child: ChildProcess, kind: "heap" | "settle"): Promise<ServerMessage> {
+  const answerKind = kind === "heap" ? "heap" : "settled";
+  return new Promise((resolve) => {
+    const answer = (reply: ServerMessage) => {
+      if (reply.kind !== answerKind) return;
+      child.off("message", answer);
+      resolve(reply);
+    };
+    child.on("message", answer);
+    child.send({ kind });
+  });
 }
 
 function apiNodeFlags(root: string): string[] {

@@ -196,6 +196,8 @@ const walkerId = (index: number) => `w${String(index).padStart(7, "0")}`;
 const kind = process.env.BENCH_SERVER;
 let server: Listening;
 let message: ServerMessage;
+// The work requests leave for later: none on bare Fastify.
+let settle = async () => {};
 if (kind === "bare") {
   server = await bare();
   message = { kind: "listening", port, cookies: [], groups: {}, challenges: {} };
@@ -203,12 +205,14 @@ if (kind === "bare") {
   const plan = JSON.parse(process.env.BENCH_SEED ?? "{}") as SeedPlan;
   const built = await app(plan);
   server = built.server;
+  settle = () => built.server.services.badges.flush();
   message = { kind: "listening", port, ...built.seeded };
 }
 await server.listen({ port, host: "127.0.0.1" });
 send(message);
 process.on("message", (request: { kind?: string }) => {
   if (request.kind === "stop") void server.close().then(() => process.exit(0));
+  if (request.kind === "settle") void settle().then(() => send({ kind: "settled" }));
   // With --expose-gc: the heap after a full collection, which tells a leak from garbage not yet collected.
   if (request.kind === "heap" && typeof globalThis.gc === "function") {
     globalThis.gc();
