@@ -28,3 +28,33 @@ export function jsonRows(
 export function rowsParam(rows: readonly object[]): string {
   return JSON.stringify(rows);
 }
+
+/**
+ * The rows of `table` (as `alias`) that match a row of `keys` (a `jsonRows` table `r`) on every one
+ * of `columns`, and `where` if given: a FROM clause whose rows hold both. A plan PostgreSQL keeps
+ * (a generic one, as for any prepared statement) counts on a hundred key rows, and while the table
+ * is a few thousand rows long it would hash them and read the whole table at every call; a lateral
+ * subquery that is not flattened (`offset 0`) looks each key up by the table's index instead.
+ * SQLite has no LATERAL, and already reads the parameter first and looks each key up.
+ */
+export function rowsOfEachKey(
+  dialect: DialectName,
+  keys: RawBuilder<unknown>,
+  table: string,
+  alias: string,
+  columns: readonly string[],
+  where?: RawBuilder<boolean>,
+): RawBuilder<unknown> {
+  const matches = sql.join(
+    [
+      ...columns.map((column) => sql`${sql.ref(`${alias}.${column}`)} = ${sql.ref(`r.${column}`)}`),
+      ...(where ? [where] : []),
+    ],
+    sql` and `,
+  );
+  const named = sql`${sql.table(table)} as ${sql.raw(alias)}`;
+  if (dialect === "postgres") {
+    return sql`${keys} cross join lateral (select * from ${named} where ${matches} offset 0) as ${sql.raw(alias)}`;
+  }
+  return sql`${keys} join ${named} on ${matches}`;
+}

@@ -12,9 +12,9 @@ import {
   REVIEW_REASONS,
   type ReviewReasonCode,
 } from "@charity-steps/shared-types";
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/database.js";
-import { jsonRows, rowsParam } from "../db/json-rows.js";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database, DialectName } from "../db/database.js";
+import { jsonRows, rowsOfEachKey, rowsParam } from "../db/json-rows.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
 /** A walker's month: every step counted, those that count for prizes, and those waiting for a check. */
@@ -162,31 +162,12 @@ export class EligibleSteps {
 
   /** Weighs each of `days` by fair play's day rules, from its parts read in four queries. */
   private async weigh(days: DayKey[], db: Kysely<DatabaseSchema>): Promise<HeldDay[]> {
-    const { dialect } = this.database;
-    const keys = () => jsonRows(dialect, rowsParam(days), { user_id: "text", day: "text" });
+    const parts = dayPartsQueries(this.database.dialect, rowsParam(days));
     const [counters, manual, stored, decided] = await Promise.all([
-      sql<{
-        user_id: string;
-        day: string;
-        counter_id: string;
-        kind: "motion" | "health";
-        steps: number;
-        pending_steps: number;
-        rejected_steps: number;
-        created_at: number | null;
-      }>`
-        select c.user_id, c.day, c.counter_id, c.kind, c.steps, c.pending_steps, c.rejected_steps, c.created_at
-        from ${keys()} join step_counters c on c.user_id = r.user_id and c.day = r.day`.execute(db),
-      sql<{ user_id: string; day: string; status: string; steps: number; reasons: string }>`
-        select e.user_id, e.day, e.status, e.steps, e.reasons
-        from ${keys()} join manual_step_entries e on e.user_id = r.user_id and e.day = r.day
-        where e.status <> 'rejected'`.execute(db),
-      sql<{ user_id: string; day: string; total_steps: number; first_reading_at: number | null }>`
-        select s.user_id, s.day, s.total_steps, s.first_reading_at
-        from ${keys()} join step_days s on s.user_id = r.user_id and s.day = r.day`.execute(db),
-      sql<{ user_id: string; day: string; approved_steps: number; rejected_steps: number }>`
-        select d.user_id, d.day, d.approved_steps, d.rejected_steps
-        from ${keys()} join day_reviews d on d.user_id = r.user_id and d.day = r.day`.execute(db),
+      parts.counters.execute(db),
+      parts.manual.execute(db),
+      parts.stored.execute(db),
+      parts.decided.execute(db),
     ]).then(([c, m, s, d]) => [c.rows, m.rows, s.rows, d.rows] as const);
     const countersOf = groupBy(
       counters,
@@ -305,4 +286,45 @@ export class EligibleSteps {
     const months = await this.months(month, [userId]);
     return months.get(userId) ?? { userId, countedSteps: 0, eligibleSteps: 0, pendingSteps: 0 };
   }
+}
+
+/**
+ * The four reads of the parts of the days in `daysJson` (user_id and day, as `rowsParam` writes
+ * them) that fair play weighs: their counters, manual entries not rejected, stored totals and
+ * operators' decisions, each looked up by its table's key (`rowsOfEachKey`). Exported for the test
+ * that reads their plans.
+ */
+export function dayPartsQueries(dialect: DialectName, daysJson: string) {
+  const each = (table: string, alias: string, where?: RawBuilder<boolean>) =>
+    rowsOfEachKey(
+      dialect,
+      jsonRows(dialect, daysJson, { user_id: "text", day: "text" }),
+      table,
+      alias,
+      ["user_id", "day"],
+      where,
+    );
+  return {
+    counters: sql<{
+      user_id: string;
+      day: string;
+      counter_id: string;
+      kind: "motion" | "health";
+      steps: number;
+      pending_steps: number;
+      rejected_steps: number;
+      created_at: number | null;
+    }>`
+      select c.user_id, c.day, c.counter_id, c.kind, c.steps, c.pending_steps, c.rejected_steps, c.created_at
+      from ${each("step_counters", "c")}`,
+    manual: sql<{ user_id: string; day: string; status: string; steps: number; reasons: string }>`
+      select e.user_id, e.day, e.status, e.steps, e.reasons
+      from ${each("manual_step_entries", "e", sql<boolean>`e.status <> 'rejected'`)}`,
+    stored: sql<{ user_id: string; day: string; total_steps: number; first_reading_at: number | null }>`
+      select s.user_id, s.day, s.total_steps, s.first_reading_at
+      from ${each("step_days", "s")}`,
+    decided: sql<{ user_id: string; day: string; approved_steps: number; rejected_steps: number }>`
+      select d.user_id, d.day, d.approved_steps, d.rejected_steps
+      from ${each("day_reviews", "d")}`,
+  };
 }

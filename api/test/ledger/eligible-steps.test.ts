@@ -10,10 +10,14 @@ import {
   type ManualEntryResponse,
   REVIEW_REASON_MESSAGES,
 } from "@charity-steps/shared-types";
+import { CompiledQuery, sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Database } from "../../src/db/database.js";
+import { rowsParam } from "../../src/db/json-rows.js";
 import { READINGS_SHARED_MS } from "../../src/db/shared-readings.js";
-import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
+import { dayPartsQueries } from "../../src/ledger/eligible-steps.js";
+import { buildTestApp, createSignedInWalker, createTestDatabase, dialects, type TestApp } from "../helper.js";
 import { manualForm, photo, stepsClient } from "../support/steps.js";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -309,5 +313,143 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       eligibleMonthSteps: 28_000,
       pendingMonthSteps: 22_000,
     });
+  });
+});
+
+describe.each(dialects)("fair play's day parts (%s)", (dialect) => {
+  it("reads each day's counters, total and decision by key, with the plans a connection keeps", async () => {
+    const testDb = await createTestDatabase(dialect, { migrated: true });
+    const database = Database.connect(testDb.url);
+    try {
+      const { db } = database;
+      const walkers = Array.from({ length: 400 }, (_, index) => `w${index}`);
+      const days = ["2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"];
+      await db
+        .insertInto("users")
+        .values(
+          walkers.map((id) => ({ id, issuer: "https://id.test", subject: id, created_at: 1, updated_at: 1 })),
+        )
+        .execute();
+      // Two phones a day for every walker: 3,200 counters, 1,600 days; one decision for each of w1's days.
+      const rows = walkers.flatMap((user_id, walker) =>
+        days.map((day, index) => ({ user_id, day, steps: 1000 * (walker % 10) + index })),
+      );
+      for (let start = 0; start < rows.length; start += 500) {
+        const slice = rows.slice(start, start + 500);
+        await db
+          .insertInto("step_counters")
+          .values(
+            slice.flatMap(({ user_id, day, steps }) =>
+              ["device:a", "device:b"].map((counter_id) => ({
+                user_id,
+                day,
+                counter_id,
+                kind: "motion" as const,
+                source: "device_motion",
+                steps,
+                updated_at: 1,
+                created_at: 1,
+              })),
+            ),
+          )
+          .execute();
+        await db
+          .insertInto("step_days")
+          .values(
+            slice.map(({ user_id, day, steps }) => ({
+              user_id,
+              day,
+              month: "2026-11",
+              motion_steps: steps * 2,
+              health_steps: 0,
+              manual_steps: 0,
+              total_steps: steps * 2,
+              updated_at: 1,
+              first_reading_at: 1,
+            })),
+          )
+          .execute();
+      }
+      await db
+        .insertInto("day_reviews")
+        .values(
+          days.map((day) => ({
+            user_id: "w1",
+            day,
+            approved_steps: 10,
+            decided_at: 1,
+            decided_by: null,
+            decision_reason: null,
+          })),
+        )
+        .execute();
+      await sql`analyze`.execute(db);
+
+      const asked = rowsParam([
+        { user_id: "w1", day: "2026-11-20" },
+        { user_id: "w7", day: "2026-11-21" },
+        { user_id: "nobody", day: "2026-11-21" },
+      ]);
+      const parts = dayPartsQueries(dialect, asked);
+      const counters = (await parts.counters.execute(db)).rows;
+      expect(
+        counters.map((row) => `${row.user_id} ${row.day} ${row.counter_id} ${row.steps}`).sort(),
+      ).toEqual([
+        "w1 2026-11-20 device:a 1002",
+        "w1 2026-11-20 device:b 1002",
+        "w7 2026-11-21 device:a 7003",
+        "w7 2026-11-21 device:b 7003",
+      ]);
+      const stored = (await parts.stored.execute(db)).rows;
+      expect(stored.map((row) => `${row.user_id} ${row.day} ${row.total_steps}`).sort()).toEqual([
+        "w1 2026-11-20 2004",
+        "w7 2026-11-21 14006",
+      ]);
+      const decided = (await parts.decided.execute(db)).rows;
+      expect(decided.map((row) => `${row.user_id} ${row.day} ${row.approved_steps}`)).toEqual([
+        "w1 2026-11-20 10",
+      ]);
+      expect((await parts.manual.execute(db)).rows).toEqual([]);
+
+      const planOf = (query: (typeof parts)["counters" | "stored"]) =>
+        db.connection().execute(async (connection) => {
+          const text = query.compile(db).sql;
+          if (dialect === "sqlite") {
+            const { rows } = await connection.executeQuery<{ detail: string }>(
+              CompiledQuery.raw(`explain query plan ${text}`, [asked]),
+            );
+            return rows.map((row) => row.detail).join("\n");
+          }
+          // PostgreSQL plans a kept statement generically after its fifth run: that plan is read.
+          await connection.executeQuery(CompiledQuery.raw(`prepare parts as ${text}`));
+          try {
+            for (let time = 0; time < 6; time++)
+              await connection.executeQuery(CompiledQuery.raw(`execute parts('${asked}')`));
+            const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>(
+              CompiledQuery.raw(`explain execute parts('${asked}')`),
+            );
+            return rows.map((row) => row["QUERY PLAN"]).join("\n");
+          } finally {
+            await connection.executeQuery(CompiledQuery.raw("deallocate parts"));
+          }
+        });
+      // The tables that grow with every walker's every day; the decisions' stays a few rows long.
+      for (const [query, table, alias] of [
+        [parts.counters, "step_counters", "c"],
+        [parts.stored, "step_days", "s"],
+      ] as const) {
+        const plan = await planOf(query);
+        if (dialect === "sqlite") {
+          expect(plan).toMatch(new RegExp(`SEARCH ${alias} USING (PRIMARY KEY|INDEX)`));
+          expect(plan).not.toMatch(new RegExp(`SCAN ${alias}\\b`));
+        } else {
+          expect(plan).toMatch(new RegExp(`Index Scan (on|using) ${table}_pk`));
+          expect(plan).not.toMatch(new RegExp(`Seq Scan on ${table}`));
+        }
+      }
+    } finally {
+      await database.close();
+      await testDb.drop();
+    }
   });
 });
