@@ -35,6 +35,21 @@ import { type RunningServer, residentMegabytes, startServer, withApp } from "./s
  */
 const READ_CONNECTIONS = 1;
 
+/**
+ * Walkers the sync figures spread their load over (`BENCH_WALKERS`, 1,000 unless set). At 1,000 each
+ * walker syncs several times a second, so the look at badges that follows a raising sync serves
+ * many; with tens of thousands each raising sync has a look of its own, as phones' syncs do.
+ */
+function syncWalkers(): number {
+  const walkers = Number(process.env.BENCH_WALKERS ?? 1000);
+  if (!Number.isInteger(walkers) || walkers < 1 || walkers > 1_000_000) {
+    throw new Error(
+      `BENCH_WALKERS must be a whole number from 1 to 1,000,000, not "${process.env.BENCH_WALKERS}"`,
+    );
+  }
+  return walkers;
+}
+
 interface Settings {
   quick: boolean;
   /** Seconds of measured load per run, and of warm-up before it; rounds of turns. */
@@ -65,7 +80,7 @@ function settings(quick: boolean): Settings {
         seconds: 10,
         warmup: 3,
         rounds: ROUNDS,
-        walkers: 1000,
+        walkers: syncWalkers(),
         historyRows: 1_000_000,
         groupSizes: [100, 1000, 10_000],
         memorySeconds: 60,
@@ -153,7 +168,7 @@ export const measureApi: FigureGroup = async (context: BenchContext) => {
       );
       log(`sync ${label} without the ledger: ${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99} ms`);
       const bareRef = { name: "bare Fastify, in turns", value: round(bare.rps), unit: "req/s" };
-      const turns = `${run.rounds} rounds each, taking turns with bare Fastify and the route without the ledger`;
+      const turns = `${run.walkers.toLocaleString("en-GB")} walkers, ${run.rounds} rounds each, taking turns with bare Fastify and the route without the ledger`;
       figures.push(
         relative(
           {
