@@ -10,7 +10,7 @@ import {
   type ManualEntryResponse,
   REVIEW_REASON_MESSAGES,
 } from "@charity-steps/shared-types";
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Database } from "../../src/db/database.js";
@@ -18,6 +18,7 @@ import { rowsParam } from "../../src/db/json-rows.js";
 import { READINGS_SHARED_MS } from "../../src/db/shared-readings.js";
 import { dayPartsQueries } from "../../src/ledger/eligible-steps.js";
 import { buildTestApp, createSignedInWalker, createTestDatabase, dialects, type TestApp } from "../helper.js";
+import { keptPlan } from "../support/plans.js";
 import { manualForm, photo, stepsClient } from "../support/steps.js";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -411,34 +412,12 @@ describe.each(dialects)("fair play's day parts (%s)", (dialect) => {
       ]);
       expect((await parts.manual.execute(db)).rows).toEqual([]);
 
-      const planOf = (query: (typeof parts)["counters" | "stored"]) =>
-        db.connection().execute(async (connection) => {
-          const text = query.compile(db).sql;
-          if (dialect === "sqlite") {
-            const { rows } = await connection.executeQuery<{ detail: string }>(
-              CompiledQuery.raw(`explain query plan ${text}`, [asked]),
-            );
-            return rows.map((row) => row.detail).join("\n");
-          }
-          // PostgreSQL plans a kept statement generically after its fifth run: that plan is read.
-          await connection.executeQuery(CompiledQuery.raw(`prepare parts as ${text}`));
-          try {
-            for (let time = 0; time < 6; time++)
-              await connection.executeQuery(CompiledQuery.raw(`execute parts('${asked}')`));
-            const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>(
-              CompiledQuery.raw(`explain execute parts('${asked}')`),
-            );
-            return rows.map((row) => row["QUERY PLAN"]).join("\n");
-          } finally {
-            await connection.executeQuery(CompiledQuery.raw("deallocate parts"));
-          }
-        });
       // The tables that grow with every walker's every day; the decisions' stays a few rows long.
       for (const [query, table, alias] of [
         [parts.counters, "step_counters", "c"],
         [parts.stored, "step_days", "s"],
       ] as const) {
-        const plan = await planOf(query);
+        const plan = await keptPlan(db, dialect, query);
         if (dialect === "sqlite") {
           expect(plan).toMatch(new RegExp(`SEARCH ${alias} USING (PRIMARY KEY|INDEX)`));
           expect(plan).not.toMatch(new RegExp(`SCAN ${alias}\\b`));

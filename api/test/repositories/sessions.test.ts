@@ -1,9 +1,10 @@
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { Database } from "../../src/db/database.js";
 import { rowsParam } from "../../src/db/json-rows.js";
 import { sessionLookup } from "../../src/repositories/sessions.js";
 import { createTestDatabase, dialects } from "../helper.js";
+import { keptPlan } from "../support/plans.js";
 
 const WALKERS = 500;
 
@@ -42,29 +43,12 @@ describe.each(dialects)("session lookup (%s)", (dialect) => {
       );
       const lookup = sessionLookup(dialect, asked, now);
       const { rows: found } = await lookup.execute(db);
-      const lookupSql = lookup.compile(db).sql;
       expect(found.map((row) => [row.id_hash, row.id]).sort()).toEqual([
         ["hash-w1", "w1"],
         ["hash-w7", "w7"],
       ]);
 
-      const plan = await db.connection().execute(async (connection) => {
-        if (dialect === "sqlite") {
-          const { rows } = await connection.executeQuery<{ detail: string }>(
-            CompiledQuery.raw(`explain query plan ${lookupSql}`, [asked, now]),
-          );
-          return rows.map((row) => row.detail).join("\n");
-        }
-        // PostgreSQL plans a kept statement generically after its fifth run: that plan is read.
-        await connection.executeQuery(CompiledQuery.raw(`prepare lookup as ${lookupSql}`));
-        const run = `lookup('${asked}', ${now})`;
-        for (let time = 0; time < 6; time++)
-          await connection.executeQuery(CompiledQuery.raw(`execute ${run}`));
-        const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>(
-          CompiledQuery.raw(`explain execute ${run}`),
-        );
-        return rows.map((row) => row["QUERY PLAN"]).join("\n");
-      });
+      const plan = await keptPlan(db, dialect, lookup);
       if (dialect === "sqlite") {
         expect(plan).toMatch(/SEARCH s USING INDEX sqlite_autoindex_sessions_1 \(id_hash=\?\)/);
         expect(plan).not.toMatch(/SCAN s\b/);

@@ -1,4 +1,7 @@
+import { CompiledQuery, type Kysely, type RawBuilder } from "kysely";
 import pg from "pg";
+import type { DialectName } from "../../src/db/database.js";
+import type { DatabaseSchema } from "../../src/db/schema/index.js";
 
 /**
  * Runs one query on a connection of its own with auto_explain on, so that PostgreSQL tells the
@@ -24,4 +27,41 @@ export async function queryWithPlans(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The plan a connection keeps for `query`, which it runs as the app runs it: SQLite's query plan, or
+ * on PostgreSQL the prepared statement's plan after its sixth run (PostgreSQL plans a kept statement
+ * generically after its fifth), the one it would use from then on.
+ */
+export async function keptPlan(
+  db: Kysely<DatabaseSchema>,
+  dialect: DialectName,
+  query: RawBuilder<unknown>,
+): Promise<string> {
+  const { sql: text, parameters } = query.compile(db);
+  return db.connection().execute(async (connection) => {
+    if (dialect === "sqlite") {
+      const { rows } = await connection.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
+      );
+      return rows.map((row) => row.detail).join("\n");
+    }
+    const literals = parameters
+      .map((value) =>
+        typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`,
+      )
+      .join(", ");
+    const run = `kept_plan(${literals})`;
+    await connection.executeQuery(CompiledQuery.raw(`prepare kept_plan as ${text}`));
+    try {
+      for (let time = 0; time < 6; time++) await connection.executeQuery(CompiledQuery.raw(`execute ${run}`));
+      const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>(
+        CompiledQuery.raw(`explain execute ${run}`),
+      );
+      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw("deallocate kept_plan"));
+    }
+  });
 }
