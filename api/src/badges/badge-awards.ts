@@ -18,7 +18,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { ChallengeService } from "../challenges/challenge-service.js";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
-import type { Notifier } from "../notifications/notifier.js";
+import type { Notice, Notifier } from "../notifications/notifier.js";
 import type { BadgesRepository } from "../repositories/badges.js";
 import type { HabitsRepository } from "../repositories/habits.js";
 
@@ -239,40 +239,44 @@ export class BadgeAwards {
     ]);
   }
 
-  /** Tells each walker once a day, when their counted steps reach the day's goal. */
+  /**
+   * Tells each walker once a day, when their counted steps reach the day's goal: the batch's notices
+   * in one call, which stores them all or none (a failure leaves each walker to be told by a later
+   * look).
+   */
   private async tellGoalReached(
     userIds: readonly string[],
     today: DayString,
     goals: ReadonlyMap<string, GoalFrom[]>,
   ): Promise<void> {
-    const { habits, notifier, log } = this.deps;
+    const { habits, notifier } = this.deps;
     // The run up to today, from the recent days; the whole history only when it goes back further.
     const recent = addDays(today, -(RECENT_DAYS_FOR_A_RUN - 1));
     const standings = await habits.standings(userIds, today, { from: recent, goals });
+    const notices: Notice[] = [];
     for (const userId of userIds) {
-      try {
-        let standing = standings.get(userId);
-        if (standing && standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
-          standing = await habits.standing(userId, today, { goals });
-        }
-        if (!standing?.todayOnGoal || this.goalTold.get(userId) === today) continue;
-        const goal = formatNumber(standing.dailyGoal);
-        const streak =
-          standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
-        await notifier.notify({
-          userId,
-          kind: "goal_reached",
-          eventKey: today,
-          title: "Daily goal reached!",
-          body: `You walked your ${goal} steps today. Well walked!${streak}`,
-          url: "/dashboard",
-        });
-        // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
-        if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
-        this.goalTold.set(userId, today);
-      } catch (error) {
-        log.warn({ err: error }, "goal reached: the look failed");
+      let standing = standings.get(userId);
+      if (standing && standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
+        standing = await habits.standing(userId, today, { goals });
       }
+      if (!standing?.todayOnGoal || this.goalTold.get(userId) === today) continue;
+      const goal = formatNumber(standing.dailyGoal);
+      const streak =
+        standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
+      notices.push({
+        userId,
+        kind: "goal_reached",
+        eventKey: today,
+        title: "Daily goal reached!",
+        body: `You walked your ${goal} steps today. Well walked!${streak}`,
+        url: "/dashboard",
+      });
+    }
+    await notifier.notifyAll(notices);
+    for (const { userId } of notices) {
+      // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
+      if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
+      this.goalTold.set(userId, today);
     }
   }
 

@@ -75,42 +75,67 @@ export class Notifier {
 
   /** Tells the walker as they chose (list, push, email); undefined when this event was told already. */
   async notify(notice: Notice, now = Date.now()): Promise<NotificationRow | undefined> {
+    return (await this.notifyAll([notice], now))[0];
+  }
+
+  /**
+   * `notify` for many notices, at a cost that does not grow with them: each read is one query for
+   * all their walkers, and all are stored in one transaction (all or none). Answers each notice's
+   * row in order: undefined where its event was told already, or its walker is gone.
+   */
+  async notifyAll(notices: readonly Notice[], now = Date.now()): Promise<(NotificationRow | undefined)[]> {
+    if (notices.length === 0) return [];
     const { notifications, users, push, mail, log } = this.deps;
-    const { mail: ownMail, ...notification } = notice;
-    const [settings, walker] = await Promise.all([
-      notifications.settings(notice.userId),
-      users.findById(notice.userId),
+    const userIds = [...new Set(notices.map((notice) => notice.userId))];
+    const [settings, walkers] = await Promise.all([
+      notifications.settingsOf(userIds),
+      users.findByIds(userIds),
     ]);
     // An erased account is told nothing: what the app told it went with it.
-    if (!walker || walker.subject.startsWith(ERASED_SUBJECT_PREFIX)) return undefined;
-    const preferences = preferencesOf(settings, walker);
-    const channels = preferences.kinds[notice.kind];
-    const pushTo = channels.push
-      ? (await notifications.subscriptions(notice.userId)).map(({ id }) => id)
-      : [];
-    const quiet =
-      !QUIET_HOURS_EXEMPT_KINDS.includes(notice.kind) &&
-      inQuietHours(londonMinuteOfDay(now), preferences.quietHours);
-    const cap = UNCAPPED_KINDS.includes(notice.kind)
-      ? null
-      : { since: londonDayStart(londonDay(now)), limit: PUSHES_PER_DAY, uncapped: UNCAPPED_KINDS };
-    const row = await notifications.record(
-      notification,
-      {
-        pushTo,
-        dueAt: quiet ? nextLondonTime(now, preferences.quietHours.end) : now,
-        cap,
-        mail: channels.email ? await this.mailOf(notice, ownMail, walker) : null,
-      },
-      now,
+    const told = notices.flatMap((notice, index) => {
+      const walker = walkers.get(notice.userId);
+      if (!walker || walker.subject.startsWith(ERASED_SUBJECT_PREFIX)) return [];
+      const preferences = preferencesOf(settings.get(notice.userId), walker);
+      return [{ index, notice, walker, preferences, channels: preferences.kinds[notice.kind] }];
+    });
+    const pushedTo = [...new Set(told.filter((one) => one.channels.push).map((one) => one.walker.id))];
+    const subscriptions = await notifications.subscriptionsOf(pushedTo);
+    const cap = { since: londonDayStart(londonDay(now)), limit: PUSHES_PER_DAY, uncapped: UNCAPPED_KINDS };
+    const items = await Promise.all(
+      told.map(async ({ index, notice, walker, preferences, channels }) => {
+        const { mail: ownMail, ...notification } = notice;
+        const quiet =
+          !QUIET_HOURS_EXEMPT_KINDS.includes(notice.kind) &&
+          inQuietHours(londonMinuteOfDay(now), preferences.quietHours);
+        const deliveries = {
+          pushTo: channels.push ? (subscriptions.get(walker.id) ?? []).map(({ id }) => id) : [],
+          dueAt: quiet ? nextLondonTime(now, preferences.quietHours.end) : now,
+          cap: UNCAPPED_KINDS.includes(notice.kind) ? null : cap,
+          mail: channels.email ? await this.mailOf(notice, ownMail, walker) : null,
+        };
+        return { index, notification, deliveries, quiet, email: channels.email };
+      }),
     );
-    if (!row) return undefined;
-    if (pushTo.length > 0 && row.pushed === 0) {
-      log.info({ userId: notice.userId, kind: notice.kind }, "push not sent: the walker had today's pushes");
+    const rows = await notifications.recordAll(items, now);
+    const answers: (NotificationRow | undefined)[] = notices.map(() => undefined);
+    let wakePush = false;
+    let wakeMail = false;
+    for (const [at, { index, notification, deliveries, quiet, email }] of items.entries()) {
+      const row = rows[at];
+      answers[index] = row;
+      if (!row) continue;
+      if (deliveries.pushTo.length > 0 && row.pushed === 0) {
+        log.info(
+          { userId: notification.userId, kind: notification.kind },
+          "push not sent: the walker had today's pushes",
+        );
+      }
+      if (row.pushed === 1 && !quiet) wakePush = true;
+      if (email) wakeMail = true;
     }
-    if (row.pushed === 1 && !quiet) push.wake();
-    if (channels.email) mail.wake();
-    return row;
+    if (wakePush) push.wake();
+    if (wakeMail) mail.wake();
+    return answers;
   }
 
   /**
@@ -118,13 +143,22 @@ export class Notifier {
    * happened whatever becomes of telling the walker, and a failure is logged instead.
    */
   tell(notification: Notice, now = Date.now()): Promise<void> {
-    return this.notify(notification, now).then(
+    return this.tellAll([notification], now);
+  }
+
+  /** `notifyAll`, never failing the caller (as `tell`): a failure, logged, tells none of them. */
+  tellAll(notices: readonly Notice[], now = Date.now()): Promise<void> {
+    return this.notifyAll(notices, now).then(
       () => undefined,
-      (error: unknown) =>
+      (error: unknown) => {
+        const [first] = notices;
         this.deps.log.warn(
-          { err: error, kind: notification.kind, userId: notification.userId },
+          notices.length === 1 && first
+            ? { err: error, kind: first.kind, userId: first.userId }
+            : { err: error, notices: notices.length },
           "notification could not be recorded",
-        ),
+        );
+      },
     );
   }
 

@@ -11,6 +11,8 @@ import type { Notifier } from "./notifier.js";
 
 /** Walkers looked at in one tick; the rest wait for the next. */
 const LOOKS_PER_TICK = 500;
+/** Walkers claimed, read and told together: a failure to tell loses one batch's reminders, not a tick's. */
+const REMINDERS_AT_ONCE = 50;
 
 /**
  * At each walker's reminder time (19:00 London unless they chose another), a walker whose streak of
@@ -37,22 +39,32 @@ export class StreakReminders {
       LOOKS_PER_TICK,
     );
     let told = 0;
-    for (const userId of candidates) {
-      if (!(await notifications.claimStreakCheck(userId, today, now))) continue;
-      const { streak, todayOnGoal, dailyGoal } = await habits.standing(userId, today);
-      if (todayOnGoal || streak.current < 2) continue;
-      await notifier.tell(
-        {
-          userId,
-          kind: "streak_at_risk",
-          eventKey: today,
-          title: `Keep your ${streak.current}-day streak going`,
-          body: `Walk your ${formatNumber(dailyGoal)} steps today to make it ${streak.current + 1} days.`,
-          url: "/dashboard",
-        },
+    // Everyone's reminder time is mostly the same minute: the walkers are looked at and told a
+    // batch at a time, each read one query for the batch.
+    for (let start = 0; start < candidates.length; start += REMINDERS_AT_ONCE) {
+      const claimed = await notifications.claimStreakChecks(
+        candidates.slice(start, start + REMINDERS_AT_ONCE),
+        today,
         now,
       );
-      told++;
+      const standings = await habits.standings(claimed, today);
+      const notices = claimed.flatMap((userId) => {
+        const standing = standings.get(userId);
+        if (!standing || standing.todayOnGoal || standing.streak.current < 2) return [];
+        const { streak, dailyGoal } = standing;
+        return [
+          {
+            userId,
+            kind: "streak_at_risk" as const,
+            eventKey: today,
+            title: `Keep your ${streak.current}-day streak going`,
+            body: `Walk your ${formatNumber(dailyGoal)} steps today to make it ${streak.current + 1} days.`,
+            url: "/dashboard",
+          },
+        ];
+      });
+      await notifier.tellAll(notices, now);
+      told += notices.length;
     }
     return told;
   }

@@ -10,10 +10,12 @@ import type { FastifyBaseLogger } from "fastify";
 import { escapeHtml } from "../auth/provider/pages.js";
 import type { AppConfig } from "../config.js";
 import type { HabitsRepository, WeeklySummaryWalker } from "../repositories/habits.js";
-import type { Notifier } from "./notifier.js";
+import type { Notice, Notifier } from "./notifier.js";
 
 /** Walkers told in one look: a look stays short, and the next carries on (every few minutes). */
 export const WEEKLY_SUMMARIES_PER_LOOK = 200;
+/** Walkers told in one transaction. */
+const SUMMARIES_TOLD_AT_ONCE = 50;
 /** Where the week's card is. */
 const WEEK_SUMMARY_URL = "/dashboard";
 
@@ -80,25 +82,30 @@ export class WeeklySummaries {
     const { habits, notifier, config } = this.deps;
     const walkers = await habits.weeklySummaryWalkers(start, WEEKLY_SUMMARIES_PER_LOOK);
     let told = 0;
-    for (const walker of walkers) {
-      const week = await habits.week(walker.id, start);
-      const first = await notifier.notify(
-        {
-          userId: walker.id,
-          kind: "weekly_summary",
-          eventKey: start,
-          title: `Your week from ${formatShortDay(week.start)}`,
-          body: weekLine(week),
-          url: WEEK_SUMMARY_URL,
-          mail: (_walker, links) =>
-            weeklySummaryMail(walker, week, {
-              app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
-              unsubscribe: links.unsubscribe,
-            }),
-        },
+    // A batch at a time: each walker's week is read, then the batch is told in one transaction.
+    for (let at = 0; at < walkers.length; at += SUMMARIES_TOLD_AT_ONCE) {
+      const batch = walkers.slice(at, at + SUMMARIES_TOLD_AT_ONCE);
+      const weeks = await Promise.all(batch.map((walker) => habits.week(walker.id, start)));
+      const rows = await notifier.notifyAll(
+        batch.map((walker, index): Notice => {
+          const week = weeks[index] as WeekSummaryResponse;
+          return {
+            userId: walker.id,
+            kind: "weekly_summary",
+            eventKey: start,
+            title: `Your week from ${formatShortDay(week.start)}`,
+            body: weekLine(week),
+            url: WEEK_SUMMARY_URL,
+            mail: (_walker, links) =>
+              weeklySummaryMail(walker, week, {
+                app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
+                unsubscribe: links.unsubscribe,
+              }),
+          };
+        }),
         now,
       );
-      if (first) told++;
+      told += rows.filter((row) => row !== undefined).length;
     }
     if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");
     return told;

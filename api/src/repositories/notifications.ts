@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { addDays, DAILY_GOAL_MIN, type DayString, type NotificationKind } from "@charity-steps/shared-types";
+import {
+  addDays,
+  DAILY_GOAL_MIN,
+  type DayString,
+  groupBy,
+  type NotificationKind,
+} from "@charity-steps/shared-types";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -70,54 +76,101 @@ export class NotificationsRepository {
     deliveries: NotificationDeliveries,
     now = Date.now(),
   ): Promise<NotificationRow | undefined> {
-    const row: NotificationRow = {
-      id: randomUUID(),
-      user_id: notification.userId,
-      kind: notification.kind,
-      event_key: notification.eventKey,
-      title: notification.title,
-      body: notification.body,
-      url: notification.url,
-      created_at: now,
-      read_at: null,
-      pushed: 0,
-    };
+    return (await this.recordAll([{ notification, deliveries }], now))[0];
+  }
+
+  /**
+   * `record` for many notifications in one transaction: one insert of them all, one count of each
+   * capped walker's pushes today, one insert of their pushes. Answers each one's row in order
+   * (undefined where its event was told already). Within the call the cap counts each walker's
+   * notifications in order, as calls one after another would.
+   */
+  async recordAll(
+    items: readonly { notification: NewNotification; deliveries: NotificationDeliveries }[],
+    now = Date.now(),
+  ): Promise<(NotificationRow | undefined)[]> {
+    if (items.length === 0) return [];
+    const entries = items.map(({ notification, deliveries }) => {
+      const row: NotificationRow = {
+        id: randomUUID(),
+        user_id: notification.userId,
+        kind: notification.kind,
+        event_key: notification.eventKey,
+        title: notification.title,
+        body: notification.body,
+        url: notification.url,
+        created_at: now,
+        read_at: null,
+        pushed: 0,
+      };
+      return { row, deliveries };
+    });
+    const capped = entries.filter(({ deliveries }) => deliveries.pushTo.length > 0 && deliveries.cap);
+    // One row for each event, in key order (the order the unique index's entries are locked in): a
+    // second notification of an event in the same call is told nothing, as one after it would be.
+    const eventOf = (row: NotificationRow) => `${row.user_id}\u0000${row.kind}\u0000${row.event_key}`;
+    const firstOfEvent = new Map<string, NotificationRow>();
+    for (const { row } of entries) if (!firstOfEvent.has(eventOf(row))) firstOfEvent.set(eventOf(row), row);
+    const toInsert = [...firstOfEvent].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
     return this.database.writeTransaction(async (trx) => {
-      const { pushTo, cap } = deliveries;
-      if (pushTo.length > 0 && cap && this.database.dialect === "postgres") {
-        // FOR NO KEY UPDATE: other writes that only reference the walker (a sync) do not wait.
-        await trx.selectFrom("users").select("id").where("id", "=", row.user_id).forNoKeyUpdate().execute();
-      }
-      const result = await trx
-        .insertInto("notifications")
-        .values(row)
-        .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
-      if (pushTo.length > 0 && (!cap || (await pushedSince(trx, row.user_id, cap)) < cap.limit)) {
-        row.pushed = 1;
-        await trx.updateTable("notifications").set({ pushed: 1 }).where("id", "=", row.id).execute();
+      if (capped.length > 0 && this.database.dialect === "postgres") {
+        // FOR NO KEY UPDATE: other writes that only reference the walker (a sync) do not wait. In
+        // id order, so that two processes locking walkers they share wait for each other.
+        const walkers = [...new Set(capped.map(({ row }) => row.user_id))].sort();
         await trx
-          .insertInto("push_outbox")
-          .values(
-            pushTo.map((subscriptionId) => ({
-              id: randomUUID(),
-              notification_id: row.id,
-              subscription_id: subscriptionId,
-              user_id: row.user_id,
-              status: "pending" as const,
-              attempts: 0,
-              next_attempt_at: deliveries.dueAt,
-              claimed_until: null,
-              last_error: null,
-              created_at: now,
-              sent_at: null,
-            })),
-          )
+          .selectFrom("users")
+          .select("id")
+          .where("id", "in", walkers)
+          .orderBy("id")
+          .forNoKeyUpdate()
           .execute();
       }
-      if (deliveries.mail) await this.mailOutbox.enqueue(deliveries.mail, now, trx);
-      return row;
+      const inserted = new Set(
+        (
+          await trx
+            .insertInto("notifications")
+            .values(toInsert)
+            .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
+            .returning("id")
+            .execute()
+        ).map((row) => row.id),
+      );
+      const pushedToday = await PushesCounted.read(
+        trx,
+        capped.filter(({ row }) => inserted.has(row.id)),
+      );
+      const pushes: PushOutboxRow[] = [];
+      for (const { row, deliveries } of entries) {
+        if (!inserted.has(row.id) || deliveries.pushTo.length === 0) continue;
+        const { cap } = deliveries;
+        if (cap && pushedToday.count(row.user_id, cap) >= cap.limit) continue;
+        row.pushed = 1;
+        pushedToday.add(row);
+        for (const subscriptionId of deliveries.pushTo) {
+          pushes.push({
+            id: randomUUID(),
+            notification_id: row.id,
+            subscription_id: subscriptionId,
+            user_id: row.user_id,
+            status: "pending",
+            attempts: 0,
+            next_attempt_at: deliveries.dueAt,
+            claimed_until: null,
+            last_error: null,
+            created_at: now,
+            sent_at: null,
+          });
+        }
+      }
+      if (pushes.length > 0) {
+        const pushed = entries.filter(({ row }) => row.pushed === 1).map(({ row }) => row.id);
+        await trx.updateTable("notifications").set({ pushed: 1 }).where("id", "in", pushed).execute();
+        await trx.insertInto("push_outbox").values(pushes).execute();
+      }
+      for (const { row, deliveries } of entries) {
+        if (inserted.has(row.id) && deliveries.mail) await this.mailOutbox.enqueue(deliveries.mail, now, trx);
+      }
+      return entries.map(({ row }) => (inserted.has(row.id) ? row : undefined));
     });
   }
 
@@ -186,11 +239,18 @@ export class NotificationsRepository {
   }
 
   async settings(userId: string): Promise<NotificationSettingsRow | undefined> {
-    return this.db
+    return (await this.settingsOf([userId])).get(userId);
+  }
+
+  /** The settings of each walker of `userIds` who has saved some, in one query. */
+  async settingsOf(userIds: readonly string[]): Promise<Map<string, NotificationSettingsRow>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom("notification_settings")
       .selectAll()
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+      .where("user_id", "in", userIds)
+      .execute();
+    return new Map(rows.map((row) => [row.user_id, row]));
   }
 
   async saveSettings(row: NotificationSettingsRow): Promise<void> {
@@ -203,14 +263,21 @@ export class NotificationsRepository {
   }
 
   async subscriptions(userId: string): Promise<PushSubscriptionRow[]> {
+    return (await this.subscriptionsOf([userId])).get(userId) ?? [];
+  }
+
+  /** Each walker's subscriptions, oldest first (none: absent), in one query. */
+  async subscriptionsOf(userIds: readonly string[]): Promise<Map<string, PushSubscriptionRow[]>> {
+    if (userIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom("push_subscriptions")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where("user_id", "in", userIds)
+      .orderBy("user_id")
       .orderBy("created_at")
       .orderBy("id")
       .execute();
-    return rows.map(subscriptionNumbers);
+    return groupBy(rows, (row) => row.user_id, subscriptionNumbers);
   }
 
   async subscriptionByEndpoint(endpoint: string): Promise<PushSubscriptionRow | undefined> {
@@ -339,14 +406,20 @@ export class NotificationsRepository {
     return rows.map((row) => row.user_id);
   }
 
-  /** Takes the look at the walker's day for this process: false when another has taken it. */
-  async claimStreakCheck(userId: string, today: DayString, now = Date.now()): Promise<boolean> {
-    const result = await this.db
+  /**
+   * Takes the look at each walker's day for this process, in one statement: answers the walkers
+   * taken, without those another process has taken.
+   */
+  async claimStreakChecks(userIds: readonly string[], today: DayString, now = Date.now()): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db
       .insertInto("streak_reminder_checks")
-      .values({ user_id: userId, day: today, checked_at: now })
+      .values([...userIds].sort().map((userId) => ({ user_id: userId, day: today, checked_at: now })))
       .onConflict((conflict) => conflict.columns(["user_id", "day"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+      .returning("user_id")
+      .execute();
+    const taken = new Set(rows.map((row) => row.user_id));
+    return userIds.filter((userId) => taken.has(userId));
   }
 
   /** Housekeeping: looks at days before `before` are forgotten. */
@@ -392,18 +465,58 @@ function subscriptionNumbers(row: PushSubscriptionRow): PushSubscriptionRow {
 }
 
 /** The walker's notifications pushed since `cap.since`, of the kinds the cap counts. */
-async function pushedSince(
-  db: Kysely<DatabaseSchema>,
-  userId: string,
-  cap: NonNullable<NotificationDeliveries["cap"]>,
-): Promise<number> {
-  let query = db
-    .selectFrom("notifications")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("user_id", "=", userId)
-    .where("pushed", "=", 1)
-    .where("created_at", ">=", cap.since);
-  if (cap.uncapped.length > 0) query = query.where("kind", "not in", cap.uncapped);
-  const { count } = await query.executeTakeFirstOrThrow();
-  return Number(count);
+type PushCap = NonNullable<NotificationDeliveries["cap"]>;
+
+/**
+ * Each walker's pushes of capped kinds since the start of their cap's day, read once for a call of
+ * `recordAll` (one query for each different cap, which is one in practice), then counted on as the
+ * call queues more.
+ */
+class PushesCounted {
+  private constructor(
+    private readonly counts: Map<string, { cap: PushCap; byWalker: Map<string, number> }>,
+  ) {}
+
+  static async read(
+    db: Kysely<DatabaseSchema>,
+    entries: readonly { row: NotificationRow; deliveries: NotificationDeliveries }[],
+  ): Promise<PushesCounted> {
+    const walkersOf = new Map<string, { cap: PushCap; walkers: Set<string> }>();
+    for (const { row, deliveries } of entries) {
+      if (!deliveries.cap) continue;
+      const key = capKey(deliveries.cap);
+      const group = walkersOf.get(key) ?? { cap: deliveries.cap, walkers: new Set<string>() };
+      group.walkers.add(row.user_id);
+      walkersOf.set(key, group);
+    }
+    const counts = new Map<string, { cap: PushCap; byWalker: Map<string, number> }>();
+    for (const [key, { cap, walkers }] of walkersOf) {
+      let query = db
+        .selectFrom("notifications")
+        .select((eb) => ["user_id", eb.fn.countAll<number>().as("count")])
+        .where("user_id", "in", [...walkers])
+        .where("pushed", "=", 1)
+        .where("created_at", ">=", cap.since)
+        .groupBy("user_id");
+      if (cap.uncapped.length > 0) query = query.where("kind", "not in", cap.uncapped);
+      const rows = await query.execute();
+      counts.set(key, { cap, byWalker: new Map(rows.map((row) => [row.user_id, Number(row.count)])) });
+    }
+    return new PushesCounted(counts);
+  }
+
+  count(userId: string, cap: PushCap): number {
+    return this.counts.get(capKey(cap))?.byWalker.get(userId) ?? 0;
+  }
+
+  /** A notification just queued pushes: it counts under every cap that does not leave its kind out. */
+  add(row: NotificationRow): void {
+    for (const { cap, byWalker } of this.counts.values()) {
+      if (!cap.uncapped.includes(row.kind)) byWalker.set(row.user_id, (byWalker.get(row.user_id) ?? 0) + 1);
+    }
+  }
+}
+
+function capKey(cap: PushCap): string {
+  return `${cap.since} ${cap.limit} ${[...cap.uncapped].sort().join(",")}`;
 }

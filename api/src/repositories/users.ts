@@ -69,6 +69,13 @@ export class UsersRepository {
     return this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /** The walkers of `ids` that exist, by id, in one query. */
+  async findByIds(ids: readonly string[]): Promise<Map<string, UserRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom("users").selectAll().where("id", "in", ids).execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
   /** The walker signed in as `subject` of `issuer`, once they have signed in. */
   async findByIdentity(issuer: string, subject: string): Promise<UserRow | undefined> {
     return this.db

@@ -231,9 +231,9 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       Array.from({ length: count }, (_, index) => createSignedInWalker(testApp.app, `${prefix}${index}`)),
     );
 
-  it("looks at a burst of walkers in batches, one batch at a time, each read one query for the batch, and judges each walker on their own steps", async () => {
+  it("looks at a burst of walkers in batches, one batch at a time, each read one query for the batch, and judges and tells each walker on their own steps", async () => {
     const walkers = await newWalkers("Burst", LOOK_BATCH_MAX + 3);
-    const { habits, badges: badgesRead, challenges } = testApp.app.repositories;
+    const { habits, badges: badgesRead, challenges, notifications, users } = testApp.app.repositories;
     // Each read a batch makes, with how many walkers each call asked about.
     const calls: Record<string, number[]> = {};
     let reading = 0;
@@ -264,6 +264,9 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     record(badgesRead, "earnedBy");
     record(badgesRead, "factsOf");
     record(challenges, "membershipsOfAll");
+    record(users, "findByIds");
+    record(notifications, "settingsOf");
+    record(notifications, "recordAll");
     // The looks' timers stay still while the walkers sync, so that every look falls due together.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
@@ -289,12 +292,28 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       // The runs of days of the walkers whose day newly reached its goal (half of each batch): once
       // to judge the streak badges, once to tell them of the goal.
       standings: [LOOK_BATCH_MAX / 2, LOOK_BATCH_MAX / 2, 2, 2],
+      // Those walkers are told of their goal together: one read of each kind, one transaction.
+      findByIds: [LOOK_BATCH_MAX / 2, 2],
+      settingsOf: [LOOK_BATCH_MAX / 2, 2],
+      recordAll: [LOOK_BATCH_MAX / 2, 2],
     });
     expect(most).toBe(LOOKS_AT_ONCE);
     for (const [index, walker] of walkers.entries()) {
       const ids = await badgeIds(walker.user.id);
-      if (index % 2 === 0) expect(ids).toContain("first-10000-step-day");
-      else expect(ids).toEqual([]);
+      const told = await testApp.app.repositories.notifications.everyOne(walker.user.id);
+      if (index % 2 === 0) {
+        expect(ids).toContain("first-10000-step-day");
+        expect(told.map(({ kind, event_key, body }) => ({ kind, event_key, body }))).toEqual([
+          {
+            kind: "goal_reached",
+            event_key: "2026-11-21",
+            body: "You walked your 10,000 steps today. Well walked!",
+          },
+        ]);
+      } else {
+        expect(ids).toEqual([]);
+        expect(told).toEqual([]);
+      }
     }
   });
 

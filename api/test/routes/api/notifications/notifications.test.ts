@@ -341,6 +341,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
 
   it("reminds a walker at their reminder time when a streak of 2 or more needs today's goal", async () => {
     const onStreak = await subscribedWalker("Streaker");
+    const longerStreak = await subscribedWalker("Long streaker");
     const shortStreak = await subscribedWalker("Beginner");
     const early = await subscribedWalker("Early bird");
     const onGoalToday = await subscribedWalker("Done");
@@ -349,6 +350,8 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       await walkedOn(app, walker.userId, addDays(TEST_TODAY, -1), 11_000);
     }
     await walkedOn(app, shortStreak.userId, addDays(TEST_TODAY, -1), 12_000);
+    for (const back of [3, 2, 1])
+      await walkedOn(app, longerStreak.userId, addDays(TEST_TODAY, -back), 10_000);
     await walkedOn(app, onStreak.userId, TEST_TODAY, 4_000);
     await walkedOn(app, onGoalToday.userId, TEST_TODAY, 10_000);
     await as(early.cookie).put(NOTIFICATION_PREFERENCES_PATH, { reminderTime: "07:30" });
@@ -367,9 +370,14 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     await atMoment("2026-11-21T18:59:00Z", async () => {
       expect(await app.services.streakReminders.tick()).toBe(0);
     });
+    // 19:00: the rest are looked at together, each told of their own streak.
     await atMoment("2026-11-21T19:00:30Z", async () => {
-      expect(await app.services.streakReminders.tick()).toBe(1);
-      await receiver.waitFor(() => kinds(onStreak).length === 1);
+      expect(await app.services.streakReminders.tick()).toBe(2);
+      await receiver.waitFor(() => kinds(onStreak).length === 1 && kinds(longerStreak).length === 1);
+      expect(receiver.pushesTo(longerStreak.browser.id)[0]?.payload).toMatchObject({
+        title: "Keep your 3-day streak going",
+        body: "Walk your 10,000 steps today to make it 4 days.",
+      });
       // Looked at once a day: a second look tells nobody again.
       expect(await app.services.streakReminders.tick()).toBe(0);
       await pushesSettled();
@@ -533,6 +541,54 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       await notify(walker.userId, "group_joined", "6");
       await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === PUSHES_PER_DAY + 3);
     });
+  });
+
+  it("tells many walkers in one call as it tells them one at a time: the daily cap, each event once, nobody unknown", async () => {
+    const [busy, goal] = [await subscribedWalker("Busy batch"), await subscribedWalker("Goal batch")];
+    const notice = (userId: string, kind: (typeof NOTIFICATION_KINDS)[number], eventKey: string) => ({
+      userId,
+      kind,
+      eventKey,
+      title: `Title of ${kind} ${eventKey}`,
+      body: `Body of ${kind} ${eventKey}`,
+      url: "/dashboard",
+    });
+    const told = await app.services.notifier.notifyAll([
+      ...["1", "2", "3", "4", "5"].map((key) => notice(busy.userId, "group_joined", key)),
+      notice(goal.userId, "goal_reached", TEST_TODAY),
+      notice(busy.userId, "prize_won", "prize-3"),
+      // The same event twice in one call, and a walker who does not exist: told nothing.
+      notice(goal.userId, "goal_reached", TEST_TODAY),
+      notice("no-such-walker", "goal_reached", TEST_TODAY),
+    ]);
+    expect(told.map((row) => row && [row.kind, row.event_key, row.pushed])).toEqual([
+      ...["1", "2", "3", "4", "5"].map((key, index) => ["group_joined", key, index < PUSHES_PER_DAY ? 1 : 0]),
+      ["goal_reached", TEST_TODAY, 1],
+      ["prize_won", "prize-3", 1],
+      undefined,
+      undefined,
+    ]);
+    await receiver.waitFor(() => receiver.pushesTo(busy.browser.id).length >= PUSHES_PER_DAY + 1);
+    await receiver.waitFor(() => receiver.pushesTo(goal.browser.id).length >= 1);
+    await pushesSettled();
+    await app.services.push.runOnce();
+    const kinds = receiver.pushesTo(busy.browser.id).map((push) => push.payload.kind);
+    expect(kinds.filter((kind) => kind === "group_joined")).toHaveLength(PUSHES_PER_DAY);
+    expect(kinds.filter((kind) => kind !== "group_joined")).toEqual(["prize_won"]);
+    expect(receiver.pushesTo(goal.browser.id).map((push) => push.payload)).toEqual([
+      {
+        kind: "goal_reached",
+        title: `Title of goal_reached ${TEST_TODAY}`,
+        body: `Body of goal_reached ${TEST_TODAY}`,
+        url: "/dashboard",
+      },
+    ]);
+    expect((await as(busy.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(6);
+    expect((await as(goal.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(1);
+    // Told again in a later call: nothing more.
+    expect(await app.services.notifier.notifyAll([notice(goal.userId, "goal_reached", TEST_TODAY)])).toEqual([
+      undefined,
+    ]);
   });
 
   it("removes a subscription at once when the push service answers 410", async () => {
