@@ -464,7 +464,7 @@ function subscriptionNumbers(row: PushSubscriptionRow): PushSubscriptionRow {
   };
 }
 
-/** The walker's notifications pushed since `cap.since`, of the kinds the cap counts. */
+/** A walker's daily cap on pushes: their pushes of the kinds it counts since `since`. */
 type PushCap = NonNullable<NotificationDeliveries["cap"]>;
 
 /**
