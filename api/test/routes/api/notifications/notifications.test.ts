@@ -107,15 +107,16 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       return held.length === 0;
     });
 
+  const notice = (userId: string, kind: (typeof NOTIFICATION_KINDS)[number], eventKey: string) => ({
+    userId,
+    kind,
+    eventKey,
+    title: `Title of ${kind} ${eventKey}`,
+    body: `Body of ${kind} ${eventKey}`,
+    url: "/dashboard",
+  });
   const notify = (userId: string, kind: (typeof NOTIFICATION_KINDS)[number], eventKey: string) =>
-    app.services.notifier.notify({
-      userId,
-      kind,
-      eventKey,
-      title: `Title of ${kind} ${eventKey}`,
-      body: `Body of ${kind} ${eventKey}`,
-      url: "/dashboard",
-    });
+    app.services.notifier.notify(notice(userId, kind, eventKey));
 
   it("gives anyone the VAPID public key, the same on every call", async () => {
     const first = await app.inject({ method: "GET", url: PUSH_KEY_PATH });
@@ -545,14 +546,6 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
 
   it("tells many walkers in one call as it tells them one at a time: the daily cap, each event once, nobody unknown", async () => {
     const [busy, goal] = [await subscribedWalker("Busy batch"), await subscribedWalker("Goal batch")];
-    const notice = (userId: string, kind: (typeof NOTIFICATION_KINDS)[number], eventKey: string) => ({
-      userId,
-      kind,
-      eventKey,
-      title: `Title of ${kind} ${eventKey}`,
-      body: `Body of ${kind} ${eventKey}`,
-      url: "/dashboard",
-    });
     const told = await app.services.notifier.notifyAll([
       ...["1", "2", "3", "4", "5"].map((key) => notice(busy.userId, "group_joined", key)),
       notice(goal.userId, "goal_reached", TEST_TODAY),
