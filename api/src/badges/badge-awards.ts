@@ -18,7 +18,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { ChallengeService } from "../challenges/challenge-service.js";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
-import type { Notice, Notifier } from "../notifications/notifier.js";
+import { type Notice, NoticesNotRecorded, type Notifier } from "../notifications/notifier.js";
 import type { BadgesRepository } from "../repositories/badges.js";
 import type { HabitsRepository } from "../repositories/habits.js";
 
@@ -241,8 +241,7 @@ export class BadgeAwards {
 
   /**
    * Tells each walker once a day, when their counted steps reach the day's goal: the batch's notices
-   * in one call, which stores them all or none (a failure leaves each walker to be told by a later
-   * look).
+   * in one call (a walker whose notice fails is left to be told by a later look).
    */
   private async tellGoalReached(
     userIds: readonly string[],
@@ -272,12 +271,20 @@ export class BadgeAwards {
         url: "/dashboard",
       });
     }
-    await notifier.notifyAll(notices);
-    for (const { userId } of notices) {
-      // Remembered for the rest of the day, so later syncs read nothing; a new day forgets it.
+    const failure = await notifier.notifyAll(notices).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const told = (index: number) =>
+      failure === undefined || (failure instanceof NoticesNotRecorded && !failure.failed.has(index));
+    for (const [index, { userId }] of notices.entries()) {
+      // Told walkers are remembered for the rest of the day, so later syncs read nothing (a new day
+      // forgets it); one whose notice failed is left to a later look.
+      if (!told(index)) continue;
       if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
       this.goalTold.set(userId, today);
     }
+    if (failure !== undefined) throw failure;
   }
 
   /** Drops the looks still waiting and lets those under way finish: the app is closing. */

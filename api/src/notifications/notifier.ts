@@ -80,10 +80,41 @@ export class Notifier {
 
   /**
    * `notify` for many notices, at a cost that does not grow with them: each read is one query for
-   * all their walkers, and all are stored in one transaction (all or none). Answers each notice's
-   * row in order: undefined where its event was told already, or its walker is gone.
+   * all their walkers, and all are stored in one transaction. Answers each notice's row in order:
+   * undefined where its event was told already, or its walker is gone.
+   *
+   * When that fails, each notice is tried on its own, so that one walker's failure (their mail, an
+   * account erased meanwhile) costs the others nothing. If some still fail, it throws
+   * `NoticesNotRecorded` with the others' answers; if all fail (the database is down), the error.
    */
   async notifyAll(notices: readonly Notice[], now = Date.now()): Promise<(NotificationRow | undefined)[]> {
+    try {
+      return await this.notifyTogether(notices, now);
+    } catch (error) {
+      if (notices.length < 2) throw error;
+      const answers: (NotificationRow | undefined)[] = [];
+      const failed = new Set<number>();
+      let cause: unknown;
+      for (const [index, notice] of notices.entries()) {
+        try {
+          answers.push(...(await this.notifyTogether([notice], now)));
+        } catch (alone) {
+          answers.push(undefined);
+          failed.add(index);
+          cause ??= alone;
+        }
+      }
+      if (failed.size === notices.length) throw cause;
+      if (failed.size > 0) throw new NoticesNotRecorded(answers, failed, cause);
+      return answers;
+    }
+  }
+
+  /** Reads for all the notices at once and stores them in one transaction: all or none. */
+  private async notifyTogether(
+    notices: readonly Notice[],
+    now: number,
+  ): Promise<(NotificationRow | undefined)[]> {
     if (notices.length === 0) return [];
     const { notifications, users, push, mail, log } = this.deps;
     const userIds = [...new Set(notices.map((notice) => notice.userId))];
@@ -146,7 +177,7 @@ export class Notifier {
     return this.tellAll([notification], now);
   }
 
-  /** `notifyAll`, never failing the caller (as `tell`): a failure, logged, tells none of them. */
+  /** `notifyAll`, never failing the caller (as `tell`): the notices that could not be recorded are logged. */
   tellAll(notices: readonly Notice[], now = Date.now()): Promise<void> {
     return this.notifyAll(notices, now).then(
       () => undefined,
@@ -155,7 +186,11 @@ export class Notifier {
         this.deps.log.warn(
           notices.length === 1 && first
             ? { err: error, kind: first.kind, userId: first.userId }
-            : { err: error, notices: notices.length },
+            : {
+                err: error,
+                notices: notices.length,
+                failed: error instanceof NoticesNotRecorded ? error.failed.size : notices.length,
+              },
           "notification could not be recorded",
         );
       },
@@ -233,6 +268,20 @@ export class Notifier {
       return null;
     }
     return message;
+  }
+}
+
+/** Some notices of a `notifyAll` call could not be recorded, each tried on its own; the rest were. */
+export class NoticesNotRecorded extends Error {
+  constructor(
+    /** Each notice's answer, as `notifyAll` gives them; undefined for those that failed. */
+    readonly answers: readonly (NotificationRow | undefined)[],
+    /** The failed notices' places in the call. */
+    readonly failed: ReadonlySet<number>,
+    cause: unknown,
+  ) {
+    super(`${failed.size} of ${answers.length} notices could not be recorded`, { cause });
+    this.name = "NoticesNotRecorded";
   }
 }
 

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { escapeHtml } from "../auth/provider/pages.js";
 import type { AppConfig } from "../config.js";
 import type { HabitsRepository, WeeklySummaryWalker } from "../repositories/habits.js";
-import type { Notice, Notifier } from "./notifier.js";
+import { type Notice, NoticesNotRecorded, type Notifier } from "./notifier.js";
 
 /** Walkers told in one look: a look stays short, and the next carries on (every few minutes). */
 export const WEEKLY_SUMMARIES_PER_LOOK = 200;
@@ -86,25 +86,28 @@ export class WeeklySummaries {
     for (let at = 0; at < walkers.length; at += SUMMARIES_TOLD_AT_ONCE) {
       const batch = walkers.slice(at, at + SUMMARIES_TOLD_AT_ONCE);
       const weeks = await Promise.all(batch.map((walker) => habits.week(walker.id, start)));
-      const rows = await notifier.notifyAll(
-        batch.map((walker, index): Notice => {
-          const week = weeks[index] as WeekSummaryResponse;
-          return {
-            userId: walker.id,
-            kind: "weekly_summary",
-            eventKey: start,
-            title: `Your week from ${formatShortDay(week.start)}`,
-            body: weekLine(week),
-            url: WEEK_SUMMARY_URL,
-            mail: (_walker, links) =>
-              weeklySummaryMail(walker, week, {
-                app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
-                unsubscribe: links.unsubscribe,
-              }),
-          };
-        }),
-        now,
-      );
+      const notices = batch.map((walker, index): Notice => {
+        const week = weeks[index] as WeekSummaryResponse;
+        return {
+          userId: walker.id,
+          kind: "weekly_summary",
+          eventKey: start,
+          title: `Your week from ${formatShortDay(week.start)}`,
+          body: weekLine(week),
+          url: WEEK_SUMMARY_URL,
+          mail: (_walker, links) =>
+            weeklySummaryMail(walker, week, {
+              app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
+              unsubscribe: links.unsubscribe,
+            }),
+        };
+      });
+      // A walker whose summary fails is looked at again next time; the batches after go on.
+      const rows = await notifier.notifyAll(notices, now).catch((error: unknown) => {
+        if (!(error instanceof NoticesNotRecorded)) throw error;
+        this.deps.log.warn({ err: error, week: start }, "weekly summaries: some could not be told");
+        return error.answers;
+      });
       told += rows.filter((row) => row !== undefined).length;
     }
     if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");

@@ -20,8 +20,9 @@ import {
   TOO_MANY_PUSH_SUBSCRIPTIONS_MESSAGE,
 } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../../../src/app.js";
+import { NoticesNotRecorded } from "../../../../src/notifications/notifier.js";
 import {
   buildTestApp,
   createSignedInWalker,
@@ -582,6 +583,67 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect(await app.services.notifier.notifyAll([notice(goal.userId, "goal_reached", TEST_TODAY)])).toEqual([
       undefined,
     ]);
+  });
+
+  it("tells the others of a call when one walker's notice cannot be recorded, and that walker nothing", async () => {
+    const [first, last] = [await subscribedWalker("First told"), await subscribedWalker("Last told")];
+    const broken = await walkerWithEmail(app, `broken.${randomUUID()}@example.org`, true);
+    const call = app.services.notifier.notifyAll([
+      notice(first.userId, "goal_reached", TEST_TODAY),
+      {
+        ...notice(broken.user.id, "prize_won", "prize-broken"),
+        mail: () => {
+          throw new Error("This walker's mail cannot be made");
+        },
+      },
+      notice(last.userId, "goal_reached", TEST_TODAY),
+    ]);
+    const failure = await call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(NoticesNotRecorded);
+    const { answers, failed, message } = failure as NoticesNotRecorded;
+    expect(message).toBe("1 of 3 notices could not be recorded");
+    expect([...failed]).toEqual([1]);
+    expect(answers.map((row) => row && [row.user_id, row.kind])).toEqual([
+      [first.userId, "goal_reached"],
+      undefined,
+      [last.userId, "goal_reached"],
+    ]);
+    for (const walker of [first, last]) {
+      await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length >= 1);
+      expect(receiver.pushesTo(walker.browser.id).map((push) => push.payload.title)).toEqual([
+        `Title of goal_reached ${TEST_TODAY}`,
+      ]);
+      expect((await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(1);
+    }
+    expect((await as(broken.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(0);
+    await pushesSettled();
+
+    // A walker erased while the call reads: the call's insert fails on their row, and on its own
+    // the other walker's notice is stored; the erased walker is told nothing, and nothing fails.
+    const [staying, leaving] = [await subscribedWalker("Staying"), await subscribedWalker("Leaving")];
+    const users = app.repositories.users;
+    const read = users.findByIds.bind(users);
+    const erasedMeanwhile = vi.spyOn(users, "findByIds").mockImplementationOnce(async (ids) => {
+      const found = await read(ids);
+      await app.database.db.deleteFrom("users").where("id", "=", leaving.userId).execute();
+      return found;
+    });
+    try {
+      const told = await app.services.notifier.notifyAll([
+        notice(staying.userId, "goal_reached", TEST_TODAY),
+        notice(leaving.userId, "goal_reached", TEST_TODAY),
+      ]);
+      expect(told.map((row) => row?.user_id)).toEqual([staying.userId, undefined]);
+    } finally {
+      erasedMeanwhile.mockRestore();
+    }
+    expect((await as(staying.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(1);
+    await receiver.waitFor(() => receiver.pushesTo(staying.browser.id).length >= 1);
+    await pushesSettled();
+    expect(receiver.pushesTo(leaving.browser.id)).toEqual([]);
   });
 
   it("removes a subscription at once when the push service answers 410", async () => {
