@@ -45,7 +45,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  * (chrome://omnibox-popup.top-chrome/) and loads, in a renderer of its own, for every new window:
  * that is, for the first page of every browser context. Nothing here has an omnibox to open, and
  * loading it cost several times the CPU of the blank page it came with, in every context a test
- * opens (see bench/README.md, "A browser context's first page").
+ * opens (see bench/HISTORY.md, "A browser context's first page").
  */
 const OMNIBOX_POPUP_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
 

@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 /**
  * London's clocks are worked out from the UK's summer-time rule, not read from the platform's
  * time-zone data: in a browser a page's first `Intl` date format loads the locale's data, a long
- * task on a phone before the dashboard can draw (bench/README.md). The rule, in force since 1996
+ * task on a phone before the dashboard can draw (bench/HISTORY.md). The rule, in force since 1996
  * (the Summer Time Order 2002): British Summer Time, an hour ahead of GMT, runs from 01:00 GMT on
  * the last Sunday of March to 01:00 GMT on the last Sunday of October. The tests compare every
  * hour of the years around now with the platform's Europe/London, so a change in the law fails
