@@ -85,7 +85,8 @@ export class Notifier {
    *
    * When that fails, each notice is tried on its own, so that one walker's failure (their mail, an
    * account erased meanwhile) costs the others nothing. If some still fail, it throws
-   * `NoticesNotRecorded` with the others' answers; if all fail (the database is down), the error.
+   * `NoticesNotRecorded` with the others' answers. When the first two tried alone fail too, the
+   * database, not a walker, is failing: it stops and throws the error, as when none is stored.
    */
   async notifyAll(notices: readonly Notice[], now = Date.now()): Promise<(NotificationRow | undefined)[]> {
     try {
@@ -102,9 +103,10 @@ export class Notifier {
           answers.push(undefined);
           failed.add(index);
           cause ??= alone;
+          if (failed.size === 2 && index === 1) throw error;
         }
       }
-      if (failed.size === notices.length) throw cause;
+      if (failed.size === notices.length) throw error;
       if (failed.size > 0) throw new NoticesNotRecorded(answers, failed, cause);
       return answers;
     }
@@ -173,26 +175,34 @@ export class Notifier {
    * As `notify`, but never fails the caller: the event (a step sync, a join, a review) has
    * happened whatever becomes of telling the walker, and a failure is logged instead.
    */
-  tell(notification: Notice, now = Date.now()): Promise<void> {
-    return this.tellAll([notification], now);
+  async tell(notification: Notice, now = Date.now()): Promise<void> {
+    await this.tellAll([notification], now);
   }
 
-  /** `notifyAll`, never failing the caller (as `tell`): the notices that could not be recorded are logged. */
-  tellAll(notices: readonly Notice[], now = Date.now()): Promise<void> {
+  /**
+   * `notifyAll`, never failing the caller (as `tell`): answers the notices that could not be
+   * recorded, which are logged with their walkers.
+   */
+  tellAll(notices: readonly Notice[], now = Date.now()): Promise<Notice[]> {
     return this.notifyAll(notices, now).then(
-      () => undefined,
+      () => [],
       (error: unknown) => {
-        const [first] = notices;
+        const lost =
+          error instanceof NoticesNotRecorded
+            ? notices.filter((_, index) => error.failed.has(index))
+            : [...notices];
+        const [first] = lost;
         this.deps.log.warn(
-          notices.length === 1 && first
+          lost.length === 1 && first
             ? { err: error, kind: first.kind, userId: first.userId }
             : {
                 err: error,
-                notices: notices.length,
-                failed: error instanceof NoticesNotRecorded ? error.failed.size : notices.length,
+                kinds: [...new Set(lost.map((notice) => notice.kind))],
+                userIds: lost.map((notice) => notice.userId),
               },
           "notification could not be recorded",
         );
+        return lost;
       },
     );
   }

@@ -11,7 +11,7 @@ import type { Notifier } from "./notifier.js";
 
 /** Walkers looked at in one tick; the rest wait for the next. */
 const LOOKS_PER_TICK = 500;
-/** Walkers claimed, read and told together: a failure to tell loses one batch's reminders, not a tick's. */
+/** Walkers claimed, read and told together (a walker whose reminder fails is not reminded that day). */
 const REMINDERS_AT_ONCE = 50;
 
 /**
@@ -63,8 +63,8 @@ export class StreakReminders {
           },
         ];
       });
-      await notifier.tellAll(notices, now);
-      told += notices.length;
+      const lost = await notifier.tellAll(notices, now);
+      told += notices.length - lost.length;
     }
     return told;
   }

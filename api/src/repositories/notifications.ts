@@ -15,6 +15,7 @@ import type {
   PushOutboxTable,
   PushSubscriptionsTable,
 } from "../db/schema/notifications.js";
+import { ERASED_SUBJECT_PREFIX } from "./account-data.js";
 import { LeasedRows, leasedRowNumbers } from "./leased-rows.js";
 import type { MailOutboxRepository, QueuedMail } from "./mail-outbox.js";
 
@@ -82,7 +83,7 @@ export class NotificationsRepository {
   /**
    * `record` for many notifications in one transaction: one insert of them all, one count of each
    * capped walker's pushes today, one insert of their pushes. Answers each one's row in order
-   * (undefined where its event was told already). Within the call the cap counts each walker's
+   * (undefined where its event was told already, or its walker is erased). Within the call the cap counts each walker's
    * notifications in order, as calls one after another would.
    */
   async recordAll(
@@ -111,29 +112,37 @@ export class NotificationsRepository {
     const eventOf = (row: NotificationRow) => `${row.user_id}\u0000${row.kind}\u0000${row.event_key}`;
     const firstOfEvent = new Map<string, NotificationRow>();
     for (const { row } of entries) if (!firstOfEvent.has(eventOf(row))) firstOfEvent.set(eventOf(row), row);
-    const toInsert = [...firstOfEvent].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+    const rowsOfEvents = [...firstOfEvent].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
     return this.database.writeTransaction(async (trx) => {
-      if (capped.length > 0 && this.database.dialect === "postgres") {
-        // FOR NO KEY UPDATE: other writes that only reference the walker (a sync) do not wait. In
-        // id order, so that two processes locking walkers they share wait for each other.
-        const walkers = [...new Set(capped.map(({ row }) => row.user_id))].sort();
-        await trx
-          .selectFrom("users")
-          .select("id")
-          .where("id", "in", walkers)
-          .orderBy("id")
-          .forNoKeyUpdate()
-          .execute();
-      }
+      // The walkers as they stand now. A walker erased since the caller read them is told nothing:
+      // the erasure removed what the app had told them. On PostgreSQL they are locked (FOR NO KEY
+      // UPDATE: writes that only reference the walker, a sync, do not wait; in id order, so that two
+      // processes locking walkers they share wait for each other), which also holds each capped
+      // walker's count of pushes until this commits, and an erasure that begins meanwhile waits,
+      // then removes what this stores. SQLite's write lock, held from here on, does both.
+      let walkers = trx
+        .selectFrom("users")
+        .select(["id", "subject"])
+        .where("id", "in", [...new Set(rowsOfEvents.map((row) => row.user_id))].sort())
+        .orderBy("id");
+      if (this.database.dialect === "postgres") walkers = walkers.forNoKeyUpdate();
+      const live = new Set(
+        (await walkers.execute())
+          .filter((walker) => !walker.subject.startsWith(ERASED_SUBJECT_PREFIX))
+          .map((walker) => walker.id),
+      );
+      const toInsert = rowsOfEvents.filter((row) => live.has(row.user_id));
       const inserted = new Set(
-        (
-          await trx
-            .insertInto("notifications")
-            .values(toInsert)
-            .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
-            .returning("id")
-            .execute()
-        ).map((row) => row.id),
+        toInsert.length === 0
+          ? []
+          : (
+              await trx
+                .insertInto("notifications")
+                .values(toInsert)
+                .onConflict((conflict) => conflict.columns(["user_id", "kind", "event_key"]).doNothing())
+                .returning("id")
+                .execute()
+            ).map((row) => row.id),
       );
       const pushedToday = await PushesCounted.read(
         trx,

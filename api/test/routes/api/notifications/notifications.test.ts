@@ -621,14 +621,57 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect((await as(broken.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(0);
     await pushesSettled();
 
-    // A walker erased while the call reads: the call's insert fails on their row, and on its own
-    // the other walker's notice is stored; the erased walker is told nothing, and nothing fails.
+    // A browser removed while the call reads: the call's push to it fails the one transaction, and
+    // each notice on its own is stored (the walker who removed it, read again, with no push).
+    const [keeping, removing] = [await subscribedWalker("Keeping"), await subscribedWalker("Removing")];
+    const { notifications } = app.repositories;
+    const subscriptionsOf = notifications.subscriptionsOf.bind(notifications);
+    let removed = false;
+    const removedMeanwhile = vi.spyOn(notifications, "subscriptionsOf").mockImplementation(async (ids) => {
+      const found = await subscriptionsOf(ids);
+      if (!removed && ids.includes(removing.userId)) {
+        removed = true;
+        const listed = (
+          await as(removing.cookie).get(PUSH_SUBSCRIPTIONS_PATH)
+        ).json<PushSubscriptionsResponse>();
+        const gone = await as(removing.cookie).delete(`${PUSH_SUBSCRIPTIONS_PATH}/${listed.items[0]?.id}`);
+        expect(gone.statusCode).toBe(204);
+      }
+      return found;
+    });
+    const recorded = vi.spyOn(notifications, "recordAll");
+    try {
+      const told = await app.services.notifier.notifyAll([
+        notice(keeping.userId, "goal_reached", TEST_TODAY),
+        notice(removing.userId, "goal_reached", TEST_TODAY),
+      ]);
+      expect(told.map((row) => row && [row.user_id, row.pushed])).toEqual([
+        [keeping.userId, 1],
+        [removing.userId, 0],
+      ]);
+      // Together, then each on its own.
+      expect(recorded.mock.calls.map(([items]) => items.length)).toEqual([2, 1, 1]);
+    } finally {
+      removedMeanwhile.mockRestore();
+      recorded.mockRestore();
+    }
+    await receiver.waitFor(() => receiver.pushesTo(keeping.browser.id).length >= 1);
+    await pushesSettled();
+    expect(receiver.pushesTo(removing.browser.id)).toEqual([]);
+    expect((await as(removing.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(1);
+  });
+
+  it("tells a walker erased while a call reads them nothing, and the others as usual", async () => {
     const [staying, leaving] = [await subscribedWalker("Staying"), await subscribedWalker("Leaving")];
-    const users = app.repositories.users;
+    const { users, accountData } = app.repositories;
     const read = users.findByIds.bind(users);
-    const erasedMeanwhile = vi.spyOn(users, "findByIds").mockImplementationOnce(async (ids) => {
+    let erased = false;
+    const erasedMeanwhile = vi.spyOn(users, "findByIds").mockImplementation(async (ids) => {
       const found = await read(ids);
-      await app.database.db.deleteFrom("users").where("id", "=", leaving.userId).execute();
+      if (!erased && ids.includes(leaving.userId)) {
+        erased = true;
+        await accountData.erase(leaving.userId, null);
+      }
       return found;
     });
     try {
@@ -640,6 +683,12 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     } finally {
       erasedMeanwhile.mockRestore();
     }
+    const erasedRows = await app.database.db
+      .selectFrom("notifications")
+      .select("id")
+      .where("user_id", "=", leaving.userId)
+      .execute();
+    expect(erasedRows).toEqual([]);
     expect((await as(staying.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().unread).toBe(1);
     await receiver.waitFor(() => receiver.pushesTo(staying.browser.id).length >= 1);
     await pushesSettled();
