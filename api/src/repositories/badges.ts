@@ -1,6 +1,7 @@
 import type { BadgeFacts, CharityName, DayString, MonthString } from "@charity-steps/shared-types";
 import { sql } from "kysely";
 import type { Database } from "../db/database.js";
+import { jsonRows, rowsOfEachKey, rowsParam } from "../db/json-rows.js";
 import { ERASED_SUBJECT_PREFIX } from "./account-data.js";
 
 /** What the badges' rules read that one query can tell (the streak and prize entries come elsewhere). */
@@ -38,15 +39,30 @@ export class BadgesRepository {
     awards: readonly { userId: string; badgeIds: readonly string[] }[],
     now: number,
   ): Promise<void> {
-    const values = awards.flatMap(({ userId, badgeIds }) =>
-      badgeIds.map((badge_id) => ({ user_id: userId, badge_id, earned_at: now })),
-    );
+    const values = awards
+      .flatMap(({ userId, badgeIds }) => badgeIds.map((badge_id) => ({ id: userId, badge_id })))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.badge_id < b.badge_id ? -1 : 1));
     if (values.length === 0) return;
-    await this.db
-      .insertInto("user_badges")
-      .values(values)
-      .onConflict((conflict) => conflict.columns(["user_id", "badge_id"]).doNothing())
-      .execute();
+    const { dialect } = this.database;
+    // Only to walkers not erased as it runs: an erasure removed what they had earned. PostgreSQL
+    // share-locks them, so an erasure under way is waited for, then seen. They are locked in id
+    // order (the rows' order here), as the notices lock walkers, so that a look's award and its
+    // notices never wait for each other in a circle. SQLite writes one at a time.
+    const walkers = rowsOfEachKey(
+      dialect,
+      jsonRows(dialect, rowsParam(values), { id: "text", badge_id: "text" }),
+      "users",
+      "u",
+      ["id"],
+    );
+    await sql`
+      insert into user_badges (user_id, badge_id, earned_at)
+      select r.id, r.badge_id, cast(${now} as bigint)
+      from ${walkers}
+      where u.subject not like ${`${ERASED_SUBJECT_PREFIX}%`}
+      order by r.id, r.badge_id
+      ${dialect === "postgres" ? sql`for share of u` : sql``}
+      on conflict (user_id, badge_id) do nothing`.execute(this.db);
   }
 
   /**

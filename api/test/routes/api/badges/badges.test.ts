@@ -173,6 +173,34 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     );
   });
 
+  it("awards nothing to a walker erased while their look reads, and the others of the look their badges", async () => {
+    const [staying, leaving] = [
+      await createSignedInWalker(testApp.app, "Staying"),
+      await createSignedInWalker(testApp.app, "Leaving"),
+    ];
+    const { badges: badgesRead, accountData } = testApp.app.repositories;
+    const factsOf = badgesRead.factsOf.bind(badgesRead);
+    let erased = false;
+    const erasedMeanwhile = vi.spyOn(badgesRead, "factsOf").mockImplementation(async (...args) => {
+      const facts = await factsOf(...args);
+      if (!erased && args[0].includes(leaving.user.id)) {
+        erased = true;
+        await accountData.erase(leaving.user.id, null);
+      }
+      return facts;
+    });
+    try {
+      await phoneSynced(staying.cookie, "2026-11-21", 10_200);
+      await phoneSynced(leaving.cookie, "2026-11-21", 10_200);
+      await testApp.app.services.badges.flush();
+    } finally {
+      erasedMeanwhile.mockRestore();
+    }
+    expect(erased).toBe(true);
+    expect(await badgeIds(staying.user.id)).toEqual(["first-10000-step-day", "first-prize-entry"]);
+    expect(await badgeIds(leaving.user.id)).toEqual([]);
+  });
+
   it("makes no look for a sync that raised nothing: a replay or a lower count of a day", async () => {
     const walker = await createSignedInWalker(testApp.app, "Replayed");
     await phoneSynced(walker.cookie, "2026-11-21", 6_000);
