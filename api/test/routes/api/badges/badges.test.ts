@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AWARD_DELAY_MS, LOOK_BATCH_MAX, LOOKS_AT_ONCE } from "../../../../src/badges/badge-awards.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, useTestClock } from "../../../support/clock.js";
+import { meanwhileAfterReading } from "../../../support/races.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
 
 // Walkers sign in at a fixed moment (21 November 2026), whatever day the tests run on.
@@ -179,24 +180,17 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       await createSignedInWalker(testApp.app, "Leaving"),
     ];
     const { badges: badgesRead, accountData } = testApp.app.repositories;
-    const factsOf = badgesRead.factsOf.bind(badgesRead);
-    let erased = false;
-    const erasedMeanwhile = vi.spyOn(badgesRead, "factsOf").mockImplementation(async (...args) => {
-      const facts = await factsOf(...args);
-      if (!erased && args[0].includes(leaving.user.id)) {
-        erased = true;
-        await accountData.erase(leaving.user.id, null);
-      }
-      return facts;
-    });
+    const erasedMeanwhile = meanwhileAfterReading(badgesRead, "factsOf", leaving.user.id, () =>
+      accountData.erase(leaving.user.id, null),
+    );
     try {
       await phoneSynced(staying.cookie, "2026-11-21", 10_200);
       await phoneSynced(leaving.cookie, "2026-11-21", 10_200);
       await testApp.app.services.badges.flush();
     } finally {
-      erasedMeanwhile.mockRestore();
+      erasedMeanwhile.restore();
     }
-    expect(erased).toBe(true);
+    expect(erasedMeanwhile.happened()).toBe(true);
     expect(await badgeIds(staying.user.id)).toEqual(["first-10000-step-day", "first-prize-entry"]);
     expect(await badgeIds(leaving.user.id)).toEqual([]);
   });

@@ -36,6 +36,7 @@ import { atMoment, TEST_MONTH, TEST_TODAY, useTestClock } from "../../../support
 import { groupsWalker } from "../../../support/groups.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
 import { PushReceiver, type TestBrowser } from "../../../support/push-receiver.js";
+import { meanwhileAfterReading } from "../../../support/races.js";
 import { manualForm, multipartBody, photo, stepsClient, walkedOn } from "../../../support/steps.js";
 
 // Noon on Saturday 21 November 2026 in London, outside the default quiet hours (21:00–08:00).
@@ -625,20 +626,18 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     // each notice on its own is stored (the walker who removed it, read again, with no push).
     const [keeping, removing] = [await subscribedWalker("Keeping"), await subscribedWalker("Removing")];
     const { notifications } = app.repositories;
-    const subscriptionsOf = notifications.subscriptionsOf.bind(notifications);
-    let removed = false;
-    const removedMeanwhile = vi.spyOn(notifications, "subscriptionsOf").mockImplementation(async (ids) => {
-      const found = await subscriptionsOf(ids);
-      if (!removed && ids.includes(removing.userId)) {
-        removed = true;
+    const removedMeanwhile = meanwhileAfterReading(
+      notifications,
+      "subscriptionsOf",
+      removing.userId,
+      async () => {
         const listed = (
           await as(removing.cookie).get(PUSH_SUBSCRIPTIONS_PATH)
         ).json<PushSubscriptionsResponse>();
         const gone = await as(removing.cookie).delete(`${PUSH_SUBSCRIPTIONS_PATH}/${listed.items[0]?.id}`);
         expect(gone.statusCode).toBe(204);
-      }
-      return found;
-    });
+      },
+    );
     const recorded = vi.spyOn(notifications, "recordAll");
     try {
       const told = await app.services.notifier.notifyAll([
@@ -652,7 +651,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       // Together, then each on its own.
       expect(recorded.mock.calls.map(([items]) => items.length)).toEqual([2, 1, 1]);
     } finally {
-      removedMeanwhile.mockRestore();
+      removedMeanwhile.restore();
       recorded.mockRestore();
     }
     await receiver.waitFor(() => receiver.pushesTo(keeping.browser.id).length >= 1);
@@ -664,16 +663,9 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
   it("tells a walker erased while a call reads them nothing, and the others as usual", async () => {
     const [staying, leaving] = [await subscribedWalker("Staying"), await subscribedWalker("Leaving")];
     const { users, accountData } = app.repositories;
-    const read = users.findByIds.bind(users);
-    let erased = false;
-    const erasedMeanwhile = vi.spyOn(users, "findByIds").mockImplementation(async (ids) => {
-      const found = await read(ids);
-      if (!erased && ids.includes(leaving.userId)) {
-        erased = true;
-        await accountData.erase(leaving.userId, null);
-      }
-      return found;
-    });
+    const erasedMeanwhile = meanwhileAfterReading(users, "findByIds", leaving.userId, () =>
+      accountData.erase(leaving.userId, null),
+    );
     try {
       const told = await app.services.notifier.notifyAll([
         notice(staying.userId, "goal_reached", TEST_TODAY),
@@ -681,7 +673,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       ]);
       expect(told.map((row) => row?.user_id)).toEqual([staying.userId, undefined]);
     } finally {
-      erasedMeanwhile.mockRestore();
+      erasedMeanwhile.restore();
     }
     const erasedRows = await app.database.db
       .selectFrom("notifications")
