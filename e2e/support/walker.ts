@@ -79,9 +79,34 @@ export async function newSignedInWalker(
  * `timeStamp` (the step detector's clock), and the samples a late timer missed are sent together
  * when it fires, as a busy phone queues its sensor's events. Sent one per timer, a page whose timers
  * ran late on a loaded machine got gaps in the walk, and the steps in them were never counted.
+ *
+ * A walk that has not ended half a minute after it should have fails saying so: `evaluate` has no
+ * timeout of its own, so a page whose timers stopped would otherwise hold the test until its own
+ * timeout, which names no step.
  */
 export async function walk(page: Page, seconds: number): Promise<void> {
-  await page.evaluate(
+  const grace = 30_000;
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `A walk of ${seconds} s on ${page.url()} had not ended after ${seconds + grace / 1000} s`,
+          ),
+        ),
+      seconds * 1000 + grace,
+    );
+  });
+  try {
+    await Promise.race([walked(page, seconds), overdue]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function walked(page: Page, seconds: number): Promise<void> {
+  return page.evaluate(
     (duration) =>
       new Promise<void>((resolve) => {
         const SAMPLE_MS = 1000 / 60;
@@ -117,7 +142,12 @@ export async function shownTodaySteps(page: Page): Promise<number> {
 
 export async function serverTodaySteps(page: Page): Promise<number> {
   return page.evaluate(
-    async () => ((await (await fetch("/api/steps/today")).json()) as { steps: number }).steps,
+    async () =>
+      (
+        (await (await fetch("/api/steps/today", { signal: AbortSignal.timeout(10_000) })).json()) as {
+          steps: number;
+        }
+      ).steps,
   );
 }
 
