@@ -18,7 +18,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { ChallengeService } from "../challenges/challenge-service.js";
 import type { EligibleSteps } from "../ledger/eligible-steps.js";
-import { type Notice, NoticesNotRecorded, type Notifier } from "../notifications/notifier.js";
+import type { Notice, Notifier } from "../notifications/notifier.js";
 import type { BadgesRepository } from "../repositories/badges.js";
 import type { HabitsRepository } from "../repositories/habits.js";
 
@@ -234,7 +234,7 @@ export class BadgeAwards {
         .catch(warned("badges: an award failed")),
       read
         .then(({ goals, newlyOnGoal }) => this.tellGoalReached([...newlyOnGoal], day, goals))
-        .catch(warned("goal reached: the look failed")),
+        .catch(warned("goal reached: the walkers' days could not be read")),
       challenges.stepsArrived(userIds).catch(warned("challenges: the look failed")),
     ]);
   }
@@ -271,20 +271,16 @@ export class BadgeAwards {
         url: "/dashboard",
       });
     }
-    const failure = await notifier.notifyAll(notices).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    const told = (index: number) =>
-      failure === undefined || (failure instanceof NoticesNotRecorded && !failure.failed.has(index));
-    for (const [index, { userId }] of notices.entries()) {
+    // A notice that cannot be recorded is logged with its walker by the notifier, and not lost to
+    // the others beside it.
+    const lost = new Set(await notifier.tellAll(notices));
+    for (const notice of notices) {
       // Told walkers are remembered for the rest of the day, so later syncs read nothing (a new day
       // forgets it); one whose notice failed is left to a later look.
-      if (!told(index)) continue;
+      if (lost.has(notice)) continue;
       if (this.goalTold.size >= AWARDS_WAITING_MAX) this.goalTold.clear();
-      this.goalTold.set(userId, today);
+      this.goalTold.set(notice.userId, today);
     }
-    if (failure !== undefined) throw failure;
   }
 
   /** Drops the looks still waiting and lets those under way finish: the app is closing. */

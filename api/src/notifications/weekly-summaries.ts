@@ -105,7 +105,8 @@ export class WeeklySummaries {
       // A walker whose summary fails is looked at again next time; the batches after go on.
       const rows = await notifier.notifyAll(notices, now).catch((error: unknown) => {
         if (!(error instanceof NoticesNotRecorded)) throw error;
-        this.deps.log.warn({ err: error, week: start }, "weekly summaries: some could not be told");
+        const userIds = notices.filter((_, index) => error.failed.has(index)).map((notice) => notice.userId);
+        this.deps.log.warn({ err: error, week: start, userIds }, "weekly summaries: some could not be told");
         return error.answers;
       });
       told += rows.filter((row) => row !== undefined).length;

@@ -9,7 +9,7 @@ import {
   type PreferencesResponse,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { atMoment, useTestClock } from "../support/clock.js";
 import { mailHeader, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
@@ -138,6 +138,42 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
       await waitFor(() => smtp.received.length === 2);
     });
     expect(smtp.received[1]?.subject).toBe("Your week: 0 steps");
+  });
+
+  it("tells the others their week when one walker's cannot be stored, logs whose, and tells that walker at the next look", async () => {
+    const walkers = [await walker("Fay"), await walker("Gus"), await walker("Hal")];
+    for (const { user } of walkers) await walked(user.id, "2027-01-05", 9_000);
+    const unlucky = walkers[1]?.user.id as string;
+    const { notifications } = testApp.app.repositories;
+    const recordAll = notifications.recordAll;
+    // Until the fault clears, no transaction holding the unlucky walker's summary commits.
+    notifications.recordAll = (items, now) =>
+      items.some(({ notification }) => notification.userId === unlucky)
+        ? Promise.reject(new Error("the disk refused the row"))
+        : recordAll.call(notifications, items, now);
+    const warn = vi.spyOn(testApp.app.log, "warn");
+    let warnings: unknown[][] = [];
+    try {
+      expect(await tick("2027-01-11T08:00:00Z")).toBe(2);
+    } finally {
+      notifications.recordAll = recordAll;
+      warnings = [...warn.mock.calls];
+      warn.mockRestore();
+    }
+    expect(
+      warnings.map(([fields, message]) => [message, (fields as { userIds?: string[] }).userIds]),
+    ).toEqual([["weekly summaries: some could not be told", [unlucky]]]);
+    const summaries = async (cookie: string) =>
+      (await listed(cookie)).filter(({ kind }) => kind === "weekly_summary").map(({ title }) => title);
+    expect(await Promise.all(walkers.map(({ cookie }) => summaries(cookie)))).toEqual([
+      ["Your week from Mon 4 Jan"],
+      [],
+      ["Your week from Mon 4 Jan"],
+    ]);
+    // The fault cleared, the next look tells the walker left out, and nobody twice.
+    expect(await tick("2027-01-11T08:05:00Z")).toBe(1);
+    expect(await tick("2027-01-11T08:10:00Z")).toBe(0);
+    expect(await summaries(walkers[1]?.cookie as string)).toEqual(["Your week from Mon 4 Jan"]);
   });
 
   it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {

@@ -195,6 +195,47 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(await badgeIds(leaving.user.id)).toEqual([]);
   });
 
+  it("tells the others of their goal when one walker's notice cannot be stored, and that walker at a later look", async () => {
+    const [told, unlucky] = [
+      await createSignedInWalker(testApp.app, "Told"),
+      await createSignedInWalker(testApp.app, "Unlucky"),
+    ];
+    const { notifications } = testApp.app.repositories;
+    const recordAll = notifications.recordAll;
+    // Until the fault clears, no transaction holding the unlucky walker's notice commits.
+    notifications.recordAll = (items, now) =>
+      items.some(({ notification }) => notification.userId === unlucky.user.id)
+        ? Promise.reject(new Error("the disk refused the row"))
+        : recordAll.call(notifications, items, now);
+    const warn = vi.spyOn(testApp.app.log, "warn");
+    let warnings: unknown[][] = [];
+    try {
+      await phoneSynced(told.cookie, "2026-11-21", 10_200);
+      await phoneSynced(unlucky.cookie, "2026-11-21", 10_200);
+      await testApp.app.services.badges.flush();
+    } finally {
+      notifications.recordAll = recordAll;
+      warnings = [...warn.mock.calls];
+      warn.mockRestore();
+    }
+    const goalNotices = async (userId: string) =>
+      (await notifications.everyOne(userId))
+        .filter(({ kind }) => kind === "goal_reached")
+        .map(({ event_key }) => event_key);
+    expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
+    expect(await goalNotices(unlucky.user.id)).toEqual([]);
+    // The operator reads who was not told, and that nothing else in the look failed.
+    expect(warnings.map(([fields, message]) => [message, (fields as { userId?: string }).userId])).toEqual([
+      ["notification could not be recorded", unlucky.user.id],
+    ]);
+    // The fault cleared, the walker's next steps of the day make a look that tells them, once.
+    await phoneSynced(unlucky.cookie, "2026-11-21", 10_400);
+    await phoneSynced(told.cookie, "2026-11-21", 10_400);
+    await testApp.app.services.badges.flush();
+    expect(await goalNotices(unlucky.user.id)).toEqual(["2026-11-21"]);
+    expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
+  });
+
   it("makes no look for a sync that raised nothing: a replay or a lower count of a day", async () => {
     const walker = await createSignedInWalker(testApp.app, "Replayed");
     await phoneSynced(walker.cookie, "2026-11-21", 6_000);
