@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
@@ -65,7 +66,10 @@ export class Database {
         connectionString: url,
         max: options.poolSize ?? 10,
         // The app runs short queries only, for which PostgreSQL's JIT compiles longer than it saves.
-        options: "-c jit=off",
+        // Its tables are read from memory, where a read by key costs about what a scan's read does:
+        // at the default cost of a random read (4, for spinning disks) PostgreSQL scans every walker
+        // to rank a group of a hundred.
+        options: "-c jit=off -c random_page_cost=1.1",
       });
       // An idle client losing its connection must not crash the process.
       pool.on("error", () => {});
@@ -154,18 +158,15 @@ export class Database {
    * thousand, every walker's month) with PostgreSQL planning its statements for the values of each
    * run. The plan PostgreSQL may keep for a prepared statement (the statement cache) is made without
    * them: it guesses a period's share of all days, and reads a month of everyone's days the slow
-   * way. In a transaction of the caller's (`db`), its statements after the read are planned so too.
+   * way. So the statements `work` sends, on `db` or the caller's transaction, go unnamed, which
+   * PostgreSQL plans afresh at each run; the caller's statements around it are kept prepared.
    */
   async planEachRun<T>(
     work: (db: Kysely<DatabaseSchema>) => Promise<T>,
     db: Kysely<DatabaseSchema> = this.db,
   ): Promise<T> {
     if (this.dialect !== "postgres" || !this.speed.statementCache) return work(db);
-    const planned = async (trx: Kysely<DatabaseSchema>) => {
-      await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-      return work(trx);
-    };
-    return db.isTransaction ? planned(db) : db.transaction().execute(planned);
+    return plannedEachRun.run(true, () => work(db));
   }
 
   /**
@@ -248,6 +249,9 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
   }) as typeof sqlite.prepare;
 }
 
+/** Set while `Database.planEachRun`'s work runs: the statements it sends are not kept prepared. */
+const plannedEachRun = new AsyncLocalStorage<true>();
+
 /** Distinct statements a PostgreSQL connection keeps prepared; past them, statements run unnamed. */
 export const POSTGRES_STATEMENTS_PER_CONNECTION = 200;
 
@@ -269,7 +273,8 @@ function shapeOf(text: string): string {
  * named on its connection instead, so PostgreSQL parses it once per connection and, after five
  * runs, may keep one plan for every run (as for any prepared statement). A text without parameters
  * runs as sent, by the simple protocol (a migration's may hold several statements), and so does a
- * text past its shape's few names (`POSTGRES_STATEMENTS_PER_SHAPE`).
+ * text past its shape's few names (`POSTGRES_STATEMENTS_PER_SHAPE`). A statement of `planEachRun`'s
+ * work goes unnamed, as Kysely sent it: one round trip, planned for its values.
  *
  * A prepared statement whose result columns a schema change has altered is refused ("cached plan
  * must not change result type"), and so is one PostgreSQL has lost. The connection then names its
@@ -295,7 +300,13 @@ function keepStatementsPrepared(client: pg.PoolClient): void {
   };
   client.query = function (this: pg.PoolClient, ...args: unknown[]) {
     const [text, values] = args;
-    if (args.length !== 2 || typeof text !== "string" || !Array.isArray(values) || values.length === 0) {
+    if (
+      args.length !== 2 ||
+      typeof text !== "string" ||
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      plannedEachRun.getStore()
+    ) {
       return Reflect.apply(query, this, args);
     }
     const named = nameOf(text);

@@ -277,8 +277,7 @@ export class DrawsRepository {
     trx: Kysely<DatabaseSchema>,
     month: string,
   ): Promise<{ userId: string; steps: number }[]> {
-    // Every walker's month: its held days are planned for their dates (`Database.planEachRun`), and
-    // so is the rest of this transaction, a few statements once a month.
+    // Every walker's month: its held days are planned for their dates (`Database.planEachRun`).
     const months = [...(await this.eligibleSteps.months(month, undefined, trx)).values()].filter(
       (walker) => walker.eligibleSteps >= STEPS_PER_PRIZE_ENTRY,
     );

@@ -192,7 +192,9 @@ export class GroupsRepository {
    * both from the walker's month row, which keeps its latest day.
    */
   async leaderboard(groupId: number, today: DayString): Promise<GroupLeaderboardEntry[]> {
-    const rows = await this.db
+    // Planned for its group at each run: a few members are looked up by key, thousands are joined
+    // to every walker's month at once, and one plan kept for all groups suits only one of them.
+    const query = this.db
       .selectFrom("group_members as m")
       .innerJoin("users as u", "u.id", "m.user_id")
       .leftJoin("step_months as sm", (join) =>
@@ -209,8 +211,8 @@ export class GroupsRepository {
           .else(0)
           .end()
           .as("today_steps"),
-      ])
-      .execute();
+      ]);
+    const { rows } = await this.database.planEachRun((db) => db.executeQuery(query));
     // Ordered here, the same on both databases (their collations order names differently), and
     // ranked in the same pass: equal months share a rank, and the next rank skips (1, 1, 3).
     const entries: GroupLeaderboardEntry[] = rows.map((row) => ({
