@@ -159,7 +159,9 @@ export class Database {
    * run. The plan PostgreSQL may keep for a prepared statement (the statement cache) is made without
    * them: it guesses a period's share of all days, and reads a month of everyone's days the slow
    * way. So the statements `work` sends, on `db` or the caller's transaction, go unnamed, which
-   * PostgreSQL plans afresh at each run; the caller's statements around it are kept prepared.
+   * PostgreSQL plans afresh at each run; the caller's statements around it are kept prepared. What
+   * `work` starts (a timer, a read other callers share) sends its statements unnamed too, so `work`
+   * should send only its own reads.
    */
   async planEachRun<T>(
     work: (db: Kysely<DatabaseSchema>) => Promise<T>,

@@ -148,6 +148,18 @@ describe.each(dialects.filter((dialect) => dialect === "postgres"))("prepared st
     expect(inside).toEqual(["two", "one"]);
     // Only the caller's statement after the read was kept.
     expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 1 }]);
+
+    // A statement sent meanwhile by other work is kept prepared, whether it waits for the one
+    // connection behind the read or shares the read's transaction.
+    expect(await Promise.all([database.planEachRun((db) => bodyOn(db, 2)), bodyOf(1)])).toEqual([
+      "two",
+      "one",
+    ]);
+    const together = await database.db
+      .transaction()
+      .execute((trx) => Promise.all([database.planEachRun((db) => bodyOn(db, 2), trx), bodyOn(trx, 1)]));
+    expect(together).toEqual(["two", "one"]);
+    expect(await prepared()).toEqual([{ statement: "select body from notes where id = $1", plans: 3 }]);
   });
 
   it("prepares nothing with the statement cache switched off", async () => {

@@ -170,7 +170,8 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
       [],
       ["Your week from Mon 4 Jan"],
     ]);
-    // The fault cleared, the next look tells the walker left out, and nobody twice.
+    // The fault cleared, the next look tells the walker left out; the others' stored summaries keep
+    // them from being told twice.
     expect(await tick("2027-01-11T08:05:00Z")).toBe(1);
     expect(await tick("2027-01-11T08:10:00Z")).toBe(0);
     expect(await summaries(walkers[1]?.cookie as string)).toEqual(["Your week from Mon 4 Jan"]);

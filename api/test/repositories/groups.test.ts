@@ -12,7 +12,8 @@ const CLUBS = 500;
 describe.each(dialects.filter((dialect) => dialect === "postgres"))("a group's leaderboard on %s", () => {
   it("looks a club's hundred members up by key among ten thousand walkers, and reads everyone's group whole", async () => {
     const testDb = await createTestDatabase("postgres", { migrated: true });
-    // One connection: the table statistics read below are its own reads.
+    // One connection to a database nothing else uses: the tables' statistics (PostgreSQL 15's,
+    // flushed on asking) count this test's reads alone.
     const database = Database.connect(testDb.url, { poolSize: 1 });
     try {
       const { db } = database;

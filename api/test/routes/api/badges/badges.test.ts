@@ -228,10 +228,21 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(warnings.map(([fields, message]) => [message, (fields as { userId?: string }).userId])).toEqual([
       ["notification could not be recorded", unlucky.user.id],
     ]);
-    // The fault cleared, the walker's next steps of the day make a look that tells them, once.
-    await phoneSynced(unlucky.cookie, "2026-11-21", 10_400);
-    await phoneSynced(told.cookie, "2026-11-21", 10_400);
-    await testApp.app.services.badges.flush();
+    // The fault cleared, both walkers' next steps of the day make looks: only the walker left out is
+    // told (the one told is remembered, and not even offered again), once.
+    const offered: string[] = [];
+    notifications.recordAll = (items, now) => {
+      offered.push(...items.map(({ notification }) => notification.userId));
+      return recordAll.call(notifications, items, now);
+    };
+    try {
+      await phoneSynced(unlucky.cookie, "2026-11-21", 10_400);
+      await phoneSynced(told.cookie, "2026-11-21", 10_400);
+      await testApp.app.services.badges.flush();
+    } finally {
+      notifications.recordAll = recordAll;
+    }
+    expect(offered).toEqual([unlucky.user.id]);
     expect(await goalNotices(unlucky.user.id)).toEqual(["2026-11-21"]);
     expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
   });
