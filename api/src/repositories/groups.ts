@@ -210,7 +210,7 @@ export class GroupsRepository {
           .end()
           .as("today_steps"),
       ]);
-    const read = async (db: Kysely<DatabaseSchema>): Promise<BoardRow[]> => {
+    const read = async (db: Kysely<DatabaseSchema>): Promise<GroupLeaderboardEntry[]> => {
       if (this.database.dialect === "sqlite") {
         // SQLite hands the members over as one JSON text: made into an object each, thousands of
         // rows cost the API several times what parsing one text of them does. On PostgreSQL the
@@ -219,31 +219,25 @@ export class GroupsRepository {
           select json_group_array(json_array(b.id, b.first_name, b.last_name, b.profile_image_url,
             b.total_steps, b.today_steps)) as board
           from (${members}) b`.execute(db);
-        return JSON.parse(rows[0]?.board ?? "[]") as BoardRow[];
+        return (JSON.parse(rows[0]?.board ?? "[]") as BoardRow[]).map((row) => boardEntry(...row));
       }
       const { rows } = await db.executeQuery(members);
-      return rows.map((row) => [
-        row.id,
-        row.first_name,
-        row.last_name,
-        row.profile_image_url,
-        row.total_steps,
-        row.today_steps,
-      ]);
+      return rows.map((row) =>
+        boardEntry(
+          row.id,
+          row.first_name,
+          row.last_name,
+          row.profile_image_url,
+          row.total_steps,
+          row.today_steps,
+        ),
+      );
     };
     // Planned for its group at each run: a few members are looked up by key, thousands are joined
     // to every walker's month at once, and one plan kept for all groups suits only one of them.
-    const rows = await this.database.planEachRun(read);
+    const entries = await this.database.planEachRun(read);
     // Ordered here, the same on both databases (their collations order names differently), and
     // ranked in the same pass: equal months share a rank, and the next rank skips (1, 1, 3).
-    const entries: GroupLeaderboardEntry[] = rows.map(
-      ([id, firstName, lastName, profileImageUrl, monthlySteps, todaySteps]) => ({
-        rank: 0,
-        user: { id, firstName, lastName, profileImageUrl },
-        todaySteps: Number(todaySteps ?? 0),
-        monthlySteps: Number(monthlySteps ?? 0),
-      }),
-    );
     entries.sort(
       (a, b) =>
         b.monthlySteps - a.monthlySteps ||
@@ -269,6 +263,18 @@ type BoardRow = [
   monthlySteps: number | string | null,
   todaySteps: number | null,
 ];
+
+/** A member's entry, unranked, from their row of the board. */
+function boardEntry(
+  ...[id, firstName, lastName, profileImageUrl, monthlySteps, todaySteps]: BoardRow
+): GroupLeaderboardEntry {
+  return {
+    rank: 0,
+    user: { id, firstName, lastName, profileImageUrl },
+    todaySteps: Number(todaySteps ?? 0),
+    monthlySteps: Number(monthlySteps ?? 0),
+  };
+}
 
 /** Names in the order a reader expects: case and accents only break ties ("émile" next to "Emile"). */
 const names = new Intl.Collator("en-GB");

@@ -83,8 +83,8 @@ export class NotificationsRepository {
   /**
    * `record` for many notifications in one transaction: one insert of them all, one count of each
    * capped walker's pushes today, one insert of their pushes. Answers each one's row in order
-   * (undefined where its event was told already, or its walker is erased). Within the call the cap counts each walker's
-   * notifications in order, as calls one after another would.
+   * (undefined where its event was told already, or its walker is erased). Within the call the cap
+   * counts each walker's notifications in order, as calls one after another would.
    */
   async recordAll(
     items: readonly { notification: NewNotification; deliveries: NotificationDeliveries }[],

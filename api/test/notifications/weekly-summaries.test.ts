@@ -9,9 +9,10 @@ import {
   type PreferencesResponse,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { atMoment, useTestClock } from "../support/clock.js";
+import { warningsWhile, watchNoticesRecorded } from "../support/notices.js";
 import { mailHeader, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
 import { mailedWalker, walkedOn } from "../support/steps.js";
 
@@ -144,25 +145,19 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     const walkers = [await walker("Fay"), await walker("Gus"), await walker("Hal")];
     for (const { user } of walkers) await walked(user.id, "2027-01-05", 9_000);
     const unlucky = walkers[1]?.user.id as string;
-    const { notifications } = testApp.app.repositories;
-    const recordAll = notifications.recordAll;
     // Until the fault clears, no transaction holding the unlucky walker's summary commits.
-    notifications.recordAll = (items, now) =>
-      items.some(({ notification }) => notification.userId === unlucky)
-        ? Promise.reject(new Error("the disk refused the row"))
-        : recordAll.call(notifications, items, now);
-    const warn = vi.spyOn(testApp.app.log, "warn");
-    let warnings: unknown[][] = [];
+    const fault = watchNoticesRecorded(testApp.app.repositories.notifications, { refusing: unlucky });
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
     try {
-      expect(await tick("2027-01-11T08:00:00Z")).toBe(2);
+      warnings = await warningsWhile(testApp.app.log, async () => {
+        expect(await tick("2027-01-11T08:00:00Z")).toBe(2);
+      });
     } finally {
-      notifications.recordAll = recordAll;
-      warnings = [...warn.mock.calls];
-      warn.mockRestore();
+      fault.restore();
     }
-    expect(
-      warnings.map(([fields, message]) => [message, (fields as { userIds?: string[] }).userIds]),
-    ).toEqual([["weekly summaries: some could not be told", [unlucky]]]);
+    expect(warnings.map(({ fields, message }) => [message, fields.userIds])).toEqual([
+      ["weekly summaries: some could not be told", [unlucky]],
+    ]);
     const summaries = async (cookie: string) =>
       (await listed(cookie)).filter(({ kind }) => kind === "weekly_summary").map(({ title }) => title);
     expect(await Promise.all(walkers.map(({ cookie }) => summaries(cookie)))).toEqual([

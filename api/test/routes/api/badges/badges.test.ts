@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AWARD_DELAY_MS, LOOK_BATCH_MAX, LOOKS_AT_ONCE } from "../../../../src/badges/badge-awards.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
 import { atMoment, useTestClock } from "../../../support/clock.js";
+import { warningsWhile, watchNoticesRecorded } from "../../../support/notices.js";
 import { meanwhileAfterReading } from "../../../support/races.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
 
@@ -201,22 +202,17 @@ describe.each(dialects)("badges (%s)", (dialect) => {
       await createSignedInWalker(testApp.app, "Unlucky"),
     ];
     const { notifications } = testApp.app.repositories;
-    const recordAll = notifications.recordAll;
     // Until the fault clears, no transaction holding the unlucky walker's notice commits.
-    notifications.recordAll = (items, now) =>
-      items.some(({ notification }) => notification.userId === unlucky.user.id)
-        ? Promise.reject(new Error("the disk refused the row"))
-        : recordAll.call(notifications, items, now);
-    const warn = vi.spyOn(testApp.app.log, "warn");
-    let warnings: unknown[][] = [];
+    const fault = watchNoticesRecorded(notifications, { refusing: unlucky.user.id });
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
     try {
-      await phoneSynced(told.cookie, "2026-11-21", 10_200);
-      await phoneSynced(unlucky.cookie, "2026-11-21", 10_200);
-      await testApp.app.services.badges.flush();
+      warnings = await warningsWhile(testApp.app.log, async () => {
+        await phoneSynced(told.cookie, "2026-11-21", 10_200);
+        await phoneSynced(unlucky.cookie, "2026-11-21", 10_200);
+        await testApp.app.services.badges.flush();
+      });
     } finally {
-      notifications.recordAll = recordAll;
-      warnings = [...warn.mock.calls];
-      warn.mockRestore();
+      fault.restore();
     }
     const goalNotices = async (userId: string) =>
       (await notifications.everyOne(userId))
@@ -225,24 +221,20 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
     expect(await goalNotices(unlucky.user.id)).toEqual([]);
     // The operator reads who was not told, and that nothing else in the look failed.
-    expect(warnings.map(([fields, message]) => [message, (fields as { userId?: string }).userId])).toEqual([
+    expect(warnings.map(({ fields, message }) => [message, fields.userId])).toEqual([
       ["notification could not be recorded", unlucky.user.id],
     ]);
     // The fault cleared, both walkers' next steps of the day make looks: only the walker left out is
     // told (the one told is remembered, and not even offered again), once.
-    const offered: string[] = [];
-    notifications.recordAll = (items, now) => {
-      offered.push(...items.map(({ notification }) => notification.userId));
-      return recordAll.call(notifications, items, now);
-    };
+    const watched = watchNoticesRecorded(notifications);
     try {
       await phoneSynced(unlucky.cookie, "2026-11-21", 10_400);
       await phoneSynced(told.cookie, "2026-11-21", 10_400);
       await testApp.app.services.badges.flush();
     } finally {
-      notifications.recordAll = recordAll;
+      watched.restore();
     }
-    expect(offered).toEqual([unlucky.user.id]);
+    expect(watched.offered).toEqual([unlucky.user.id]);
     expect(await goalNotices(unlucky.user.id)).toEqual(["2026-11-21"]);
     expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
   });
