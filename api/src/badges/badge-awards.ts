@@ -209,32 +209,39 @@ export class BadgeAwards {
     // are judged again at their next read or look.
     const warned = (what: string) => (error: unknown) =>
       log.warn({ err: error, walkers: userIds.length }, what);
-    // The walkers' goals are read once for everything the look judges against them.
-    const read = habits.goalsOf(userIds).then(async (goals) => {
-      const onGoal = await habits.reachedGoalOn(userIds, day, goals);
-      const newlyOnGoal = new Set(
-        userIds.filter((userId) => onGoal.has(userId) && this.goalTold.get(userId) !== day),
-      );
-      return { goals, newlyOnGoal };
-    });
+    // The walkers' goals and who reached today's are read once for everything the look judges
+    // against them. When that read fails it is logged once, and neither part that needs it runs.
+    const judge = async () => {
+      let goals: Map<string, GoalFrom[]>;
+      let newlyOnGoal: Set<string>;
+      try {
+        goals = await habits.goalsOf(userIds);
+        const onGoal = await habits.reachedGoalOn(userIds, day, goals);
+        newlyOnGoal = new Set(
+          userIds.filter((userId) => onGoal.has(userId) && this.goalTold.get(userId) !== day),
+        );
+      } catch (error) {
+        warned("looks: the walkers' goals and days could not be read")(error);
+        return;
+      }
+      await Promise.all([
+        this.awardReached(
+          day,
+          Date.now(),
+          looks.map(({ userId, days }) => ({
+            userId,
+            streaksFrom: streaksFrom(days, day, newlyOnGoal.has(userId)),
+            days,
+          })),
+          goals,
+        ).catch(warned("badges: an award failed")),
+        this.tellGoalReached([...newlyOnGoal], day, goals).catch(
+          warned("goal reached: the walkers' standings could not be read"),
+        ),
+      ]);
+    };
     await Promise.all([
-      read
-        .then(({ goals, newlyOnGoal }) =>
-          this.awardReached(
-            day,
-            Date.now(),
-            looks.map(({ userId, days }) => ({
-              userId,
-              streaksFrom: streaksFrom(days, day, newlyOnGoal.has(userId)),
-              days,
-            })),
-            goals,
-          ),
-        )
-        .catch(warned("badges: an award failed")),
-      read
-        .then(({ goals, newlyOnGoal }) => this.tellGoalReached([...newlyOnGoal], day, goals))
-        .catch(warned("goal reached: the walkers' days could not be read")),
+      judge(),
       challenges.stepsArrived(userIds).catch(warned("challenges: the look failed")),
     ]);
   }

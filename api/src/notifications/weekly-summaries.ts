@@ -1,4 +1,5 @@
 import {
+  type DayString,
   formatNumber,
   formatShortDay,
   type WeekSummaryResponse,
@@ -10,12 +11,13 @@ import type { FastifyBaseLogger } from "fastify";
 import { escapeHtml } from "../auth/provider/pages.js";
 import type { AppConfig } from "../config.js";
 import type { HabitsRepository, WeeklySummaryWalker } from "../repositories/habits.js";
+import type { NotificationRow } from "../repositories/notifications.js";
 import { type Notice, NoticesNotRecorded, type Notifier } from "./notifier.js";
 
 /** Walkers told in one look: a look stays short, and the next carries on (every few minutes). */
 export const WEEKLY_SUMMARIES_PER_LOOK = 200;
 /** Walkers told in one transaction. */
-const SUMMARIES_TOLD_AT_ONCE = 50;
+export const SUMMARIES_TOLD_AT_ONCE = 50;
 /** Where the week's card is. */
 const WEEK_SUMMARY_URL = "/dashboard";
 
@@ -79,39 +81,64 @@ export class WeeklySummaries {
   async tick(now = Date.now()): Promise<number> {
     const start = weekToLookBackOn(now);
     if (start === null) return 0;
-    const { habits, notifier, config } = this.deps;
-    const walkers = await habits.weeklySummaryWalkers(start, WEEKLY_SUMMARIES_PER_LOOK);
+    const walkers = await this.deps.habits.weeklySummaryWalkers(start, WEEKLY_SUMMARIES_PER_LOOK);
     let told = 0;
     // A batch at a time: each walker's week is read, then the batch is told in one transaction.
     for (let at = 0; at < walkers.length; at += SUMMARIES_TOLD_AT_ONCE) {
       const batch = walkers.slice(at, at + SUMMARIES_TOLD_AT_ONCE);
-      const weeks = await Promise.all(batch.map((walker) => habits.week(walker.id, start)));
-      const notices = batch.map((walker, index): Notice => {
-        const week = weeks[index] as WeekSummaryResponse;
-        return {
-          userId: walker.id,
-          kind: "weekly_summary",
-          eventKey: start,
-          title: `Your week from ${formatShortDay(week.start)}`,
-          body: weekLine(week),
-          url: WEEK_SUMMARY_URL,
-          mail: (_walker, links) =>
-            weeklySummaryMail(walker, week, {
-              app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
-              unsubscribe: links.unsubscribe,
-            }),
-        };
-      });
-      // A walker whose summary fails is looked at again next time; the batches after go on.
-      const rows = await notifier.notifyAll(notices, now).catch((error: unknown) => {
-        if (!(error instanceof NoticesNotRecorded)) throw error;
-        const userIds = notices.filter((_, index) => error.failed.has(index)).map((notice) => notice.userId);
-        this.deps.log.warn({ err: error, week: start, userIds }, "weekly summaries: some could not be told");
-        return error.answers;
-      });
+      const userIds = batch.map((walker) => walker.id);
+      let rows: readonly (NotificationRow | undefined)[];
+      try {
+        rows = await this.tellBatch(batch, start, now);
+      } catch (error) {
+        if (!(error instanceof NoticesNotRecorded)) {
+          // A read or the batch's transaction failed (the database, not one walker's notice): the
+          // walkers it could not tell are named, the next look tries them again, and the batches
+          // after go on, so that a batch that always fails holds back no one else.
+          this.deps.log.warn(
+            { err: error, week: start, userIds },
+            "weekly summaries: a batch could not be told; the next look tries again",
+          );
+          continue;
+        }
+        // A walker whose summary fails is looked at again next time.
+        const failed = userIds.filter((_, index) => error.failed.has(index));
+        this.deps.log.warn(
+          { err: error, week: start, userIds: failed },
+          "weekly summaries: some could not be told",
+        );
+        rows = error.answers;
+      }
       told += rows.filter((row) => row !== undefined).length;
     }
     if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");
     return told;
+  }
+
+  /** Reads each walker's week and tells the batch in one transaction (`notifyAll`'s answers). */
+  private async tellBatch(
+    batch: readonly WeeklySummaryWalker[],
+    start: DayString,
+    now: number,
+  ): Promise<(NotificationRow | undefined)[]> {
+    const { habits, notifier, config } = this.deps;
+    const weeks = await Promise.all(batch.map((walker) => habits.week(walker.id, start)));
+    const notices = batch.map((walker, index): Notice => {
+      const week = weeks[index] as WeekSummaryResponse;
+      return {
+        userId: walker.id,
+        kind: "weekly_summary",
+        eventKey: start,
+        title: `Your week from ${formatShortDay(week.start)}`,
+        body: weekLine(week),
+        url: WEEK_SUMMARY_URL,
+        mail: (_walker, links) =>
+          weeklySummaryMail(walker, week, {
+            app: `${config.publicUrl}${WEEK_SUMMARY_URL}`,
+            unsubscribe: links.unsubscribe,
+          }),
+      };
+    });
+    return notifier.notifyAll(notices, now);
   }
 }

@@ -9,8 +9,9 @@ import {
   type PreferencesResponse,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, dialects, type TestApp } from "../helper.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SUMMARIES_TOLD_AT_ONCE } from "../../src/notifications/weekly-summaries.js";
+import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { atMoment, useTestClock } from "../support/clock.js";
 import { warningsWhile, watchNoticesRecorded } from "../support/notices.js";
 import { mailHeader, startSmtpServer, type TestSmtpServer, waitFor } from "../support/smtp-server.js";
@@ -170,6 +171,54 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(await tick("2027-01-11T08:05:00Z")).toBe(1);
     expect(await tick("2027-01-11T08:10:00Z")).toBe(0);
     expect(await summaries(walkers[1]?.cookie as string)).toEqual(["Your week from Mon 4 Jan"]);
+  });
+
+  it("names the walkers of a batch that could not be told, goes on with the batch after, and tells them at the next look", async () => {
+    // One batch and one walker more, not mailed (their emails are not confirmed).
+    const walkers = [];
+    for (let n = 0; n <= SUMMARIES_TOLD_AT_ONCE; n += 1) {
+      const { user } = await createSignedInWalker(testApp.app, `Batch${n}`);
+      await walked(user.id, "2027-02-02", 6_000);
+      walkers.push(user.id);
+    }
+    // Walkers are told in the order of their ids: the first batch holds the first fifty.
+    const [firstBatch, after] = [[...walkers].sort().slice(0, -1), [...walkers].sort().slice(-1)];
+    const { habits } = testApp.app.repositories;
+    const read = habits.week.bind(habits);
+    // The database fails the first batch's read of one walker's week, and so the whole batch.
+    const failing = vi
+      .spyOn(habits, "week")
+      .mockImplementation((userId, start) =>
+        userId === firstBatch[0]
+          ? Promise.reject(new Error("the disk could not be read"))
+          : read(userId, start),
+      );
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
+    try {
+      warnings = await warningsWhile(testApp.app.log, async () => {
+        expect(await tick("2027-02-08T08:00:00Z")).toBe(1);
+      });
+    } finally {
+      failing.mockRestore();
+    }
+    expect(warnings.map(({ fields, message }) => [message, fields.userIds])).toEqual([
+      ["weekly summaries: a batch could not be told; the next look tries again", firstBatch],
+    ]);
+    const summaryOwners = async () =>
+      (
+        await testApp.app.database.db
+          .selectFrom("notifications")
+          .select("user_id")
+          .where("kind", "=", "weekly_summary")
+          .where("event_key", "=", "2027-02-01")
+          .orderBy("user_id")
+          .execute()
+      ).map(({ user_id }) => user_id);
+    expect(await summaryOwners()).toEqual(after);
+    // The read mended, the next look tells the first batch, and the one after tells no one twice.
+    expect(await tick("2027-02-08T08:05:00Z")).toBe(SUMMARIES_TOLD_AT_ONCE);
+    expect(await tick("2027-02-08T08:10:00Z")).toBe(0);
+    expect(await summaryOwners()).toEqual([...walkers].sort());
   });
 
   it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {

@@ -239,6 +239,35 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(await goalNotices(told.user.id)).toEqual(["2026-11-21"]);
   });
 
+  it("logs a look whose read of the walkers' goals failed once, and judges the walker at their next look", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Unread");
+    const { habits } = testApp.app.repositories;
+    const failing = vi
+      .spyOn(habits, "goalsOf")
+      .mockRejectedValueOnce(new Error("the disk could not be read"));
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
+    try {
+      warnings = await warningsWhile(testApp.app.log, async () => {
+        await phoneSynced(walker.cookie, "2026-11-21", 10_200);
+        await testApp.app.services.badges.flush();
+      });
+    } finally {
+      failing.mockRestore();
+    }
+    // One read failed: one warning, for the look's one walker, and nothing awarded or told.
+    expect(warnings.map(({ fields, message }) => [message, fields.walkers])).toEqual([
+      ["looks: the walkers' goals and days could not be read", 1],
+    ]);
+    expect(await badgeIds(walker.user.id)).toEqual([]);
+    await phoneSynced(walker.cookie, "2026-11-21", 10_400);
+    await testApp.app.services.badges.flush();
+    expect(await badgeIds(walker.user.id)).toEqual(["first-10000-step-day", "first-prize-entry"]);
+    const goalNotices = (await testApp.app.repositories.notifications.everyOne(walker.user.id)).filter(
+      ({ kind }) => kind === "goal_reached",
+    );
+    expect(goalNotices.map(({ event_key }) => event_key)).toEqual(["2026-11-21"]);
+  });
+
   it("makes no look for a sync that raised nothing: a replay or a lower count of a day", async () => {
     const walker = await createSignedInWalker(testApp.app, "Replayed");
     await phoneSynced(walker.cookie, "2026-11-21", 6_000);
