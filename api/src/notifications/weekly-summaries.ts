@@ -115,16 +115,19 @@ export class WeeklySummaries {
     return told;
   }
 
-  /** Reads each walker's week and tells the batch in one transaction (`notifyAll`'s answers). */
+  /** Reads the batch's weeks at once and tells it in one transaction (`notifyAll`'s answers). */
   private async tellBatch(
     batch: readonly WeeklySummaryWalker[],
     start: DayString,
     now: number,
   ): Promise<(NotificationRow | undefined)[]> {
     const { habits, notifier, config } = this.deps;
-    const weeks = await Promise.all(batch.map((walker) => habits.week(walker.id, start)));
-    const notices = batch.map((walker, index): Notice => {
-      const week = weeks[index] as WeekSummaryResponse;
+    const weeks = await habits.weeks(
+      batch.map((walker) => walker.id),
+      start,
+    );
+    const notices = batch.map((walker): Notice => {
+      const week = weeks.get(walker.id) as WeekSummaryResponse;
       return {
         userId: walker.id,
         kind: "weekly_summary",

@@ -194,17 +194,34 @@ export class HabitsRepository {
 
   /** The week from Monday `start`: its steps, days on goal and best day, and the week before's steps. */
   async week(userId: string, start: DayString): Promise<WeekSummaryResponse> {
+    const week = (await this.weeks([userId], start)).get(userId);
+    if (!week) throw new Error("a week is answered for every walker asked for");
+    return week;
+  }
+
+  /** `week` for each of `userIds`, in one read of their days and one of their goals. */
+  async weeks(userIds: readonly string[], start: DayString): Promise<Map<string, WeekSummaryResponse>> {
+    const weeks = new Map<string, WeekSummaryResponse>();
+    if (userIds.length === 0) return weeks;
     const [goals, rows] = await Promise.all([
-      this.goals(userId),
+      this.goalsOf(userIds),
       this.db
         .selectFrom("step_days")
-        .select(["day", "total_steps"])
-        .where("user_id", "=", userId)
+        .select(["user_id", "day", "total_steps"])
+        .where("user_id", "in", userIds)
         .where("day", ">=", addDays(start, -7))
         .where("day", "<=", addDays(start, 6))
         .execute(),
     ]);
-    return weekSummary(start, new Map(rows.map((row) => [row.day, row.total_steps])), goals);
+    const days = groupBy(
+      rows,
+      (row) => row.user_id,
+      (row) => [row.day, row.total_steps] as const,
+    );
+    for (const userId of userIds) {
+      weeks.set(userId, weekSummary(start, new Map(days.get(userId)), goals.get(userId) ?? []));
+    }
+    return weeks;
   }
 
   /**

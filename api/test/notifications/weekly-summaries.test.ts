@@ -184,14 +184,14 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     // Walkers are told in the order of their ids: the first batch holds the first fifty.
     const [firstBatch, after] = [[...walkers].sort().slice(0, -1), [...walkers].sort().slice(-1)];
     const { habits } = testApp.app.repositories;
-    const read = habits.week.bind(habits);
-    // The database fails the first batch's read of one walker's week, and so the whole batch.
+    const read = habits.weeks.bind(habits);
+    // The database fails the read of the weeks of the batch that holds one walker.
     const failing = vi
-      .spyOn(habits, "week")
-      .mockImplementation((userId, start) =>
-        userId === firstBatch[0]
+      .spyOn(habits, "weeks")
+      .mockImplementation((userIds, start) =>
+        userIds.includes(firstBatch[0] as string)
           ? Promise.reject(new Error("the disk could not be read"))
-          : read(userId, start),
+          : read(userIds, start),
       );
     let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
     try {
@@ -215,8 +215,17 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
           .execute()
       ).map(({ user_id }) => user_id);
     expect(await summaryOwners()).toEqual(after);
-    // The read mended, the next look tells the first batch, and the one after tells no one twice.
-    expect(await tick("2027-02-08T08:05:00Z")).toBe(SUMMARIES_TOLD_AT_ONCE);
+    // The read mended, the next look tells the first batch, its fifty weeks read at once, and the
+    // one after tells no one twice.
+    const reads = vi.spyOn(habits, "weeks");
+    let asked: string[][] = [];
+    try {
+      expect(await tick("2027-02-08T08:05:00Z")).toBe(SUMMARIES_TOLD_AT_ONCE);
+      asked = reads.mock.calls.map(([userIds]) => [...userIds]);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(asked).toEqual([firstBatch]);
     expect(await tick("2027-02-08T08:10:00Z")).toBe(0);
     expect(await summaryOwners()).toEqual([...walkers].sort());
   });
