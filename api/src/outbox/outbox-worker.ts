@@ -74,6 +74,11 @@ export abstract class OutboxWorker<Claim> {
     });
   }
 
+  /** Resolves once no look is in progress, including one asked for while the last ran. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
   /** Delivers due items, at most `perTick`; resolves to how many were dealt with. */
   async runOnce(): Promise<number> {
     let handled = 0;

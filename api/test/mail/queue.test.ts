@@ -65,6 +65,21 @@ describe.each(dialects)("mail queue (%s)", (dialect) => {
     return row;
   }
 
+  it("is idle only once every look asked for has ended, a mail queued during a look included", async () => {
+    const smtp = await server();
+    const { queue } = queueFor(smtp.url);
+    queue.start();
+    try {
+      // The first mail's look starts at once; the second is queued while it runs.
+      await queue.send({ to: "first@example.org", subject: "First", text: "Hello" });
+      await queue.send({ to: "second@example.org", subject: "Second", text: "Hello" });
+      await queue.idle();
+      expect(smtp.received.map((mail) => mail.subject).sort()).toEqual(["First", "Second"]);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it("retries with growing waits while the server is down, then delivers once it is back", async () => {
     const port = await freePort();
     const url = `smtp://mailer:s3cret-pass@127.0.0.1:${port}`;
