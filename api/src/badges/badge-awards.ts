@@ -1,6 +1,7 @@
 import {
   addDays,
   addMonths,
+  articleFor,
   BADGES,
   type BadgeFacts,
   type BadgesResponse,
@@ -256,19 +257,25 @@ export class BadgeAwards {
     goals: ReadonlyMap<string, GoalFrom[]>,
   ): Promise<void> {
     const { habits, notifier } = this.deps;
-    // The run up to today, from the recent days; the whole history only when it goes back further.
+    // The run up to today, from the recent days; the whole history, in one read for all of them, of
+    // the walkers whose run goes back further.
     const recent = addDays(today, -(RECENT_DAYS_FOR_A_RUN - 1));
     const standings = await habits.standings(userIds, today, { from: recent, goals });
+    const longRuns = userIds.filter(
+      (userId) => (standings.get(userId)?.streak.current ?? 0) >= RECENT_DAYS_FOR_A_RUN,
+    );
+    if (longRuns.length > 0) {
+      for (const [userId, standing] of await habits.standings(longRuns, today, { goals })) {
+        standings.set(userId, standing);
+      }
+    }
     const notices: Notice[] = [];
     for (const userId of userIds) {
-      let standing = standings.get(userId);
-      if (standing && standing.streak.current >= RECENT_DAYS_FOR_A_RUN) {
-        standing = await habits.standing(userId, today, { goals });
-      }
+      const standing = standings.get(userId);
       if (!standing?.todayOnGoal || this.goalTold.get(userId) === today) continue;
       const goal = formatNumber(standing.dailyGoal);
-      const streak =
-        standing.streak.current >= 2 ? ` That makes a ${standing.streak.current}-day streak.` : "";
+      const days = standing.streak.current;
+      const streak = days >= 2 ? ` That makes ${articleFor(days)} ${formatNumber(days)}-day streak.` : "";
       notices.push({
         userId,
         kind: "goal_reached",

@@ -223,19 +223,43 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     });
   });
 
-  it("counts the streak it tells of however far back it goes", async () => {
-    const walker = await subscribedWalker("LongRun");
-    // 70 days on the default goal before today, then today's phone reaches it.
-    for (let back = 70; back >= 1; back--) {
-      await walkedOn(app, walker.userId, addDays(TEST_TODAY, -back), 10_000);
+  it("counts the streaks it tells of however far back they go, the long ones read together", async () => {
+    const walkers = [await subscribedWalker("LongRun"), await subscribedWalker("LongerRun")];
+    // 70 and 80 days on the default goal before today, then today's phones reach it.
+    for (const [index, walker] of walkers.entries()) {
+      for (let back = 70 + 10 * index; back >= 1; back--) {
+        await walkedOn(app, walker.userId, addDays(TEST_TODAY, -back), 10_000);
+      }
     }
-    const steps = stepsClient(app, walker.cookie);
-    expect((await steps.sync({ steps: 10_000, date: TEST_TODAY, source: "device_motion" })).statusCode).toBe(
-      200,
-    );
-    await app.services.badges.flush();
-    const [told] = (await as(walker.cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items;
-    expect(told?.body).toBe("You walked your 10,000 steps today. Well walked! That makes a 71-day streak.");
+    const read = vi.spyOn(app.repositories.habits, "standings");
+    let asked: string[][] = [];
+    try {
+      for (const walker of walkers) {
+        const synced = await stepsClient(app, walker.cookie).sync({
+          steps: 10_000,
+          date: TEST_TODAY,
+          source: "device_motion",
+        });
+        expect(synced.statusCode).toBe(200);
+      }
+      await app.services.badges.flush();
+      asked = read.mock.calls.map(([userIds]) => [...userIds].sort());
+    } finally {
+      read.mockRestore();
+    }
+    // One look for both, and each of its reads of their standings is for both (the goal's recent
+    // days, then the whole histories of the runs that go back further), never walker by walker.
+    const both = walkers.map((walker) => walker.userId).sort();
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.filter((userIds) => userIds.join() !== both.join())).toEqual([]);
+    const told = async (cookie: string) =>
+      (await as(cookie).get(NOTIFICATIONS_PATH)).json<NotificationsResponse>().items.map((item) => item.body);
+    expect(await told(walkers[0]?.cookie as string)).toEqual([
+      "You walked your 10,000 steps today. Well walked! That makes a 71-day streak.",
+    ]);
+    expect(await told(walkers[1]?.cookie as string)).toEqual([
+      "You walked your 10,000 steps today. Well walked! That makes an 81-day streak.",
+    ]);
   });
 
   it("tells a walker an operator's decision on their manual entry, with the reason for a refusal", async () => {
