@@ -4,7 +4,9 @@ import {
   OPERATOR_AUDIT_LOG_PATH,
   OPERATOR_POSTAL_ENTRIES_PATH,
   OPERATOR_REVIEW_WALKERS_PATH,
+  OPERATOR_REVIEWS_PATH,
   type PostalEntryList,
+  type ReviewQueue,
   type WalkerReviewQueue,
 } from "@charity-steps/shared-types";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
@@ -13,6 +15,13 @@ import { apiRequest } from "../../lib/api-client";
 export const POSTAL_ENTRIES_KEY = [OPERATOR_POSTAL_ENTRIES_PATH] as const;
 export const AUDIT_LOG_KEY = [OPERATOR_AUDIT_LOG_PATH] as const;
 export const WALKER_REVIEWS_KEY = [OPERATOR_REVIEW_WALKERS_PATH] as const;
+export const REVIEW_QUEUE_KEY = [OPERATOR_REVIEWS_PATH] as const;
+
+/** What waits for a check, oldest first. */
+export const reviewQueueQuery = queryOptions({
+  queryKey: REVIEW_QUEUE_KEY,
+  queryFn: async () => (await (await apiRequest("GET", OPERATOR_REVIEWS_PATH)).json()) as ReviewQueue,
+});
 
 /** What waits, grouped by walker and month, the most first: one page. */
 export const walkerReviewsQuery = (page: number) =>

@@ -1,34 +1,18 @@
 import {
-  FAIR_PLAY_MESSAGES,
   formatDay,
   formatNumber,
   formatShortDay,
-  OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
-  REVIEW_DECISION_REASON_MAX_CHARS,
-  type ReviewDecisionRequest,
   type ReviewItem,
-  type ReviewQueue,
 } from "@charity-steps/shared-types";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { FormProblem } from "../../components/form-problem";
-import { apiRequest, serverMessage } from "../../lib/api-client";
-
+import { serverMessage } from "../../lib/api-client";
 import { londonDayAndTime } from "../../lib/london-time";
-import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../../lib/unauthorized";
-import { AUDIT_LOG_KEY, WALKER_REVIEWS_KEY } from "./operator-queries";
+import { REVIEW_QUEUE_KEY, reviewQueueQuery } from "./operator-queries";
+import { ReviewDecision } from "./review-decision";
 import "./operator-reviews.css";
-
-export const REVIEW_QUEUE_KEY = [OPERATOR_REVIEWS_PATH] as const;
-
-/** What waits for a check, oldest first. */
-export const reviewQueueQuery = queryOptions({
-  queryKey: REVIEW_QUEUE_KEY,
-  queryFn: async () => (await (await apiRequest("GET", OPERATOR_REVIEWS_PATH)).json()) as ReviewQueue,
-});
 
 const KIND_WORDS = {
   manual: "Added by hand with a photo",
@@ -93,39 +77,7 @@ export function OperatorReviews() {
 }
 
 function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => void }) {
-  const queryClient = useQueryClient();
   const ids = { title: useId() };
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const decide = useMutation({
-    mutationFn: async (body: ReviewDecisionRequest) =>
-      (await (await apiRequest("POST", operatorReviewPath(item.id), body)).json()) as ReviewItem,
-    onSuccess: async (decided) => {
-      setProblem(null);
-      toast({
-        title: decided.status === "approved" ? "Approved" : "Rejected",
-        description:
-          decided.status === "approved"
-            ? `${formatNumber(decided.steps)} steps of ${decided.walkerName} now count toward prize entries.`
-            : `${decided.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
-      });
-      // The item leaves the queue: the focus goes to the queue's heading, not lost with it.
-      onDecided();
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY }),
-        queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY }),
-        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
-      ]);
-    },
-    onError: async (error) => {
-      if (handleUnauthorizedError(error)) return;
-      setProblem(
-        serverMessage(error, "The decision could not be saved. Check your connection and try again."),
-      );
-      // Decided meanwhile by another operator: the queue as it stands now.
-      await queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY });
-    },
-  });
 
   return (
     <li className="review-item" aria-labelledby={ids.title}>
@@ -178,83 +130,19 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
           </ol>
         </div>
       )}
-      <DecisionControls
-        pending={decide.isPending ? (decide.variables?.decision ?? null) : null}
-        problem={problem}
-        onProblem={setProblem}
-        onDecide={(body) => decide.mutate(body)}
+      <ReviewDecision<ReviewItem>
+        path={operatorReviewPath(item.id)}
+        told={(decided) => ({
+          title: decided.status === "approved" ? "Approved" : "Rejected",
+          description:
+            decided.status === "approved"
+              ? `${formatNumber(decided.steps)} steps of ${decided.walkerName} now count toward prize entries.`
+              : `${decided.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
+        })}
+        onDecided={onDecided}
+        refresh={REVIEW_QUEUE_KEY}
         labels={{ approve: "Approve", approving: "Approving…", reject: "Reject", rejecting: "Rejecting…" }}
       />
     </li>
-  );
-}
-
-/**
- * A decision's reason (shown to the walker; needed to reject) and its two buttons, for one review
- * item or for a walker's whole month.
- */
-export function DecisionControls({
-  pending,
-  problem,
-  onProblem,
-  onDecide,
-  labels,
-}: {
-  /** The decision being saved, if one is. */
-  pending: ReviewDecisionRequest["decision"] | null;
-  problem: string | null;
-  onProblem: (problem: string | null) => void;
-  onDecide: (body: ReviewDecisionRequest) => void;
-  labels: { approve: string; approving: string; reject: string; rejecting: string };
-}) {
-  const ids = { reason: useId(), reasonHelp: useId(), problem: useId() };
-  const [reason, setReason] = useState("");
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const approve = () => {
-    const given = reason.trim();
-    onDecide({ decision: "approve", ...(given ? { reason: given } : {}) });
-  };
-  const reject = () => {
-    const given = reason.trim();
-    if (!given) {
-      onProblem(FAIR_PLAY_MESSAGES.reasonRequired);
-      reasonRef.current?.focus();
-      return;
-    }
-    onDecide({ decision: "reject", reason: given });
-  };
-  const reasonInvalid = problem === FAIR_PLAY_MESSAGES.reasonRequired;
-  return (
-    <>
-      <label htmlFor={ids.reason} className="block text-sm font-medium">
-        Reason{" "}
-        <span id={ids.reasonHelp} className="font-normal text-muted">
-          (shown to the walker; needed to reject)
-        </span>
-        <textarea
-          ref={reasonRef}
-          id={ids.reason}
-          rows={2}
-          maxLength={REVIEW_DECISION_REASON_MAX_CHARS}
-          className="field"
-          value={reason}
-          aria-invalid={reasonInvalid}
-          aria-describedby={reasonInvalid ? `${ids.reasonHelp} ${ids.problem}` : ids.reasonHelp}
-          onChange={(event) => {
-            setReason(event.target.value);
-            if (reasonInvalid) onProblem(null);
-          }}
-        />
-      </label>
-      <FormProblem id={ids.problem} problem={problem} />
-      <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-primary" disabled={pending !== null} onClick={approve}>
-          {pending === "approve" ? labels.approving : labels.approve}
-        </button>
-        <button type="button" className="btn-secondary" disabled={pending !== null} onClick={reject}>
-          {pending === "reject" ? labels.rejecting : labels.reject}
-        </button>
-      </div>
-    </>
   );
 }

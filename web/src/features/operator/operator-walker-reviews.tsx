@@ -3,18 +3,15 @@ import {
   formatShortDay,
   type MonthDecision,
   operatorReviewMonthPath,
-  type ReviewDecisionRequest,
   type WalkerReviewGroup,
 } from "@charity-steps/shared-types";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Users } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { apiRequest, serverMessage } from "../../lib/api-client";
+import { serverMessage } from "../../lib/api-client";
 import { formatSteps } from "../../lib/format";
-import { toast } from "../../lib/toast-store";
-import { handleUnauthorizedError } from "../../lib/unauthorized";
-import { AUDIT_LOG_KEY, WALKER_REVIEWS_KEY, walkerReviewsQuery } from "./operator-queries";
-import { DecisionControls, REVIEW_QUEUE_KEY } from "./operator-reviews";
+import { WALKER_REVIEWS_KEY, walkerReviewsQuery } from "./operator-queries";
+import { ReviewDecision } from "./review-decision";
 
 /**
  * What waits, by walker: one card per walker and month (however many devices, days or entries it
@@ -95,39 +92,8 @@ export function OperatorWalkerReviews() {
 }
 
 function WalkerCard({ group, onDecided }: { group: WalkerReviewGroup; onDecided: () => void }) {
-  const queryClient = useQueryClient();
   const ids = { title: useId() };
-  const [problem, setProblem] = useState<string | null>(null);
   const month = formatMonth(group.month);
-  const decide = useMutation({
-    mutationFn: async (body: ReviewDecisionRequest) =>
-      (await (
-        await apiRequest("POST", operatorReviewMonthPath(group.userId, group.month), body)
-      ).json()) as MonthDecision,
-    onSuccess: async (decided) => {
-      setProblem(null);
-      toast({
-        title: decided.status === "approved" ? "Month approved" : "Month turned down",
-        description:
-          decided.status === "approved"
-            ? `What waited of ${group.walkerName}'s ${month} now counts toward prize entries.`
-            : `${group.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
-      });
-      onDecided();
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY }),
-        queryClient.invalidateQueries({ queryKey: REVIEW_QUEUE_KEY }),
-        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
-      ]);
-    },
-    onError: async (error) => {
-      if (handleUnauthorizedError(error)) return;
-      setProblem(
-        serverMessage(error, "The decision could not be saved. Check your connection and try again."),
-      );
-      await queryClient.invalidateQueries({ queryKey: WALKER_REVIEWS_KEY });
-    },
-  });
 
   return (
     <li className="review-item" aria-labelledby={ids.title}>
@@ -161,11 +127,17 @@ function WalkerCard({ group, onDecided }: { group: WalkerReviewGroup; onDecided:
           </li>
         ))}
       </ul>
-      <DecisionControls
-        pending={decide.isPending ? (decide.variables?.decision ?? null) : null}
-        problem={problem}
-        onProblem={setProblem}
-        onDecide={(body) => decide.mutate(body)}
+      <ReviewDecision<MonthDecision>
+        path={operatorReviewMonthPath(group.userId, group.month)}
+        told={(decided) => ({
+          title: decided.status === "approved" ? "Month approved" : "Month turned down",
+          description:
+            decided.status === "approved"
+              ? `What waited of ${group.walkerName}'s ${month} now counts toward prize entries.`
+              : `${group.walkerName} is told the reason; the steps stay on their totals, not for prizes.`,
+        })}
+        onDecided={onDecided}
+        refresh={WALKER_REVIEWS_KEY}
         labels={{
           approve: `Approve ${month}`,
           approving: "Approving…",
