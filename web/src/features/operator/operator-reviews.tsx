@@ -7,11 +7,11 @@ import {
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { serverMessage } from "../../lib/api-client";
+import { useId } from "react";
 import { londonDayAndTime } from "../../lib/london-time";
 import { REVIEW_QUEUE_KEY, reviewQueueQuery } from "./operator-queries";
 import { ReviewDecision } from "./review-decision";
+import { ReviewSection } from "./review-section";
 import "./operator-reviews.css";
 
 const KIND_WORDS = {
@@ -26,53 +26,30 @@ const KIND_WORDS = {
  * them on the walker's totals, never for prizes, and the reason is shown to the walker.
  */
 export function OperatorReviews() {
-  const ids = { title: useId() };
-  const queue = useQuery(reviewQueueQuery);
-  const titleRef = useRef<HTMLHeadingElement>(null);
-  const [focusTitle, setFocusTitle] = useState(0);
-  useEffect(() => {
-    if (focusTitle > 0) titleRef.current?.focus();
-  }, [focusTitle]);
-  const reviews = queue.data?.reviews ?? [];
-
   return (
-    <section className="card mt-4 space-y-3 p-4" aria-labelledby={ids.title}>
-      <h2
-        ref={titleRef}
-        tabIndex={-1}
-        id={ids.title}
-        className="review-title flex items-center gap-2 text-lg font-semibold"
-      >
-        <ShieldCheck aria-hidden="true" className="size-5 text-brand-strong" />
-        Review queue
-      </h2>
-      <p className="text-sm text-muted">
-        Steps waiting for a quick check before they count toward prize entries, oldest first. They already
-        count on the walker's totals; nothing is deleted.
-      </p>
-      {queue.isPending ? (
-        <p className="text-sm text-muted">Loading…</p>
-      ) : queue.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {serverMessage(queue.error, "The review queue could not be loaded.")}
-        </p>
-      ) : reviews.length === 0 ? (
-        <p className="text-sm text-muted">Nothing is waiting for a check.</p>
-      ) : (
+    <ReviewSection
+      icon={ShieldCheck}
+      title="Review queue"
+      intro="Steps waiting for a quick check before they count toward prize entries, oldest first. They already count on the walker's totals; nothing is deleted."
+      query={useQuery(reviewQueueQuery)}
+      notLoaded="The review queue could not be loaded."
+      isEmpty={(queue) => queue.reviews.length === 0}
+      empty="Nothing is waiting for a check."
+      list={(queue, onDecided) => (
         <>
           <ol className="review-list" aria-label="Entries waiting for a check, oldest first">
-            {reviews.map((item) => (
-              <ReviewCard key={item.id} item={item} onDecided={() => setFocusTitle((n) => n + 1)} />
+            {queue.reviews.map((item) => (
+              <ReviewCard key={item.id} item={item} onDecided={onDecided} />
             ))}
           </ol>
-          {queue.data?.truncated && (
+          {queue.truncated && (
             <p className="text-sm text-muted">
               More entries wait than are shown: the oldest come first, the rest follow as these are checked.
             </p>
           )}
         </>
       )}
-    </section>
+    />
   );
 }
 

@@ -7,11 +7,11 @@ import {
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { Users } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { serverMessage } from "../../lib/api-client";
+import { useId, useState } from "react";
 import { formatSteps } from "../../lib/format";
 import { WALKER_REVIEWS_KEY, walkerReviewsQuery } from "./operator-queries";
 import { ReviewDecision } from "./review-decision";
+import { ReviewSection } from "./review-section";
 
 /**
  * What waits, by walker: one card per walker and month (however many devices, days or entries it
@@ -19,75 +19,51 @@ import { ReviewDecision } from "./review-decision";
  * turns down the whole month; steps that arrive after it are weighed again.
  */
 export function OperatorWalkerReviews() {
-  const ids = { title: useId() };
   const [page, setPage] = useState(1);
   const queue = useQuery(walkerReviewsQuery(page));
-  const titleRef = useRef<HTMLHeadingElement>(null);
-  const [focusTitle, setFocusTitle] = useState(0);
-  useEffect(() => {
-    if (focusTitle > 0) titleRef.current?.focus();
-  }, [focusTitle]);
-  const walkers = queue.data?.walkers ?? [];
   const pageCount = queue.data?.pageCount ?? 1;
-
   return (
-    <section className="card mt-4 space-y-3 p-4" aria-labelledby={ids.title}>
-      <h2
-        ref={titleRef}
-        tabIndex={-1}
-        id={ids.title}
-        className="review-title flex items-center gap-2 text-lg font-semibold"
-      >
-        <Users aria-hidden="true" className="size-5 text-brand-strong" />
-        Waiting, by walker
-      </h2>
-      <p className="text-sm text-muted">
-        Each walker's steps that wait this month and last, the most first: late days, days above the ceiling,
-        further devices, and the entries above. One decision covers the whole month.
-      </p>
-      {queue.isPending ? (
-        <p className="text-sm text-muted">Loading…</p>
-      ) : queue.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {serverMessage(queue.error, "The walkers waiting for a check could not be loaded.")}
-        </p>
-      ) : walkers.length === 0 ? (
-        <p className="text-sm text-muted">No walker has steps waiting for a check.</p>
-      ) : (
+    <ReviewSection
+      icon={Users}
+      title="Waiting, by walker"
+      intro="Each walker's steps that wait this month and last, the most first: late days, days above the ceiling, further devices, and the entries above. One decision covers the whole month."
+      query={queue}
+      notLoaded="The walkers waiting for a check could not be loaded."
+      isEmpty={(data) => data.walkers.length === 0}
+      empty="No walker has steps waiting for a check."
+      list={(data, onDecided) => (
         <ol className="review-list" aria-label="Walkers with steps waiting, the most first">
-          {walkers.map((group) => (
-            <WalkerCard
-              key={`${group.userId}|${group.month}`}
-              group={group}
-              onDecided={() => setFocusTitle((n) => n + 1)}
-            />
+          {data.walkers.map((group) => (
+            <WalkerCard key={`${group.userId}|${group.month}`} group={group} onDecided={onDecided} />
           ))}
         </ol>
       )}
-      {pageCount > 1 && (
-        <nav aria-label="Pages of walkers" className="flex flex-wrap items-center gap-2">
-          <button
-            type="button"
-            className="btn-secondary"
-            disabled={page <= 1}
-            onClick={() => setPage((n) => n - 1)}
-          >
-            Previous page
-          </button>
-          <span className="text-sm text-muted">
-            Page {page} of {pageCount}
-          </span>
-          <button
-            type="button"
-            className="btn-secondary"
-            disabled={page >= pageCount}
-            onClick={() => setPage((n) => n + 1)}
-          >
-            Next page
-          </button>
-        </nav>
-      )}
-    </section>
+      after={
+        pageCount > 1 && (
+          <nav aria-label="Pages of walkers" className="flex flex-wrap items-center gap-2">
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={page <= 1}
+              onClick={() => setPage((n) => n - 1)}
+            >
+              Previous page
+            </button>
+            <span className="text-sm text-muted">
+              Page {page} of {pageCount}
+            </span>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={page >= pageCount}
+              onClick={() => setPage((n) => n + 1)}
+            >
+              Next page
+            </button>
+          </nav>
+        )
+      }
+    />
   );
 }
 
