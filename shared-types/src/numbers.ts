@@ -22,6 +22,7 @@ export function formatNumber(value: number): string {
  * digits, and those that start "eight", "eleven" or "eighteen" start with a vowel sound.
  */
 export function articleFor(count: number): "a" | "an" {
+  if (!Number.isFinite(count)) return "a";
   let lead = Math.floor(Math.abs(count));
   while (lead >= 1000) lead = Math.floor(lead / 1000);
   return String(lead).startsWith("8") || lead === 11 || lead === 18 ? "an" : "a";

@@ -48,4 +48,8 @@ describe("articleFor", () => {
       a.map((count) => `a ${formatNumber(count)}`),
     );
   });
+
+  it("answers for a number that is not finite, as formatNumber does", () => {
+    expect([Infinity, -Infinity, Number.NaN].map(articleFor)).toEqual(["a", "a", "a"]);
+  });
 });

@@ -94,7 +94,7 @@ export class WeeklySummaries {
         if (!(error instanceof NoticesNotRecorded)) {
           // A read or the batch's transaction failed (the database, not one walker's notice): the
           // walkers it could not tell are named, the next look tries them again, and the batches
-          // after go on, so that a batch that always fails holds back no one else.
+          // after it go on, so that a batch that always fails holds back no one in them.
           this.deps.log.warn(
             { err: error, week: start, userIds },
             "weekly summaries: a batch could not be told; the next look tries again",

@@ -26,23 +26,24 @@ const KIND_WORDS = {
  * them on the walker's totals, never for prizes, and the reason is shown to the walker.
  */
 export function OperatorReviews() {
+  const queue = useQuery(reviewQueueQuery);
   return (
     <ReviewSection
       icon={ShieldCheck}
       title="Review queue"
       intro="Steps waiting for a quick check before they count toward prize entries, oldest first. They already count on the walker's totals; nothing is deleted."
-      query={useQuery(reviewQueueQuery)}
+      query={queue}
       notLoaded="The review queue could not be loaded."
-      isEmpty={(queue) => queue.reviews.length === 0}
+      isEmpty={(data) => data.reviews.length === 0}
       empty="Nothing is waiting for a check."
-      list={(queue, onDecided) => (
+      list={(data, onDecided) => (
         <>
           <ol className="review-list" aria-label="Entries waiting for a check, oldest first">
-            {queue.reviews.map((item) => (
+            {data.reviews.map((item) => (
               <ReviewCard key={item.id} item={item} onDecided={onDecided} />
             ))}
           </ol>
-          {queue.truncated && (
+          {data.truncated && (
             <p className="text-sm text-muted">
               More entries wait than are shown: the oldest come first, the rest follow as these are checked.
             </p>

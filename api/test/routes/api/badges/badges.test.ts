@@ -258,14 +258,16 @@ describe.each(dialects)("badges (%s)", (dialect) => {
     expect(warnings.map(({ fields, message }) => [message, fields.walkers])).toEqual([
       ["looks: the walkers' goals and days could not be read", 1],
     ]);
+    const goalNotices = async () =>
+      (await testApp.app.repositories.notifications.everyOne(walker.user.id))
+        .filter(({ kind }) => kind === "goal_reached")
+        .map(({ event_key }) => event_key);
     expect(await badgeIds(walker.user.id)).toEqual([]);
+    expect(await goalNotices()).toEqual([]);
     await phoneSynced(walker.cookie, "2026-11-21", 10_400);
     await testApp.app.services.badges.flush();
     expect(await badgeIds(walker.user.id)).toEqual(["first-10000-step-day", "first-prize-entry"]);
-    const goalNotices = (await testApp.app.repositories.notifications.everyOne(walker.user.id)).filter(
-      ({ kind }) => kind === "goal_reached",
-    );
-    expect(goalNotices.map(({ event_key }) => event_key)).toEqual(["2026-11-21"]);
+    expect(await goalNotices()).toEqual(["2026-11-21"]);
   });
 
   it("makes no look for a sync that raised nothing: a replay or a lower count of a day", async () => {
