@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { escapeHtml } from "../auth/provider/pages.js";
 import type { AppConfig } from "../config.js";
 import type { HabitsRepository, WeeklySummaryWalker } from "../repositories/habits.js";
+import type { HealthRepository } from "../repositories/health.js";
 import type { NotificationRow } from "../repositories/notifications.js";
 import { type Notice, NoticesNotRecorded, type Notifier } from "./notifier.js";
 
@@ -71,6 +72,7 @@ export class WeeklySummaries {
   constructor(
     private readonly deps: {
       habits: HabitsRepository;
+      health: HealthRepository;
       notifier: Notifier;
       config: AppConfig;
       log: FastifyBaseLogger;
@@ -83,36 +85,87 @@ export class WeeklySummaries {
     if (start === null) return 0;
     const walkers = await this.deps.habits.weeklySummaryWalkers(start, WEEKLY_SUMMARIES_PER_LOOK);
     let told = 0;
-    // A batch at a time: each walker's week is read, then the batch is told in one transaction.
+    // A batch at a time: the batch's weeks are read, then it is told in one transaction.
     for (let at = 0; at < walkers.length; at += SUMMARIES_TOLD_AT_ONCE) {
       const batch = walkers.slice(at, at + SUMMARIES_TOLD_AT_ONCE);
-      const userIds = batch.map((walker) => walker.id);
       let rows: readonly (NotificationRow | undefined)[];
       try {
         rows = await this.tellBatch(batch, start, now);
       } catch (error) {
-        if (!(error instanceof NoticesNotRecorded)) {
-          // A read or the batch's transaction failed (the database, not one walker's notice): the
-          // walkers it could not tell are named, the next look tries them again, and the batches
-          // after it go on, so that a batch that always fails holds back no one in them.
+        const { answers, notTold, databaseDown, cause } =
+          error instanceof NoticesNotRecorded
+            ? {
+                answers: error.answers,
+                notTold: batch.filter((_, index) => error.failed.has(index)).map((walker) => walker.id),
+                databaseDown: false,
+                cause: error,
+              }
+            : await this.tellOneByOne(batch, start, now);
+        rows = answers;
+        told += rows.filter((row) => row !== undefined).length;
+        if (databaseDown) {
+          // The batches after this one would fail alike: the look stops, and the next starts again.
           this.deps.log.warn(
-            { err: error, week: start, userIds },
-            "weekly summaries: a batch could not be told; the next look tries again",
+            { err: cause ?? error, week: start, userIds: notTold },
+            "weekly summaries: the database did not answer; the next look tries again",
           );
-          continue;
+          break;
         }
-        // A walker whose summary fails is looked at again next time.
-        const failed = userIds.filter((_, index) => error.failed.has(index));
+        // A walker whose summary fails is looked at again next time. A batch that failed together
+        // and was then told in full says so, so that the failure is not lost.
         this.deps.log.warn(
-          { err: error, week: start, userIds: failed },
-          "weekly summaries: some could not be told",
+          { err: cause ?? error, week: start, userIds: notTold },
+          notTold.length > 0
+            ? "weekly summaries: some could not be told"
+            : "weekly summaries: a batch failed together; each of its walkers was told on their own",
         );
-        rows = error.answers;
+        continue;
       }
       told += rows.filter((row) => row !== undefined).length;
     }
     if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");
     return told;
+  }
+
+  /**
+   * A batch that failed together (a read, its transaction, or walkers whose own notices fail sitting
+   * first in it, when the notifier takes the database to be failing), told one walker at a time, so
+   * that one walker's failure holds back no one else in it. After a walker's failure the database
+   * is asked the health check's question: when it does not answer, the failure was not the
+   * walker's, and the rest of the batch is not tried.
+   */
+  private async tellOneByOne(
+    batch: readonly WeeklySummaryWalker[],
+    start: DayString,
+    now: number,
+  ): Promise<{
+    answers: (NotificationRow | undefined)[];
+    notTold: string[];
+    databaseDown: boolean;
+    /** The first walker's failure, for the log. */
+    cause: unknown;
+  }> {
+    const answers: (NotificationRow | undefined)[] = [];
+    const notTold: string[] = [];
+    let cause: unknown;
+    for (const [index, walker] of batch.entries()) {
+      try {
+        answers.push(...(await this.tellBatch([walker], start, now)));
+      } catch (error) {
+        answers.push(undefined);
+        notTold.push(walker.id);
+        cause ??= error;
+        const answering = await this.deps.health.check().then(
+          () => true,
+          () => false,
+        );
+        if (!answering) {
+          notTold.push(...batch.slice(index + 1).map((rest) => rest.id));
+          return { answers, notTold, databaseDown: true, cause };
+        }
+      }
+    }
+    return { answers, notTold, databaseDown: false, cause };
   }
 
   /** Reads the batch's weeks at once and tells it in one transaction (`notifyAll`'s answers). */

@@ -231,7 +231,7 @@ export async function buildDataLayer(
         })
       : null,
     badges: new BadgeAwards({ badges, habits, eligibleSteps, notifier, challenges: challengeService, log }),
-    weeklySummaries: new WeeklySummaries({ habits, notifier, config, log }),
+    weeklySummaries: new WeeklySummaries({ habits, health: repositories.health, notifier, config, log }),
     unsubscribeLinks,
     push,
     notifier,

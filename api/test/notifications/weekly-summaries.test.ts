@@ -180,61 +180,130 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(await summaries(walkers[1]?.cookie as string)).toEqual(["Your week from Mon 4 Jan"]);
   });
 
-  it("names the walkers of a batch that could not be told, goes on with the batch after, and tells them at the next look", async () => {
-    // One batch and one walker more, not mailed (their emails are not confirmed).
-    const walkers = [];
+  /** One batch and one walker more, who walked on `day`, not mailed (their emails are not confirmed). */
+  const batchAndOne = async (day: DayString) => {
+    const walkers: string[] = [];
     for (let n = 0; n <= SUMMARIES_TOLD_AT_ONCE; n += 1) {
       const { user } = await createSignedInWalker(testApp.app, `Batch${n}`);
-      await walked(user.id, "2027-02-02", 6_000);
+      await walked(user.id, day, 6_000);
       walkers.push(user.id);
     }
     // Walkers are told in the order of their ids: the first batch holds the first fifty.
-    const [firstBatch, after] = [[...walkers].sort().slice(0, -1), [...walkers].sort().slice(-1)];
+    return walkers.sort();
+  };
+  const summaryOwners = async (week: DayString) =>
+    (
+      await testApp.app.database.db
+        .selectFrom("notifications")
+        .select("user_id")
+        .where("kind", "=", "weekly_summary")
+        .where("event_key", "=", week)
+        .orderBy("user_id")
+        .execute()
+    ).map(({ user_id }) => user_id);
+  /** Runs `work` with the weeks' reads watched (each call's walkers) and, with `failing`, refused. */
+  const weeksReadWhile = async (
+    work: () => Promise<void>,
+    failing?: (userIds: readonly string[]) => boolean,
+  ) => {
     const { habits } = testApp.app.repositories;
     const read = habits.weeks.bind(habits);
-    // The database fails the read of the weeks of the batch that holds one walker.
-    const failing = vi
-      .spyOn(habits, "weeks")
-      .mockImplementation((userIds, start) =>
-        userIds.includes(firstBatch[0] as string)
-          ? Promise.reject(new Error("the disk could not be read"))
-          : read(userIds, start),
-      );
-    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
+    const asked: string[][] = [];
+    const spy = vi.spyOn(habits, "weeks").mockImplementation((userIds, start) => {
+      asked.push([...userIds]);
+      return failing?.(userIds)
+        ? Promise.reject(new Error("the disk could not be read"))
+        : read(userIds, start);
+    });
     try {
-      warnings = await warningsWhile(testApp.app.log, async () => {
-        expect(await tick("2027-02-08T08:00:00Z")).toBe(1);
-      });
+      await work();
     } finally {
-      failing.mockRestore();
+      spy.mockRestore();
     }
+    return asked;
+  };
+
+  it("tells the rest of a batch one at a time when it fails together, names the walker it could not tell, and tells them at the next look", async () => {
+    const walkers = await batchAndOne("2027-02-02");
+    const [firstBatch, unlucky] = [walkers.slice(0, -1), walkers[0] as string];
+    // The read of any weeks that hold the unlucky walker's fails, and so their whole first batch.
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
+    const asked = await weeksReadWhile(
+      async () => {
+        warnings = await warningsWhile(testApp.app.log, async () => {
+          expect(await tick("2027-02-08T08:00:00Z")).toBe(SUMMARIES_TOLD_AT_ONCE);
+        });
+      },
+      (userIds) => userIds.includes(unlucky),
+    );
+    // The batch together, then each of its walkers alone, then the batch after.
+    expect(asked).toEqual([firstBatch, ...firstBatch.map((userId) => [userId]), walkers.slice(-1)]);
     expect(warnings.map(({ fields, message }) => [message, fields.userIds])).toEqual([
-      ["weekly summaries: a batch could not be told; the next look tries again", firstBatch],
+      ["weekly summaries: some could not be told", [unlucky]],
     ]);
-    const summaryOwners = async () =>
-      (
-        await testApp.app.database.db
-          .selectFrom("notifications")
-          .select("user_id")
-          .where("kind", "=", "weekly_summary")
-          .where("event_key", "=", "2027-02-01")
-          .orderBy("user_id")
-          .execute()
-      ).map(({ user_id }) => user_id);
-    expect(await summaryOwners()).toEqual(after);
-    // The read mended, the next look tells the first batch, its fifty weeks read at once, and the
-    // one after tells no one twice.
-    const reads = vi.spyOn(habits, "weeks");
+    expect(await summaryOwners("2027-02-01")).toEqual(walkers.slice(1));
+    // The read mended, the next look tells the walker left out, and the one after tells no one twice.
+    expect(await tick("2027-02-08T08:05:00Z")).toBe(1);
+    expect(await tick("2027-02-08T08:10:00Z")).toBe(0);
+    expect(await summaryOwners("2027-02-01")).toEqual(walkers);
+  });
+
+  it("tells a batch whose read failed once a walker at a time, and says the batch failed together", async () => {
+    const walkers: string[] = [];
+    for (const name of ["Ida", "Jo", "Kit"]) {
+      const { user } = await createSignedInWalker(testApp.app, name);
+      await walked(user.id, "2027-04-06", 6_000);
+      walkers.push(user.id);
+    }
+    walkers.sort();
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
+    const asked = await weeksReadWhile(
+      async () => {
+        warnings = await warningsWhile(testApp.app.log, async () => {
+          expect(await tick("2027-04-12T08:00:00Z")).toBe(3);
+        });
+      },
+      // The read of the three weeks together fails; each read alone answers.
+      (userIds) => userIds.length > 1,
+    );
+    expect(asked).toEqual([walkers, ...walkers.map((userId) => [userId])]);
+    expect(warnings.map(({ fields, message }) => [message, fields.userIds])).toEqual([
+      ["weekly summaries: a batch failed together; each of its walkers was told on their own", []],
+    ]);
+    expect(await summaryOwners("2027-04-05")).toEqual(walkers);
+  });
+
+  it("stops the look when the database does not answer, naming the walkers it could not tell, and tells them at the next look", async () => {
+    const walkers = await batchAndOne("2027-03-02");
+    const firstBatch = walkers.slice(0, -1);
+    const { health } = testApp.app.repositories;
+    const down = vi.spyOn(health, "check").mockRejectedValue(new Error("connection refused"));
+    let warnings: Awaited<ReturnType<typeof warningsWhile>> = [];
     let asked: string[][] = [];
     try {
-      expect(await tick("2027-02-08T08:05:00Z")).toBe(SUMMARIES_TOLD_AT_ONCE);
-      asked = reads.mock.calls.map(([userIds]) => [...userIds]);
+      asked = await weeksReadWhile(
+        async () => {
+          warnings = await warningsWhile(testApp.app.log, async () => {
+            expect(await tick("2027-03-08T08:00:00Z")).toBe(0);
+          });
+        },
+        () => true,
+      );
     } finally {
-      reads.mockRestore();
+      down.mockRestore();
     }
-    expect(asked).toEqual([firstBatch]);
-    expect(await tick("2027-02-08T08:10:00Z")).toBe(0);
-    expect(await summaryOwners()).toEqual([...walkers].sort());
+    // The batch together, its first walker alone, then nothing more: not the batch after either.
+    expect(asked).toEqual([firstBatch, [firstBatch[0]]]);
+    expect(warnings.map(({ fields, message }) => [message, fields.userIds])).toEqual([
+      ["weekly summaries: the database did not answer; the next look tries again", firstBatch],
+    ]);
+    expect(await summaryOwners("2027-03-01")).toEqual([]);
+    // The database back, the next look tells them all, their weeks read a batch at a time.
+    const mended = await weeksReadWhile(async () => {
+      expect(await tick("2027-03-08T08:05:00Z")).toBe(walkers.length);
+    });
+    expect(mended).toEqual([firstBatch, walkers.slice(-1)]);
+    expect(await summaryOwners("2027-03-01")).toEqual(walkers);
   });
 
   it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {
