@@ -19,6 +19,16 @@ import { type Notice, NoticesNotRecorded, type Notifier } from "./notifier.js";
 export const WEEKLY_SUMMARIES_PER_LOOK = 200;
 /** Walkers told in one transaction. */
 export const SUMMARIES_TOLD_AT_ONCE = 50;
+/** What telling a batch came to: each walker's row (undefined where not told), and who was not told. */
+interface BatchTold {
+  answers: readonly (NotificationRow | undefined)[];
+  notTold: string[];
+  /** The database did not answer: the rest of the look waits for the next. */
+  databaseDown: boolean;
+  /** The first failure met, if any. */
+  failure?: unknown;
+}
+
 /** Where the week's card is. */
 const WEEK_SUMMARY_URL = "/dashboard";
 
@@ -88,43 +98,47 @@ export class WeeklySummaries {
     // A batch at a time: the batch's weeks are read, then it is told in one transaction.
     for (let at = 0; at < walkers.length; at += SUMMARIES_TOLD_AT_ONCE) {
       const batch = walkers.slice(at, at + SUMMARIES_TOLD_AT_ONCE);
-      let rows: readonly (NotificationRow | undefined)[];
-      try {
-        rows = await this.tellBatch(batch, start, now);
-      } catch (error) {
-        const { answers, notTold, databaseDown, cause } =
-          error instanceof NoticesNotRecorded
-            ? {
-                answers: error.answers,
-                notTold: batch.filter((_, index) => error.failed.has(index)).map((walker) => walker.id),
-                databaseDown: false,
-                cause: error,
-              }
-            : await this.tellOneByOne(batch, start, now);
-        rows = answers;
-        told += rows.filter((row) => row !== undefined).length;
-        if (databaseDown) {
-          // The batches after this one would fail alike: the look stops, and the next starts again.
-          this.deps.log.warn(
-            { err: cause ?? error, week: start, userIds: notTold },
-            "weekly summaries: the database did not answer; the next look tries again",
-          );
-          break;
-        }
-        // A walker whose summary fails is looked at again next time. A batch that failed together
-        // and was then told in full says so, so that the failure is not lost.
-        this.deps.log.warn(
-          { err: cause ?? error, week: start, userIds: notTold },
-          notTold.length > 0
+      const { answers, notTold, databaseDown, failure } = await this.tellBatchOrEach(batch, start, now);
+      told += answers.filter((row) => row !== undefined).length;
+      if (failure === undefined) continue;
+      // A walker whose summary fails is looked at again next time. A batch that failed together
+      // and was then told in full says so, so that the failure is not lost. With the database not
+      // answering, the batches after this one would fail alike: the look stops, and the next
+      // starts again.
+      this.deps.log.warn(
+        { err: failure, week: start, userIds: notTold },
+        databaseDown
+          ? "weekly summaries: the database did not answer; the next look tries again"
+          : notTold.length > 0
             ? "weekly summaries: some could not be told"
             : "weekly summaries: a batch failed together; each of its walkers was told on their own",
-        );
-        continue;
-      }
-      told += rows.filter((row) => row !== undefined).length;
+      );
+      if (databaseDown) break;
     }
     if (told > 0) this.deps.log.info({ week: start, told }, "weekly summaries told");
     return told;
+  }
+
+  /**
+   * Tells a batch together (`notifyAll`'s answers) and, when that fails as a whole, a walker at a
+   * time (`tellOneByOne`). `notTold` names the walkers left to the next look; `failure`, when there
+   * was one, is the first.
+   */
+  private async tellBatchOrEach(
+    batch: readonly WeeklySummaryWalker[],
+    start: DayString,
+    now: number,
+  ): Promise<BatchTold> {
+    try {
+      return { answers: await this.tellBatch(batch, start, now), notTold: [], databaseDown: false };
+    } catch (error) {
+      if (error instanceof NoticesNotRecorded) {
+        const notTold = batch.filter((_, index) => error.failed.has(index)).map((walker) => walker.id);
+        return { answers: error.answers, notTold, databaseDown: false, failure: error };
+      }
+      const alone = await this.tellOneByOne(batch, start, now);
+      return { ...alone, failure: alone.failure ?? error };
+    }
   }
 
   /**
@@ -138,34 +152,28 @@ export class WeeklySummaries {
     batch: readonly WeeklySummaryWalker[],
     start: DayString,
     now: number,
-  ): Promise<{
-    answers: (NotificationRow | undefined)[];
-    notTold: string[];
-    databaseDown: boolean;
-    /** The first walker's failure, for the log. */
-    cause: unknown;
-  }> {
+  ): Promise<BatchTold> {
     const answers: (NotificationRow | undefined)[] = [];
     const notTold: string[] = [];
-    let cause: unknown;
+    let failure: unknown;
     for (const [index, walker] of batch.entries()) {
       try {
         answers.push(...(await this.tellBatch([walker], start, now)));
       } catch (error) {
         answers.push(undefined);
         notTold.push(walker.id);
-        cause ??= error;
+        failure ??= error;
         const answering = await this.deps.health.check().then(
           () => true,
           () => false,
         );
         if (!answering) {
           notTold.push(...batch.slice(index + 1).map((rest) => rest.id));
-          return { answers, notTold, databaseDown: true, cause };
+          return { answers, notTold, databaseDown: true, failure };
         }
       }
     }
-    return { answers, notTold, databaseDown: false, cause };
+    return { answers, notTold, databaseDown: false, failure };
   }
 
   /** Reads the batch's weeks at once and tells it in one transaction (`notifyAll`'s answers). */
