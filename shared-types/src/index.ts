@@ -1,5 +1,6 @@
 export * from "./account.js";
 export * from "./apple-health.js";
+export * from "./articles.js";
 export * from "./auth.js";
 export * from "./badges.js";
 export * from "./challenges.js";

@@ -15,15 +15,3 @@ export function formatNumber(value: number): string {
   const sign = value < 0 && (whole !== "0" || decimals !== "") ? "-" : "";
   return `${sign}${grouped}${decimals ? `.${decimals}` : ""}`;
 }
-
-/**
- * "a" or "an" before a whole number as it is read aloud: "an 8-day streak", "an 11-day streak", "an
- * 80-day streak", "a 100-day streak", "an 18,000-step day". A number is read from its first group of
- * digits, and those that start "eight", "eleven" or "eighteen" start with a vowel sound.
- */
-export function articleFor(count: number): "a" | "an" {
-  if (!Number.isFinite(count)) return "a";
-  let lead = Math.floor(Math.abs(count));
-  while (lead >= 1000) lead = Math.floor(lead / 1000);
-  return String(lead).startsWith("8") || lead === 11 || lead === 18 ? "an" : "a";
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { articleFor, formatNumber } from "../src/numbers.js";
+import { formatNumber } from "../src/numbers.js";
 
 const intl = new Intl.NumberFormat("en-GB");
 
@@ -34,22 +34,5 @@ describe("formatNumber", () => {
   it("leaves what is not a finite number as JavaScript writes it", () => {
     expect(formatNumber(Number.NaN)).toBe("NaN");
     expect(formatNumber(Number.POSITIVE_INFINITY)).toBe("Infinity");
-  });
-});
-
-describe("articleFor", () => {
-  it("says an before the numbers read with a vowel first, and a before the others", () => {
-    const an = [8, 11, 18, 80, 81, 89, 800, 888, 8_000, 11_000, 18_500, 80_000, 800_000, 8_000_000];
-    const a = [1, 2, 7, 9, 10, 12, 17, 19, 20, 71, 100, 110, 180, 1_000, 1_100, 1_800, 12_000, 100_000];
-    expect(an.map((count) => `${articleFor(count)} ${formatNumber(count)}`)).toEqual(
-      an.map((count) => `an ${formatNumber(count)}`),
-    );
-    expect(a.map((count) => `${articleFor(count)} ${formatNumber(count)}`)).toEqual(
-      a.map((count) => `a ${formatNumber(count)}`),
-    );
-  });
-
-  it("answers for a number that is not finite, as formatNumber does", () => {
-    expect([Infinity, -Infinity, Number.NaN].map(articleFor)).toEqual(["a", "a", "a"]);
   });
 });

@@ -6,6 +6,7 @@
 import { drawWinners, redraw, serializeTickets } from "@charity-steps/prize-draw";
 import {
   addMonths,
+  articleFor,
   DRAW_CLAIM_MESSAGES,
   DRAW_MESSAGES,
   DRAW_PRIZES_MAX,
@@ -402,19 +403,21 @@ export class DrawService {
     const { publicUrl } = this.deps.config;
     const month = formatMonth(prize.month);
     const claimBy = londonDateTime(Number(prize.claim_by));
+    // Operators name the tiers: "an Eco prize" as well as "a Gold prize".
+    const aPrize = `${articleFor(prize.tier)} ${prize.tier} prize`;
     return {
       userId,
       kind: "prize_won",
       eventKey: prize.id,
       title: "You won a prize!",
-      body: `Your ticket won a ${prize.tier} prize in the draw for ${month}. Claim it by ${claimBy} (London time).`,
+      body: `Your ticket won ${aPrize} in the draw for ${month}. Claim it by ${claimBy} (London time).`,
       url: prizeClaimPagePath(prize.id),
       mail: (walker, links) => ({
-        subject: `You won a ${prize.tier} prize in the Charity Steps draw for ${month}`,
+        subject: `You won ${aPrize} in the Charity Steps draw for ${month}`,
         ...mailLayout({
           greeting: `Hello ${walker.firstName ?? "there"},`,
           paragraphs: [
-            `Your ticket ${prize.ticket_id} won a ${prize.tier} prize in the draw for ${month}: ${prize.description}`,
+            `Your ticket ${prize.ticket_id} won ${aPrize} in the draw for ${month}: ${prize.description}`,
             `To receive it, claim it by ${claimBy} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
             `The draw's results, and how to check them yourself: ${publicUrl}${drawResultsPagePath(prize.month)}`,
           ],

@@ -509,6 +509,37 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     expect((await verify(month)).ok).toBe(true);
   });
 
+  it("tells the winner of a tier an operator named with the article its name is read with", async () => {
+    const month = addMonths(thisMonth, -10);
+    await open(month);
+    const tiers = [{ name: "Eco", prizes: 1, description: "A bamboo water bottle" }];
+    expect(await testApp.app.repositories.draws.setTiers(month, tiers, operator.user.id, inside(month))).toBe(
+      true,
+    );
+    const winner = await walker(month, 10_000);
+    await testApp.app.services.draws.run(month, operator.user.id, afterClose(month));
+
+    const monthName = formatMonth(month);
+    const notice = await testApp.app.database.db
+      .selectFrom("notifications")
+      .select(["title", "body"])
+      .where("user_id", "=", winner.user.id)
+      .where("kind", "=", "prize_won")
+      .executeTakeFirstOrThrow();
+    expect(notice.title).toBe("You won a prize!");
+    expect(notice.body).toMatch(
+      new RegExp(`^Your ticket won an Eco prize in the draw for ${monthName}\\. Claim it by `),
+    );
+    const mail = await testApp.app.database.db
+      .selectFrom("mail_outbox")
+      .select("subject")
+      .where("to", "=", winner.user.email ?? "")
+      .execute();
+    expect(mail.map((message) => message.subject)).toEqual([
+      `You won an Eco prize in the Charity Steps draw for ${monthName}`,
+    ]);
+  });
+
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {
     const month = addMonths(thisMonth, -8);
     await open(month);

@@ -1,4 +1,4 @@
-import { formatMonth, londonLongDate } from "@charity-steps/shared-types";
+import { articleFor, formatMonth, londonLongDate } from "@charity-steps/shared-types";
 import { Trophy } from "lucide-react";
 import { Link } from "react-router-dom";
 import { prizeClaimPagePath } from "./prize-format";
@@ -18,8 +18,8 @@ export function PrizeBanner() {
         <div key={prize.id} className="flex flex-wrap items-center gap-3" data-testid="prize-banner">
           <Trophy aria-hidden="true" className="size-6 shrink-0 text-brand-strong" />
           <p className="min-w-48 flex-1 font-semibold">
-            You won a {prize.tier} prize in the {formatMonth(prize.month)} draw! Claim it by{" "}
-            {londonLongDate(prize.claimBy)}.
+            You won {articleFor(prize.tier)} {prize.tier} prize in the {formatMonth(prize.month)} draw! Claim
+            it by {londonLongDate(prize.claimBy)}.
           </p>
           <Link to={prizeClaimPagePath(prize.id)} className="btn-primary">
             Claim your {prize.tier} prize

@@ -53,6 +53,15 @@ describe("the dashboard's prize banner", () => {
     );
   });
 
+  it("says an before a tier an operator named with a vowel first", async () => {
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize({ tier: "Eco" })] })));
+    renderBanner();
+    const banner = await screen.findByTestId("prize-banner");
+    expect(banner.textContent).toContain(
+      "You won an Eco prize in the October 2026 draw! Claim it by 17 November 2026.",
+    );
+  });
+
   it("shows nothing when no prize awaits a claim, nor when the prizes cannot be loaded", async () => {
     server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize({ status: "claimed" })] })));
     const first = renderBanner();
