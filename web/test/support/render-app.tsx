@@ -12,13 +12,18 @@ beforeAll(async () => {
   await Promise.all(Object.values(screens).map((load) => load()));
 });
 
-/** The real app (providers, layout, route table) at `path`, as main.tsx mounts it but in memory. */
+/**
+ * The real app (providers, layout, route table) at `path`, as main.tsx mounts it but in memory, with
+ * its query client (for a test that must know a read has answered).
+ */
 export function renderApp(path: string) {
-  return render(
+  const queryClient = createQueryClient();
+  const view = render(
     <MemoryRouter initialEntries={[path]}>
-      <AppProviders queryClient={createQueryClient()}>
+      <AppProviders queryClient={queryClient}>
         <AppRoutes />
       </AppProviders>
     </MemoryRouter>,
   );
+  return { ...view, queryClient };
 }

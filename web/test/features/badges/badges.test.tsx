@@ -1,8 +1,9 @@
 import { BADGES_PATH } from "@charity-steps/shared-types";
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { badgesToAnnounce } from "../../../src/features/badges/badge-announcer";
+import { BADGES_KEY } from "../../../src/features/badges/use-badges";
 import { useToastStore } from "../../../src/lib/toast-store";
 import { badgesOf, signedInAs } from "../../support/handlers";
 import { renderApp } from "../../support/render-app";
@@ -64,10 +65,13 @@ describe("badges", () => {
     useToastStore.getState().dismiss();
 
     const sent = recordRequests();
-    renderApp("/");
+    const second = renderApp("/");
     await screen.findByTestId("today-goal-text");
     await waitFor(() => expect(sent.some((request) => request.url === BADGES_PATH)).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The badges have answered, and the render that hands them to the announcer has run with its
+    // effects: had it taken the badge as news, the toast would be open now.
+    await waitFor(() => expect(second.queryClient.getQueryState(BADGES_KEY)?.status).toBe("success"));
+    await act(async () => {});
     expect(useToastStore.getState().current).toMatchObject({ title: "New badge: 3-day streak", open: false });
   });
 
