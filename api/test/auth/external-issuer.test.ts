@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, buildIdentityServer } from "../../src/app.js";
+import { buildApp } from "../../src/app.js";
 import {
   createTestDatabase,
   dialects,
@@ -10,67 +10,27 @@ import {
   signOut,
   signUp,
   TestBrowser,
-  type TestDatabase,
   testConfig,
 } from "../helper.js";
+import {
+  type AppWithExternalIssuer,
+  EXTERNAL_CLIENT,
+  startAppWithExternalIssuer,
+} from "../support/external-issuer.js";
 
-/**
- * The app pointed at an identity provider it does not run: a second, separately started instance of
- * the built-in provider, on its own port and database, with the app registered as its client.
- */
+/** The app pointed at an identity provider it does not run (`startAppWithExternalIssuer`). */
 describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) => {
-  const clientId = "charity-steps-external";
-  const clientSecret = "a-client-secret-known-to-both-sides-0123456789";
-  let issuerDb: TestDatabase;
-  let appDb: TestDatabase;
+  let started: AppWithExternalIssuer;
   let identityServer: FastifyInstance;
   let app: FastifyInstance;
   let issuerOrigin: string;
   let appOrigin: string;
 
   beforeAll(async () => {
-    const [issuerPort, appPort] = [await freePort(), await freePort()];
-    issuerOrigin = `http://127.0.0.1:${issuerPort}`;
-    appOrigin = `http://127.0.0.1:${appPort}`;
-    [issuerDb, appDb] = await Promise.all([
-      createTestDatabase(dialect, { migrated: true }),
-      createTestDatabase(dialect, { migrated: true }),
-    ]);
-
-    identityServer = await buildIdentityServer(
-      testConfig({ DATABASE_URL: issuerDb.url, PUBLIC_URL: issuerOrigin }),
-      [
-        {
-          client_id: clientId,
-          client_secret: clientSecret,
-          redirect_uris: [`${appOrigin}/api/callback`],
-          post_logout_redirect_uris: [`${appOrigin}/`],
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-        },
-      ],
-      { logger: false },
-    );
-    await identityServer.listen({ port: issuerPort, host: "127.0.0.1" });
-
-    app = await buildApp(
-      testConfig({
-        DATABASE_URL: appDb.url,
-        PUBLIC_URL: appOrigin,
-        OIDC_ISSUER_URL: `${issuerOrigin}/oidc`,
-        OIDC_CLIENT_ID: clientId,
-        OIDC_CLIENT_SECRET: clientSecret,
-      }),
-      { logger: false },
-    );
-    await app.listen({ port: appPort, host: "127.0.0.1" });
+    started = await startAppWithExternalIssuer(dialect);
+    ({ identityServer, app, issuerOrigin, appOrigin } = started);
   });
-
-  afterAll(async () => {
-    await app.close();
-    await identityServer.close();
-    await Promise.all([issuerDb.drop(), appDb.drop()]);
-  });
+  afterAll(() => started?.close());
 
   it("sends the walker to the issuer and back, and keys them by that issuer", async () => {
     const browser = new TestBrowser();
@@ -141,8 +101,8 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
       testConfig({
         DATABASE_URL: db.url,
         OIDC_ISSUER_URL: `http://127.0.0.1:${await freePort()}/oidc`,
-        OIDC_CLIENT_ID: clientId,
-        OIDC_CLIENT_SECRET: clientSecret,
+        OIDC_CLIENT_ID: EXTERNAL_CLIENT.id,
+        OIDC_CLIENT_SECRET: EXTERNAL_CLIENT.secret,
       }),
       { logger: false },
     );

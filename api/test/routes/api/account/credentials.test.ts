@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildApp, buildIdentityServer } from "../../../../src/app.js";
 import { LINK_USED_MESSAGE } from "../../../../src/auth/provider/account-link-pages.js";
 import { CONFIRM_EMAIL_PATH } from "../../../../src/auth/provider/account-links.js";
 import { SIGN_IN_THROTTLE } from "../../../../src/auth/provider/throttle.js";
@@ -11,18 +10,7 @@ import {
   CREDENTIALS_MESSAGES,
   EMAIL_CHANGES_PER_WINDOW,
 } from "../../../../src/routes/api/account/credentials.js";
-import {
-  createTestDatabase,
-  dialects,
-  escaped,
-  freePort,
-  newWalker,
-  signIn,
-  signUp,
-  TestBrowser,
-  type TestDatabase,
-  testConfig,
-} from "../../../helper.js";
+import { dialects, escaped, newWalker, signIn, signUp, TestBrowser } from "../../../helper.js";
 import {
   type AccountServer,
   clearThrottles,
@@ -34,6 +22,7 @@ import {
   startAccountServer,
   whoIs,
 } from "../../../support/account-mail.js";
+import { type AppWithExternalIssuer, startAppWithExternalIssuer } from "../../../support/external-issuer.js";
 
 describe.each(dialects)("changing a built-in account's password and email (%s)", (dialect) => {
   let env: AccountServer;
@@ -261,55 +250,15 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
 
 /** The app signed in through an issuer it does not run: its walkers' credentials are managed there. */
 describe.each(dialects)("an external provider's account (%s)", (dialect) => {
-  const clientId = "charity-steps-external";
-  const clientSecret = "a-client-secret-known-to-both-sides-0123456789";
-  let issuerDb: TestDatabase;
-  let appDb: TestDatabase;
+  let started: AppWithExternalIssuer;
   let identityServer: FastifyInstance;
-  let app: FastifyInstance;
   let appOrigin: string;
 
   beforeAll(async () => {
-    const [issuerPort, appPort] = [await freePort(), await freePort()];
-    const issuerOrigin = `http://127.0.0.1:${issuerPort}`;
-    appOrigin = `http://127.0.0.1:${appPort}`;
-    [issuerDb, appDb] = await Promise.all([
-      createTestDatabase(dialect, { migrated: true }),
-      createTestDatabase(dialect, { migrated: true }),
-    ]);
-    identityServer = await buildIdentityServer(
-      testConfig({ DATABASE_URL: issuerDb.url, PUBLIC_URL: issuerOrigin }),
-      [
-        {
-          client_id: clientId,
-          client_secret: clientSecret,
-          redirect_uris: [`${appOrigin}/api/callback`],
-          post_logout_redirect_uris: [`${appOrigin}/`],
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-        },
-      ],
-      { logger: false },
-    );
-    await identityServer.listen({ port: issuerPort, host: "127.0.0.1" });
-    app = await buildApp(
-      testConfig({
-        DATABASE_URL: appDb.url,
-        PUBLIC_URL: appOrigin,
-        OIDC_ISSUER_URL: `${issuerOrigin}/oidc`,
-        OIDC_CLIENT_ID: clientId,
-        OIDC_CLIENT_SECRET: clientSecret,
-      }),
-      { logger: false },
-    );
-    await app.listen({ port: appPort, host: "127.0.0.1" });
+    started = await startAppWithExternalIssuer(dialect);
+    ({ identityServer, appOrigin } = started);
   });
-
-  afterAll(async () => {
-    await app.close();
-    await identityServer.close();
-    await Promise.all([issuerDb.drop(), appDb.drop()]);
-  });
+  afterAll(() => started?.close());
 
   it("takes email_verified from the provider at each sign-in, and refuses credential changes with 403", async () => {
     const walker = newWalker();
