@@ -22,6 +22,13 @@ describe("articleFor", () => {
     expect(a.map((word) => `${articleFor(word)} ${word}`)).toEqual(a.map((word) => `a ${word}`));
   });
 
+  it("reads a short word in capitals as an acronym, and a longer one as the word", () => {
+    const an = ["NHS", "MBE", "ECO", "ELECTRIC BIKE", "HOUR-LONG WALK", "ULTIMATE"];
+    const a = ["USB", "SILVER", "GOLD", "PLATINUM", "STAR", "BRONZE"];
+    expect(an.map((word) => `${articleFor(word)} ${word}`)).toEqual(an.map((word) => `an ${word}`));
+    expect(a.map((word) => `${articleFor(word)} ${word}`)).toEqual(a.map((word) => `a ${word}`));
+  });
+
   it("reads a word from its first letter, not from spaces before it, and an empty one as a", () => {
     expect([" Eco", "  Gold ", "", "   "].map(articleFor)).toEqual(["an", "a", "a", "a"]);
   });

@@ -532,12 +532,13 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     );
     const mail = await testApp.app.database.db
       .selectFrom("mail_outbox")
-      .select("subject")
+      .select(["subject", "text"])
       .where("to", "=", winner.user.email ?? "")
       .execute();
     expect(mail.map((message) => message.subject)).toEqual([
       `You won an Eco prize in the Charity Steps draw for ${monthName}`,
     ]);
+    expect(mail[0]?.text).toContain(`won an Eco prize in the draw for ${monthName}: A bamboo water bottle`);
   });
 
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {

@@ -68,8 +68,9 @@ describe("badges", () => {
     const second = renderApp("/");
     await screen.findByTestId("today-goal-text");
     await waitFor(() => expect(sent.some((request) => request.url === BADGES_PATH)).toBe(true));
-    // The badges have answered, and the render that hands them to the announcer has run with its
-    // effects: had it taken the badge as news, the toast would be open now.
+    // The badges have answered. waitFor settles on a timer queued after React Query's notice to its
+    // observers, so the announcer has rendered with them and run its effect by then (act flushes any
+    // render still pending): had it taken the badge as news, the toast would be open now.
     await waitFor(() => expect(second.queryClient.getQueryState(BADGES_KEY)?.status).toBe("success"));
     await act(async () => {});
     expect(useToastStore.getState().current).toMatchObject({ title: "New badge: 3-day streak", open: false });
