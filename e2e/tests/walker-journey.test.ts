@@ -187,6 +187,10 @@ describe("a new walker's first visit", () => {
       "4,200 steps waiting for a quick check",
     );
     expect(await page.getByTestId("entry-count").textContent()).toBe("0");
+    // The walker has not followed the link mailed at sign-up: the draw leaves them out until then.
+    expect(await page.getByTestId("draw-email-notice").textContent()).toMatch(
+      /^Only walkers with a confirmed email are in the prize draw\. Follow the link we sent to .+, or send it again from Account\.$/,
+    );
     await page.getByText("Prize Categories").click();
     await page.getByText("Platinum:").waitFor();
     await screenshot(page, "16-prize-draw");

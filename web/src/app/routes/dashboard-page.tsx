@@ -137,6 +137,11 @@ export function DashboardPage() {
               {waitingStepsText(data?.pendingMonthSteps ?? 0)}
             </span>
           )}
+          {user && !user.emailVerified && (
+            <span className="text-sm text-notice-ink" data-testid="prize-entries-email">
+              Confirm your email to be in the draw
+            </span>
+          )}
         </Tile>
       </div>
 

@@ -16,6 +16,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
+import { DrawEmailNotice } from "../../components/draw-email-notice";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
@@ -23,6 +24,7 @@ import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
 import { formatSteps } from "../../lib/format";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
+import { useAuth } from "../../lib/use-auth";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
@@ -56,6 +58,7 @@ export function PrizeDrawPage() {
   const lastMonth = addMonths(month, -1);
   const draw = useDraw(month);
   const draws = drawsNewestFirst(useDrawList().data);
+  const { user } = useAuth();
   if (stats.isLoading) return <LoadingSpinner />;
   // Entries count only eligible steps: steps waiting for a check show, but buy no entry yet.
   const eligibleSteps = liveEligibleSteps(stats.data, monthSteps);
@@ -71,10 +74,13 @@ export function PrizeDrawPage() {
         </p>
         <p className="text-muted">{entries === 1 ? "prize entry this month" : "prize entries this month"}</p>
         <p className="mt-3 font-semibold">
-          {entries > 0
-            ? "Eligible for Prize Distribution!"
-            : `Walk ${formatSteps(stepsToNextEntry(eligibleSteps))} more steps this month to earn your first prize entry`}
+          {entries === 0
+            ? `Walk ${formatSteps(stepsToNextEntry(eligibleSteps))} more steps this month to earn your first prize entry`
+            : user && !user.emailVerified
+              ? "Confirm your email to be in the draw"
+              : "Eligible for Prize Distribution!"}
         </p>
+        <DrawEmailNotice user={user} className="mt-1" />
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
         {waitingSteps > 0 && (
           <p className="mt-1 text-sm" data-testid="entry-count-waiting">

@@ -112,6 +112,20 @@ describe("the dashboard", () => {
     expect(screen.getByRole("table", { name: "Steps per day for the last 30 days" })).toBeTruthy();
   });
 
+  it("tells a walker whose email is not confirmed that it keeps their entries out of the draw", async () => {
+    stubApi(() => HttpResponse.json({}));
+    const confirmed = renderApp("/dashboard");
+    expect((await screen.findByTestId("prize-entries")).textContent).toBe("2");
+    expect(screen.queryByTestId("prize-entries-email")).toBeNull();
+    confirmed.unmount();
+
+    server.use(signedInAs({ ...testWalker, emailVerified: false }));
+    renderApp("/dashboard");
+    expect((await screen.findByTestId("prize-entries-email")).textContent).toBe(
+      "Confirm your email to be in the draw",
+    );
+  });
+
   it("says in words that steps wait for a check, not by a colour alone", async () => {
     stubApi(() => HttpResponse.json({}), { eligibleMonthSteps: 21_500, pendingMonthSteps: 4_000 });
     renderApp("/dashboard");

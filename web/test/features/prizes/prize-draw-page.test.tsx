@@ -1,10 +1,11 @@
 import {
+  type AuthUser,
   DEFAULT_DRAW_TIERS,
   DRAW_RULES_PATH,
   type DrawResults,
   drawResultsPath,
 } from "@charity-steps/shared-types";
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats, signedInAs } from "../../support/handlers";
@@ -85,6 +86,42 @@ describe("the prize page's entries", () => {
     expect(screen.getByText("46,500 steps walked this month")).toBeTruthy();
     expect(screen.getByTestId("entry-count-waiting").textContent).toBe(
       "37,000 steps waiting for a quick check",
+    );
+  });
+
+  const withEntries = (user: AuthUser) =>
+    server.use(
+      signedInAs(user),
+      http.get("/api/dashboard/stats", () =>
+        HttpResponse.json(dashboardStats({ monthlySteps: 25_000, eligibleMonthSteps: 25_000 })),
+      ),
+    );
+
+  it("says a walker with entries is eligible only once their email is confirmed", async () => {
+    withEntries(testWalker);
+    const confirmed = renderApp("/prize-draw");
+    expect((await screen.findByTestId("entry-count")).textContent).toBe("2");
+    expect(screen.getByText("Eligible for Prize Distribution!")).toBeTruthy();
+    expect(screen.queryByTestId("draw-email-notice")).toBeNull();
+    confirmed.unmount();
+
+    withEntries({ ...testWalker, emailVerified: false });
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("entry-count")).textContent).toBe("2");
+    expect(screen.getByText("Confirm your email to be in the draw")).toBeTruthy();
+    expect(screen.queryByText("Eligible for Prize Distribution!")).toBeNull();
+    expect(screen.getByTestId("draw-email-notice").textContent).toBe(
+      "Only walkers with a confirmed email are in the prize draw. Follow the link we sent to ada@example.com, or send it again from Account.",
+    );
+    const notice = screen.getByTestId("draw-email-notice");
+    expect(within(notice).getByRole("link", { name: "Account" }).getAttribute("href")).toBe("/account");
+  });
+
+  it("sends a walker of another sign-in service to that service to confirm their email", async () => {
+    withEntries({ ...testWalker, emailVerified: false, accountKind: "external" });
+    renderApp("/prize-draw");
+    expect((await screen.findByTestId("draw-email-notice")).textContent).toBe(
+      "Only walkers with a confirmed email are in the prize draw. Confirm your email with the service you sign in with.",
     );
   });
 });
