@@ -111,7 +111,9 @@ function GroupDetail({ groupId }: { groupId: number }) {
             />
           )}
         </h2>
-        {data.description && <p className="text-muted">{data.description}</p>}
+        {data.description && (
+          <p className="whitespace-pre-line text-muted [overflow-wrap:anywhere]">{data.description}</p>
+        )}
         <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
           <JoinCodeButton code={data.joinCode} />
           <ShareGroupButton name={data.name} joinCode={data.joinCode} />

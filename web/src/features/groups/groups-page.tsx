@@ -142,6 +142,15 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
   );
 }
 
+/**
+ * A join code as typed or pasted: its spaces and dashes dropped and its letters upper-cased before
+ * its length is capped, so that " h9j6 jh57 " pasted from a message is the code, not its first
+ * eight characters (a `maxLength` would cut the pasted text first).
+ */
+export function joinCodeTyped(text: string): string {
+  return text.replace(/[\s-]/g, "").toUpperCase().slice(0, JOIN_CODE_LENGTH);
+}
+
 function JoinGroupForm({ onDone }: { onDone: () => void }) {
   const { join } = useGroupActions();
   const [code, setCode] = useState("");
@@ -164,11 +173,10 @@ function JoinGroupForm({ onDone }: { onDone: () => void }) {
         <input
           id={id}
           value={code}
-          maxLength={JOIN_CODE_LENGTH}
           autoCapitalize="characters"
           autoComplete="off"
           placeholder="Enter 8-character join code"
-          onChange={(event) => setCode(event.target.value.toUpperCase())}
+          onChange={(event) => setCode(joinCodeTyped(event.target.value))}
           className="field font-mono uppercase"
         />
       </label>
@@ -191,7 +199,9 @@ function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
           </span>
         )}
       </div>
-      {group.description && <p className="text-sm text-muted">{group.description}</p>}
+      {group.description && (
+        <p className="whitespace-pre-line text-sm text-muted [overflow-wrap:anywhere]">{group.description}</p>
+      )}
       <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
         <JoinCodeButton code={group.joinCode} />
         <span>Created {londonMediumDate(group.createdAt)}</span>

@@ -86,7 +86,9 @@ function Invitation({ code }: { code: string }) {
         <h2 id="invitation-name" className="text-2xl font-bold">
           {group.name}
         </h2>
-        {group.description && <p className="text-muted">{group.description}</p>}
+        {group.description && (
+          <p className="whitespace-pre-line text-muted [overflow-wrap:anywhere]">{group.description}</p>
+        )}
         {group.member ? (
           <>
             <p className="font-semibold text-brand-strong">You are in this group.</p>

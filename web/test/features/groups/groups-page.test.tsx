@@ -1,0 +1,65 @@
+import type { MyGroup } from "@charity-steps/shared-types";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
+import { describe, expect, it } from "vitest";
+import { joinCodeTyped } from "../../../src/features/groups/groups-page";
+import { signedInAs } from "../../support/handlers";
+import { renderApp } from "../../support/render-app";
+import { recordRequests, server } from "../../support/server";
+import { testWalker } from "../../support/walker";
+import { lunchtimeStriders } from "./group-fixtures";
+
+const striders: MyGroup = {
+  ...lunchtimeStriders({ adminUserId: "user-2", memberCount: 4 }),
+  description: "Round the park at one.\nBack by two.",
+  isAdmin: false,
+};
+
+describe("the groups page", () => {
+  it("joins with a code pasted with spaces around it and inside it", async () => {
+    const sent = recordRequests();
+    let joined = false;
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups", () => HttpResponse.json(joined ? [striders] : [])),
+      http.post("/api/groups/join", () => {
+        joined = true;
+        return HttpResponse.json(striders, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp("/groups");
+    await user.click(await screen.findByRole("button", { name: "Join Group" }));
+    const field = screen.getByLabelText("Join code");
+    await user.click(field);
+    await user.paste(" abcd efgh ");
+    expect((field as HTMLInputElement).value).toBe("ABCDEFGH");
+    await user.click(screen.getByRole("button", { name: "Join" }));
+    await screen.findByRole("heading", { name: "Lunchtime Striders" });
+    await waitFor(() =>
+      expect(sent.find((request) => request.method === "POST")?.body).toEqual({ joinCode: "ABCDEFGH" }),
+    );
+  });
+
+  it("shows a group's description with its line breaks", async () => {
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups", () => HttpResponse.json([striders])),
+    );
+    renderApp("/groups");
+    const description = await screen.findByText(/Round the park at one\./);
+    expect(description.textContent).toBe("Round the park at one.\nBack by two.");
+    expect(description.className).toContain("whitespace-pre-line");
+  });
+});
+
+describe("a join code as typed", () => {
+  it("drops spaces and dashes and upper-cases before it caps the length", () => {
+    expect(joinCodeTyped(" h9j6jh57 ")).toBe("H9J6JH57");
+    expect(joinCodeTyped("H9J6 JH57")).toBe("H9J6JH57");
+    expect(joinCodeTyped("h9j6-jh57")).toBe("H9J6JH57");
+    expect(joinCodeTyped("H9J6JH57XYZ")).toBe("H9J6JH57");
+    expect(joinCodeTyped("")).toBe("");
+  });
+});
