@@ -241,7 +241,9 @@ function Bars({
       <div className="mt-6 flex h-44 gap-1">
         <div aria-hidden="true" className="relative w-8 shrink-0 text-right text-xs tabular-nums text-muted">
           {[top, top / 2, 0].map((tick) => (
-            <span key={tick} className="absolute right-0 -translate-y-1/2" style={{ bottom: percent(tick) }}>
+            // Placed by its bottom edge at the tick's height, then moved down half its own height,
+            // so that the number's middle sits on the level it names.
+            <span key={tick} className="absolute right-0 translate-y-1/2" style={{ bottom: percent(tick) }}>
               {compact(tick)}
             </span>
           ))}
@@ -317,7 +319,7 @@ function Bars({
                 </th>
                 <td className="py-1 text-right tabular-nums">{formatSteps(bar.steps)}</td>
                 <td className="py-1 text-right tabular-nums">
-                  {view === "year" ? formatSteps(bar.value) : bar.steps >= goal ? "Reached" : "Not yet"}
+                  {view === "year" ? formatSteps(bar.value) : goalText(bar.steps >= goal, bar.key === today)}
                 </td>
               </tr>
             ))}
@@ -326,4 +328,10 @@ function Bars({
       </details>
     </>
   );
+}
+
+/** A day's goal in the table: reached, or not (yet, while the day is today). */
+function goalText(reached: boolean, isToday: boolean): string {
+  if (reached) return "Reached";
+  return isToday ? "Not yet" : "Not reached";
 }

@@ -56,6 +56,17 @@ describe("the step history chart", () => {
         .getAllByRole("cell")
         .map((cell) => cell.textContent),
     ).toEqual(["12,000", "Reached"]);
+    // A day that is over did not reach its goal; today has not reached it yet.
+    const goalOf = (row: number) => within(rows[row] as HTMLElement).getAllByRole("cell")[1]?.textContent;
+    expect(goalOf(29)).toBe("Not reached");
+  });
+
+  it("says today's goal is not reached yet, where a day that is over did not reach it", () => {
+    renderChart([...MONTH.slice(0, 29), day(TODAY, 3_000)]);
+    const rows = within(screen.getByRole("table")).getAllByRole("row");
+    const goalOf = (row: number) => within(rows[row] as HTMLElement).getAllByRole("cell")[1]?.textContent;
+    expect(goalOf(1)).toBe("Not reached");
+    expect(goalOf(30)).toBe("Not yet");
   });
 
   it("reads a bar's steps and where they came from, by arrow keys or a tap", async () => {
