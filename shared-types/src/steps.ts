@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_MAX, MANUAL_NOTE_MAX_CHARS, STEP_HISTORY_DAYS } from "./constants.js";
-import { type DayString, daysBetween } from "./dates.js";
+import { type DayString, daysBetween, formatDay } from "./dates.js";
 import { ReviewReason, withReviewFields } from "./fair-play.js";
 import { MultiLineText, SingleLineText } from "./text.js";
 
@@ -223,9 +223,9 @@ export function dayTotal({ motion, health, manual }: DayParts): number {
  */
 export function stepDateOutOfRange(date: DayString, today: DayString): string | null {
   const back = daysBetween(date, today);
-  if (back < 0) return `${date} is in the future: steps can only be added for today or earlier.`;
+  if (back < 0) return `${formatDay(date)} is in the future: steps can only be added for today or earlier.`;
   if (back > STEP_HISTORY_DAYS) {
-    return `${date} is more than ${STEP_HISTORY_DAYS} days ago: steps can only be added for the last ${STEP_HISTORY_DAYS} days.`;
+    return `${formatDay(date)} is more than ${STEP_HISTORY_DAYS} days ago: steps can only be added for the last ${STEP_HISTORY_DAYS} days.`;
   }
   return null;
 }

@@ -27,10 +27,10 @@ describe("which days take steps", () => {
 
   it("says why it refuses tomorrow and the 31st day back", () => {
     expect(stepDateOutOfRange("2026-11-22", "2026-11-21")).toBe(
-      "2026-11-22 is in the future: steps can only be added for today or earlier.",
+      "Sun, 22 Nov 2026 is in the future: steps can only be added for today or earlier.",
     );
     expect(stepDateOutOfRange("2026-10-21", "2026-11-21")).toBe(
-      "2026-10-21 is more than 30 days ago: steps can only be added for the last 30 days.",
+      "Wed, 21 Oct 2026 is more than 30 days ago: steps can only be added for the last 30 days.",
     );
   });
 });

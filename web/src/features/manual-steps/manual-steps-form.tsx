@@ -18,7 +18,14 @@ import { handleUnauthorizedError } from "../../lib/unauthorized";
 import { useLondonDay } from "../../lib/use-london-day";
 import { useOnline } from "../../lib/use-online";
 import { MANUAL_ENTRIES_KEY } from "./fair-play-words";
-import { type FormProblem, noteProblem, photoProblem, stepsProblem } from "./manual-steps-rules";
+import {
+  dateProblem,
+  type FormProblem,
+  noteProblem,
+  photoProblem,
+  stepsProblem,
+  stepsTyped,
+} from "./manual-steps-rules";
 import { PhotoDropZone } from "./photo-drop-zone";
 
 interface ManualStepsValues {
@@ -27,7 +34,7 @@ interface ManualStepsValues {
   note: string;
 }
 
-type Field = "steps" | "photo" | "note";
+type Field = "steps" | "date" | "photo" | "note";
 
 /**
  * Steps walked without the phone, with a photo as proof: checked here with the
@@ -85,7 +92,7 @@ export function ManualStepsForm() {
   const mutation = useMutation({
     mutationFn: async ({ values, file, key }: { values: ManualStepsValues; file: File; key: string }) => {
       const form = new FormData();
-      form.append("steps", values.steps.trim());
+      form.append("steps", String(stepsTyped(values.steps)));
       form.append("note", values.note.trim());
       form.append("date", values.date);
       form.append("source", MANUAL_SOURCE);
@@ -126,6 +133,7 @@ export function ManualStepsForm() {
   const submit = handleSubmit((values) => {
     const found: [FormProblem | null, Field][] = [
       [stepsProblem(values.steps), "steps"],
+      [dateProblem(values.date, londonDay()), "date"],
       [photoProblem(photo), "photo"],
       [noteProblem(values.note), "note"],
     ];
@@ -176,6 +184,7 @@ export function ManualStepsForm() {
             min={addDays(today, -STEP_HISTORY_DAYS)}
             max={today}
             className="field"
+            {...problemFor("date")}
             {...register("date")}
           />
         </label>

@@ -1,5 +1,5 @@
 import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
-import { screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -161,7 +161,17 @@ describe("the dashboard", () => {
     await user.click(send);
     expect(currentToast()).toMatchObject({ title: "Too Many Steps" });
     await user.clear(steps);
-    await user.type(steps, "4000");
+    await user.type(steps, "4,000");
+    // A day out of range is said before the photo is asked for.
+    const date = screen.getByLabelText("Date");
+    fireEvent.change(date, { target: { value: "2026-11-22" } });
+    await user.click(send);
+    expect(currentToast()).toMatchObject({
+      title: "Invalid Date",
+      description: "Sun, 22 Nov 2026 is in the future: steps can only be added for today or earlier.",
+    });
+    expect(date.getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(date, { target: { value: "2026-11-21" } });
     await user.click(send);
     expect(currentToast()).toMatchObject({ title: "Image Required" });
     expect(steps.getAttribute("aria-invalid")).toBe("false");
@@ -182,7 +192,8 @@ describe("the dashboard", () => {
     );
     const user = userEvent.setup();
     renderApp("/dashboard");
-    await user.type(await screen.findByLabelText("Steps"), "4000");
+    // Written as the app writes numbers; sent as a plain one.
+    await user.type(await screen.findByLabelText("Steps"), "4,000");
     await user.type(screen.getByLabelText(/Note/), "  Hike with no phone  ");
     const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "proof.png", { type: "image/png" });
     await user.upload(screen.getByLabelText("Photo proof"), photo);

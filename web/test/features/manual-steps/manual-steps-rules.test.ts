@@ -1,10 +1,12 @@
 import { MANUAL_IMAGE_MAX_BYTES } from "@charity-steps/shared-types";
 import { describe, expect, it } from "vitest";
 import {
+  dateProblem,
   noteProblem,
   PROBLEMS,
   photoProblem,
   stepsProblem,
+  stepsTyped,
 } from "../../../src/features/manual-steps/manual-steps-rules";
 
 describe("manual steps form rules", () => {
@@ -17,8 +19,35 @@ describe("manual steps form rules", () => {
     ["50001", PROBLEMS.tooManySteps],
     ["1", null],
     [" 50000 ", null],
+    // Written as the app writes numbers.
+    ["6,500", null],
+    ["50,000", null],
+    ["50,001", PROBLEMS.tooManySteps],
+    ["6,50", PROBLEMS.invalidSteps],
+    ["65,00", PROBLEMS.invalidSteps],
+    [",500", PROBLEMS.invalidSteps],
   ])("steps %j → %o", (value, problem) => {
     expect(stepsProblem(value)).toEqual(problem);
+  });
+
+  it("reads the steps with or without commas between the thousands", () => {
+    expect(stepsTyped("6,500")).toBe(6_500);
+    expect(stepsTyped(" 12,345 ")).toBe(12_345);
+    expect(stepsTyped("4000")).toBe(4_000);
+    expect(stepsTyped("4 000")).toBeNull();
+  });
+
+  it("takes a day from 30 days ago to today, and says in words why it refuses another", () => {
+    expect(dateProblem("2026-11-21", "2026-11-21")).toBeNull();
+    expect(dateProblem("2026-10-22", "2026-11-21")).toBeNull();
+    expect(dateProblem("2026-11-22", "2026-11-21")).toEqual({
+      title: "Invalid Date",
+      description: "Sun, 22 Nov 2026 is in the future: steps can only be added for today or earlier.",
+    });
+    expect(dateProblem("2026-10-21", "2026-11-21")?.description).toBe(
+      "Wed, 21 Oct 2026 is more than 30 days ago: steps can only be added for the last 30 days.",
+    );
+    expect(dateProblem("", "2026-11-21")).toEqual(PROBLEMS.invalidDate);
   });
 
   it("needs an image file under 5MB", () => {

@@ -199,13 +199,13 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         "a date in the future",
         manualForm({ steps: "5000", date: "2026-11-22" }, { bytes: png }),
         422,
-        "2026-11-22 is in the future: steps can only be added for today or earlier.",
+        "Sun, 22 Nov 2026 is in the future: steps can only be added for today or earlier.",
       ],
       [
         "a date 31 days back",
         manualForm({ steps: "5000", date: "2026-10-21" }, { bytes: png }),
         422,
-        "2026-10-21 is more than 30 days ago: steps can only be added for the last 30 days.",
+        "Wed, 21 Oct 2026 is more than 30 days ago: steps can only be added for the last 30 days.",
       ],
       [
         "two images",

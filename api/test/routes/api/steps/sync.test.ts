@@ -86,12 +86,12 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
     const tomorrow = await sync(addDays(TODAY, 1));
     expect(tomorrow.statusCode).toBe(422);
     expect(tomorrow.json().message).toBe(
-      "2026-11-22 is in the future: steps can only be added for today or earlier.",
+      "Sun, 22 Nov 2026 is in the future: steps can only be added for today or earlier.",
     );
     const old = await sync(addDays(TODAY, -31));
     expect(old.statusCode).toBe(422);
     expect(old.json().message).toBe(
-      "2026-10-21 is more than 30 days ago: steps can only be added for the last 30 days.",
+      "Wed, 21 Oct 2026 is more than 30 days ago: steps can only be added for the last 30 days.",
     );
     const notADay = await sync("2026-02-30");
     expect(notADay.statusCode).toBe(400);
