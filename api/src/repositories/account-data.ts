@@ -104,7 +104,8 @@ export interface ErasedAccount {
 /**
  * What the service holds about one walker: read for their data export, erased when they leave.
  * Erasure keeps step numbers (days, months, manual entries' steps) as anonymous figures under the
- * walker's id, so that charity, month and group totals do not change when someone leaves.
+ * walker's id, so that a challenge's team total does not change when someone leaves. A charity's
+ * and a group's totals count their supporters and members of now, which the walker stops being.
  */
 export class AccountDataRepository {
   constructor(
@@ -411,7 +412,9 @@ export class AccountDataRepository {
           last_name: null,
           profile_image_url: null,
           email_verified_at: null,
-          // No total is counted by charity, so the choice goes with the rest of the profile.
+          // A charity's month counts the walkers supporting it now (one who changes charity takes
+          // their months along), so the choice goes with the rest of the profile, and their steps
+          // stop counting for it.
           charity_name: null,
         })
         .where("id", "=", userId)

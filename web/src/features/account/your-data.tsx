@@ -116,7 +116,8 @@ function DeleteAccount() {
         </p>
         <p>
           <span className="font-semibold">Kept, with nothing to say they were yours:</span> the step counts
-          themselves, so that the charity's totals and your groups' past months do not change.
+          themselves and any payment, so that what the charities receive and the totals of your challenges'
+          teams do not change. Your steps no longer count in your charity's or your groups' walking totals.
         </p>
         <p className="text-muted">
           Download your data first if you want a copy. Signing up again later starts a new, empty account.

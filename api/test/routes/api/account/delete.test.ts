@@ -186,7 +186,7 @@ describe.each(dialects)("Delete my account (%s)", (dialect) => {
         .execute(),
     ).toEqual([]);
 
-    // Totals stay: the charity's, the month's, every day's; Bob's place in the group too. She has
+    // Totals stay: the charity's money, the month's, every day's; Bob's place in the group too. She has
     // left the group, so its board counts her month no more, and nothing else of it changes.
     const after = await totals();
     expect(after.revenue).toEqual(before.revenue);
