@@ -129,9 +129,12 @@ describe("a walker's first visit", () => {
       await phone.getByTestId("month-steps").waitFor();
       expect((await entriesAnswered).status()).toBe(200);
       await phone.getByRole("heading", { name: "Add steps by hand" }).waitFor();
-      // The server's numbers, kept: no word of being offline without them, nothing that failed to load.
-      expect(await phone.getByText("You're offline.", { exact: false }).count()).toBe(0);
+      // The server's numbers, kept: nothing failed to load, and the walker is told they are offline
+      // and that their steps wait on the phone.
       expect(await phone.getByText("could not be loaded", { exact: false }).count()).toBe(0);
+      expect(await phone.getByTestId("dashboard-connection").textContent()).toBe(
+        "You're offline. Steps counted on this phone are kept and sent when the signal is back.",
+      );
       expect(await phone.getByTestId("month-steps").textContent()).toBe("0");
       await screenshot(phone, "22b-dashboard-offline-after-first-visit");
       expect(withoutOfflineNoise(phoneErrors)).toEqual([]);

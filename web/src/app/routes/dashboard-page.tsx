@@ -34,6 +34,7 @@ import { useAuth } from "../../lib/use-auth";
 import { useHashTarget } from "../../lib/use-hash-target";
 import { mergeHistory, useLiveSteps } from "../../lib/use-live-steps";
 import { useLondonDay } from "../../lib/use-london-day";
+import { useOnline } from "../../lib/use-online";
 
 // Walk mode's card and the phone's step store (IndexedDB) load once the page has been painted, not
 // before it: the numbers at the top show without them.
@@ -73,6 +74,7 @@ export function DashboardPage() {
   const { todaySteps, monthSteps, device } = useLiveSteps(stats.data);
   const { user } = useAuth();
   const today = useLondonDay();
+  const online = useOnline();
   useHashTarget();
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
@@ -89,9 +91,10 @@ export function DashboardPage() {
           <PrizeBanner />
         </Suspense>
       </LoadLater>
-      {stats.error && (
-        <p className="card mb-4 p-3 text-sm text-muted" role="status">
-          {navigator.onLine
+      {/* Offline, the page may show totals kept from the last visit: the walker is told either way. */}
+      {(!online || stats.error) && (
+        <p className="card mb-4 p-3 text-sm text-muted" role="status" data-testid="dashboard-connection">
+          {online
             ? "Your totals from the server could not be loaded just now; this phone's steps are shown."
             : "You're offline. Steps counted on this phone are kept and sent when the signal is back."}
         </p>

@@ -1,5 +1,5 @@
 import { addDays, type DashboardStatsResponse } from "@charity-steps/shared-types";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -124,6 +124,27 @@ describe("the dashboard", () => {
     expect((await screen.findByTestId("prize-entries-email")).textContent).toBe(
       "Confirm your email to be in the draw",
     );
+  });
+
+  it("says the phone is offline even while it shows the totals kept from the last visit, until it is back", async () => {
+    let online = false;
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockImplementation(() => online);
+    try {
+      stubApi(() => HttpResponse.json({}));
+      renderApp("/dashboard");
+      // The totals are there (here the stand-in server answers; a phone shows what it kept).
+      expect((await screen.findByTestId("month-steps")).textContent).toBe("25,500");
+      expect(screen.getByTestId("dashboard-connection").textContent).toBe(
+        "You're offline. Steps counted on this phone are kept and sent when the signal is back.",
+      );
+      online = true;
+      act(() => {
+        window.dispatchEvent(new Event("online"));
+      });
+      expect(screen.queryByTestId("dashboard-connection")).toBeNull();
+    } finally {
+      onLine.mockRestore();
+    }
   });
 
   it("says in words that steps wait for a check, not by a colour alone", async () => {
