@@ -188,6 +188,13 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
     expect(signInPage.body).toMatch(/<label for="email">Email<\/label>/);
     expect(signInPage.body).toMatch(/<label for="password">Password<\/label>/);
     expect(signInPage.body).toMatch(/<button type="submit">Sign in<\/button>/);
+    // Walkers new to the app come here too (Get Started, a group's join link): it greets both.
+    expect(signInPage.body).toContain(
+      '<p class="lead">Sign in to count your steps for charity. New here? Create an account below.</p>',
+    );
+    expect(signInPage.body).toMatch(
+      /New to Charity Steps\? <a href="\/auth\/interaction\/[^"]+\/signup">Create an account<\/a>/,
+    );
     const link = /href="(\/auth\/interaction\/[^"]+\/signup)"/.exec(signInPage.body)?.[1] ?? "";
     const signUpPage = await browser.visit(`${server.origin}${link}`);
     for (const label of ["First name", "Last name", "Email", "Password"]) {

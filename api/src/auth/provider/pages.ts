@@ -52,7 +52,7 @@ export function signInPage(uid: string, values: { email?: string } = {}, error?:
   return layout(
     "Sign in",
     `<h1>Sign in</h1>
-<p class="lead">Welcome back. Sign in to keep counting your steps for charity.</p>
+<p class="lead">Sign in to count your steps for charity. New here? Create an account below.</p>
 ${errorBox(error)}
 <form method="post" action="/auth/interaction/${escapeHtml(uid)}/login" novalidate>
 ${field("email", "Email", "email", values.email ?? "", "email")}
