@@ -6,7 +6,7 @@ import {
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Plus, UserPlus, Users } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
@@ -97,14 +97,21 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const ids = { name: useId(), description: useId() };
+  // Set as the form is sent: a second tap before the button shows it is busy makes no second group.
+  const sending = useRef(false);
   return (
     <form
       className="card mt-3 space-y-3 p-4"
       onSubmit={(event) => {
         event.preventDefault();
+        if (sending.current) return;
+        sending.current = true;
         create.mutate(
           { name: name.trim(), description: description.trim() },
           {
+            onSettled: () => {
+              sending.current = false;
+            },
             onSuccess: () => {
               setName("");
               setDescription("");

@@ -1,5 +1,5 @@
 import type { MyGroup } from "@charity-steps/shared-types";
-import { screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
@@ -51,6 +51,30 @@ describe("the groups page", () => {
     const description = await screen.findByText(/Round the park at one\./);
     expect(description.textContent).toBe("Round the park at one.\nBack by two.");
     expect(description.className).toContain("whitespace-pre-line");
+  });
+});
+
+describe("making a group", () => {
+  it("makes one group when the form is sent twice before the button shows it is busy", async () => {
+    let made = 0;
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups", () => HttpResponse.json(made > 0 ? [striders] : [])),
+      http.post("/api/groups", () => {
+        made++;
+        return HttpResponse.json({ ...striders, isAdmin: true }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp("/groups");
+    await user.click(await screen.findByRole("button", { name: "Create Group" }));
+    await user.type(screen.getByLabelText("Group name"), "Lunchtime Striders");
+    const form = screen.getByRole("button", { name: "Create" }).closest("form") as HTMLFormElement;
+    // A double tap: both arrive before React has drawn the busy button.
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await screen.findByRole("heading", { name: "Lunchtime Striders" });
+    expect(made).toBe(1);
   });
 });
 
