@@ -87,7 +87,7 @@ describe("the step history's views", () => {
       "Tue 17 Nov: 12,000 steps. This phone 12,000.",
     );
     expect(await page.getByText("Goal 10,000", { exact: true }).count()).toBe(1);
-    // Each number of the y-axis sits on the level it names: its middle within a pixel of the
+    // Each number of the y-axis sits on the level it names: its middle within half a pixel of the
     // chart's floor, half its height and its top.
     const axis = await chart.evaluate((plot) => {
       const box = plot.getBoundingClientRect();
@@ -101,7 +101,7 @@ describe("the step history's views", () => {
     for (const [index, label] of axis.entries()) {
       // The floor is the plot's bottom border (1px), where 0 stands.
       const level = (index / 2) * (label.height - 1);
-      expect(Math.abs(label.middle - level), `${label.text} sits on its level`).toBeLessThanOrEqual(1);
+      expect(Math.abs(label.middle - level), `${label.text} sits on its level`).toBeLessThanOrEqual(0.5);
     }
     await page.getByRole("heading", { name: "Last 30 days" }).scrollIntoViewIfNeeded();
     await screenshot(page, "115-chart-month", { fullPage: false });

@@ -5,9 +5,13 @@ import { MultiLineText, SingleLineText } from "./text.js";
 /** What join codes are made of: upper case letters and digits without look-alikes (no 0/O, 1/I/L). */
 export const JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
-/** A join code as the server stores it: what walkers type, without spaces and in upper case. */
+/**
+ * A join code as the server stores it: what walkers type or paste, without the spaces, zero-width
+ * spaces and dashes a message app may put in it, and in upper case. Anything else stays, so that a
+ * control character is refused, not dropped.
+ */
 export function normaliseJoinCode(input: string): string {
-  return input.replace(/\s+/g, "").toUpperCase();
+  return input.replace(/[\s\u200B-\u200D\u2060\p{Pd}]/gu, "").toUpperCase();
 }
 
 const JOIN_CODE_SHAPE = new RegExp(`^[${JOIN_CODE_ALPHABET}]{${JOIN_CODE_LENGTH}}$`);

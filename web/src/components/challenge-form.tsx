@@ -1,8 +1,11 @@
 import {
   addDays,
+  CHALLENGE_DAILY_TARGET_MAX,
   CHALLENGE_DESCRIPTION_MAX,
   CHALLENGE_MAX_DAYS,
+  CHALLENGE_MESSAGES,
   CHALLENGE_NAME_MAX,
+  CHALLENGE_STEPS_TARGET_MAX,
   CHARITY_NAMES,
   type ChallengeInput,
   type ChallengeKind,
@@ -17,6 +20,9 @@ const KIND_LABELS: Record<ChallengeKind, string> = {
   daily_target: "Days on a daily target",
   team_total: "Steps together, as a team",
 };
+
+/** A name of spaces only passes the browser's check, and is nothing once trimmed. */
+export const NAME_NEEDED = "Give the challenge a name.";
 
 /**
  * A challenge's name, charity, kind, target and dates: what an operator sets for everyone and a
@@ -53,6 +59,9 @@ export function ChallengeForm({
       startsOn: text("startsOn"),
       endsOn: text("endsOn"),
     };
+    // Said here before anything is sent, in the form's words (the browser checks the rest).
+    if (input.name === "") return setProblem(NAME_NEEDED);
+    if (input.endsOn < input.startsOn) return setProblem(CHALLENGE_MESSAGES.endsBeforeStart);
     setPending(true);
     setProblem(null);
     try {
@@ -104,7 +113,15 @@ export function ChallengeForm({
       {kind === "daily_target" && (
         <label className="block">
           <span className="text-sm font-medium">Steps a day</span>
-          <input name="dailyTarget" type="number" min={1} required defaultValue={10_000} className="field" />
+          <input
+            name="dailyTarget"
+            type="number"
+            min={1}
+            max={CHALLENGE_DAILY_TARGET_MAX}
+            required
+            defaultValue={10_000}
+            className="field"
+          />
         </label>
       )}
       <label className="block">
@@ -115,6 +132,7 @@ export function ChallengeForm({
           name="target"
           type="number"
           min={1}
+          max={kind === "daily_target" ? CHALLENGE_MAX_DAYS : CHALLENGE_STEPS_TARGET_MAX}
           required
           defaultValue={kind === "daily_target" ? 20 : 250_000}
           key={kind}

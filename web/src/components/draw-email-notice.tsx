@@ -1,17 +1,33 @@
 import type { AuthUser } from "@charity-steps/shared-types";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { paths } from "../lib/paths";
+import { authUserQuery } from "../lib/use-auth";
 
 /** What a walker whose email is not confirmed is told where their prize entries show. */
 export const DRAW_NEEDS_CONFIRMED_EMAIL = "Only walkers with a confirmed email are in the prize draw.";
+
+/**
+ * The signed-in walker while their email is not confirmed, else null. Until it is, who is signed in
+ * is asked again whenever they come back to the page: the mailed link is usually followed in
+ * another tab or on another device, and the draw's notice must not outlive it.
+ */
+export function useUnconfirmedWalker(): AuthUser | null {
+  const { data: user } = useQuery({
+    ...authUserQuery,
+    refetchOnWindowFocus: (query) => (query.state.data?.emailVerified === false ? "always" : false),
+  });
+  return user && !user.emailVerified ? user : null;
+}
 
 /**
  * Tells a walker whose email is not confirmed that their entries do not count in the draw until it
  * is, and how to confirm it: the draw gives tickets only to confirmed addresses, so that a winner
  * can be reached. Shows nothing for a confirmed walker (or while nobody is known).
  */
-export function DrawEmailNotice({ user, className = "" }: { user: AuthUser | null; className?: string }) {
-  if (!user || user.emailVerified) return null;
+export function DrawEmailNotice({ className = "" }: { className?: string }) {
+  const user = useUnconfirmedWalker();
+  if (!user) return null;
   return (
     <p
       className={`text-sm text-notice-ink [overflow-wrap:anywhere] ${className}`}
@@ -27,7 +43,8 @@ export function DrawEmailNotice({ user, className = "" }: { user: AuthUser | nul
           .
         </>
       ) : (
-        "Confirm your email with the service you sign in with."
+        // Another service's confirmation reaches Charity Steps when the walker next signs in here.
+        "Confirm your email with the service you sign in with, then sign out and sign in here again."
       )}
     </p>
   );

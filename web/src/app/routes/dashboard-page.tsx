@@ -11,6 +11,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { AfterFirstScreen } from "../../components/after-first-screen";
 import { CharityImpactLine } from "../../components/charity-impact-line";
+import { useUnconfirmedWalker } from "../../components/draw-email-notice";
 import { LoadLater } from "../../components/load-later";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
@@ -75,6 +76,7 @@ export function DashboardPage() {
   const { user } = useAuth();
   const today = useLondonDay();
   const online = useOnline();
+  const unconfirmed = useUnconfirmedWalker();
   useHashTarget();
   if (stats.isLoading) return <LoadingSpinner />;
   const data = stats.data;
@@ -140,7 +142,7 @@ export function DashboardPage() {
               {waitingStepsText(data?.pendingMonthSteps ?? 0)}
             </span>
           )}
-          {user && !user.emailVerified && (
+          {unconfirmed && (
             <span className="text-sm text-notice-ink" data-testid="prize-entries-email">
               Confirm your email to be in the draw
             </span>

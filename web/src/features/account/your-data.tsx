@@ -21,8 +21,9 @@ import { useOnline } from "../../lib/use-online";
 
 /**
  * The walker's own data: download all of it as a ZIP, or delete the account. Deleting erases who
- * they are and keeps their steps only as anonymous numbers, so the charity's and the groups'
- * totals do not change; it signs every device out and ends on the home page.
+ * they are and keeps their steps only as anonymous numbers, so that payments and challenge teams'
+ * totals do not change (their charity and groups stop counting them); it signs every device out and
+ * ends on the home page.
  */
 export function YourData() {
   const ids = { title: useId() };

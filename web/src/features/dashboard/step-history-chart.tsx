@@ -239,7 +239,11 @@ function Bars({
         {goalDays !== null && ` · daily goal reached on ${goalDays} ${goalDays === 1 ? "day" : "days"}`}
       </p>
       <div className="mt-6 flex h-44 gap-1">
-        <div aria-hidden="true" className="relative w-8 shrink-0 text-right text-xs tabular-nums text-muted">
+        {/* As tall inside as the plot beside it, whose floor is above its bottom border. */}
+        <div
+          aria-hidden="true"
+          className="relative w-8 shrink-0 border-b border-transparent text-right text-xs tabular-nums text-muted"
+        >
           {[top, top / 2, 0].map((tick) => (
             // Placed by its bottom edge at the tick's height, then moved down half its own height,
             // so that the number's middle sits on the level it names.

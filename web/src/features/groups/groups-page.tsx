@@ -3,6 +3,7 @@ import {
   GROUP_NAME_MAX_CHARS,
   JOIN_CODE_LENGTH,
   type MyGroup,
+  normaliseJoinCode,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Plus, UserPlus, Users } from "lucide-react";
@@ -150,12 +151,12 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
 }
 
 /**
- * A join code as typed or pasted: its spaces and dashes dropped and its letters upper-cased before
- * its length is capped, so that " h9j6 jh57 " pasted from a message is the code, not its first
- * eight characters (a `maxLength` would cut the pasted text first).
+ * A join code as typed or pasted: normalised as the server does before its length is capped, so
+ * that " h9j6 jh57 " pasted from a message is the code, not its first eight characters (a
+ * `maxLength` would cut the pasted text first).
  */
 export function joinCodeTyped(text: string): string {
-  return text.replace(/[\s-]/g, "").toUpperCase().slice(0, JOIN_CODE_LENGTH);
+  return normaliseJoinCode(text).slice(0, JOIN_CODE_LENGTH);
 }
 
 function JoinGroupForm({ onDone }: { onDone: () => void }) {

@@ -37,7 +37,7 @@ export const PROBLEMS = {
  */
 export function stepsTyped(value: string): number | null {
   const text = value.trim();
-  if (!/^(?:\d+|\d{1,3}(?:,\d{3})+)$/.test(text)) return null;
+  if (!/^(?:\d+|[1-9]\d{0,2}(?:,\d{3})+)$/.test(text)) return null;
   return Number(text.replaceAll(",", ""));
 }
 

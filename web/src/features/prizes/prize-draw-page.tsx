@@ -16,7 +16,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
-import { DrawEmailNotice } from "../../components/draw-email-notice";
+import { DrawEmailNotice, useUnconfirmedWalker } from "../../components/draw-email-notice";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
@@ -24,7 +24,6 @@ import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
 import { formatSteps } from "../../lib/format";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
-import { useAuth } from "../../lib/use-auth";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { useDraw } from "./draw-details";
 import { PastResults, YourPrizes, YourTickets } from "./my-draw";
@@ -58,7 +57,7 @@ export function PrizeDrawPage() {
   const lastMonth = addMonths(month, -1);
   const draw = useDraw(month);
   const draws = drawsNewestFirst(useDrawList().data);
-  const { user } = useAuth();
+  const unconfirmed = useUnconfirmedWalker();
   if (stats.isLoading) return <LoadingSpinner />;
   // Entries count only eligible steps: steps waiting for a check show, but buy no entry yet.
   const eligibleSteps = liveEligibleSteps(stats.data, monthSteps);
@@ -76,11 +75,11 @@ export function PrizeDrawPage() {
         <p className="mt-3 font-semibold">
           {entries === 0
             ? `Walk ${formatSteps(stepsToNextEntry(eligibleSteps))} more steps this month to earn your first prize entry`
-            : user && !user.emailVerified
+            : unconfirmed
               ? "Confirm your email to be in the draw"
               : "Eligible for Prize Distribution!"}
         </p>
-        <DrawEmailNotice user={user} className="mt-1" />
+        <DrawEmailNotice className="mt-1" />
         <p className="mt-1 text-sm text-muted">{formatSteps(monthSteps)} steps walked this month</p>
         {waitingSteps > 0 && (
           <p className="mt-1 text-sm" data-testid="entry-count-waiting">

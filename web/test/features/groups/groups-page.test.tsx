@@ -14,6 +14,7 @@ const striders: MyGroup = {
   ...lunchtimeStriders({ adminUserId: "user-2", memberCount: 4 }),
   description: "Round the park at one.\nBack by two.",
   isAdmin: false,
+  joinedAt: "2026-11-02T09:00:00.000Z",
 };
 
 describe("the groups page", () => {

@@ -26,6 +26,7 @@ describe("manual steps form rules", () => {
     ["6,50", PROBLEMS.invalidSteps],
     ["65,00", PROBLEMS.invalidSteps],
     [",500", PROBLEMS.invalidSteps],
+    ["0,500", PROBLEMS.invalidSteps],
   ])("steps %j → %o", (value, problem) => {
     expect(stepsProblem(value)).toEqual(problem);
   });

@@ -5,7 +5,8 @@ import {
   type DrawResults,
   drawResultsPath,
 } from "@charity-steps/shared-types";
-import { screen, within } from "@testing-library/react";
+import { focusManager } from "@tanstack/react-query";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats, signedInAs } from "../../support/handlers";
@@ -117,11 +118,26 @@ describe("the prize page's entries", () => {
     expect(within(notice).getByRole("link", { name: "Account" }).getAttribute("href")).toBe("/account");
   });
 
+  it("takes the notice away once the walker comes back having followed the link", async () => {
+    withEntries({ ...testWalker, emailVerified: false });
+    renderApp("/prize-draw");
+    await screen.findByTestId("draw-email-notice");
+    // Confirmed in another tab; this one comes back to the front.
+    server.use(signedInAs(testWalker));
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    await waitFor(() => expect(screen.queryByTestId("draw-email-notice")).toBeNull());
+    expect(screen.getByText("Eligible for Prize Distribution!")).toBeTruthy();
+    focusManager.setFocused(undefined);
+  });
+
   it("sends a walker of another sign-in service to that service to confirm their email", async () => {
     withEntries({ ...testWalker, emailVerified: false, accountKind: "external" });
     renderApp("/prize-draw");
     expect((await screen.findByTestId("draw-email-notice")).textContent).toBe(
-      "Only walkers with a confirmed email are in the prize draw. Confirm your email with the service you sign in with.",
+      "Only walkers with a confirmed email are in the prize draw. Confirm your email with the service you sign in with, then sign out and sign in here again.",
     );
   });
 });

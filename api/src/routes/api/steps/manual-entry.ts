@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import {
   DAILY_STEP_MAX,
+  type DayString,
   ErrorResponse,
+  formatDay,
   formatNumber,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
@@ -36,10 +38,10 @@ export const MANUAL_MESSAGES = {
   malformedForm: "The form could not be read: it is incomplete or not valid multipart/form-data.",
   tooManyEntries: `You can add steps with a photo at most ${MANUAL_ENTRIES_PER_DAY_MAX} times a day. Please try again tomorrow.`,
   tooManyPhotoBytes: `Your photos today have reached the daily limit of ${MANUAL_PHOTO_BYTES_PER_DAY_MAX / (1024 * 1024)}MB. Please try again tomorrow, or send a smaller photo.`,
-  dayFull: (date: string, room: number) =>
+  dayFull: (date: DayString, room: number) =>
     room === 0
-      ? `${date} already counts ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: no more steps can be added for it.`
-      : `That would take ${date} past ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: you can add at most ${formatNumber(room)} more steps for it.`,
+      ? `${formatDay(date)} already counts ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: no more steps can be added for it.`
+      : `That would take ${formatDay(date)} past ${formatNumber(DAILY_STEP_MAX)} steps, the most a day can count: you can add at most ${formatNumber(room)} more steps for it.`,
 } as const;
 
 /** The refusal a walker reads, with its status: a full day is the entry's fault, a daily limit the walker's pace. */

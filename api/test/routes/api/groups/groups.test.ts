@@ -123,6 +123,11 @@ describe.each(dialects)("groups (%s)", (dialect) => {
     const again = await joiner.api.join(spaced);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ ...group, memberCount: 2 });
+    // As a message app may show it: a dash, or an en dash, between its halves.
+    for (const dash of ["-", "\u2013"]) {
+      const dashed = `${group.joinCode.slice(0, 4)}${dash}${group.joinCode.slice(4)}`;
+      expect((await joiner.api.join(dashed)).statusCode, dashed).toBe(200);
+    }
     expect((await admin.api.join(group.joinCode)).statusCode).toBe(200);
 
     const [twice, thrice] = await Promise.all([

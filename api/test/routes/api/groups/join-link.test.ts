@@ -37,6 +37,8 @@ describe.each(dialects)("a group's join link (%s)", (dialect) => {
       memberCount: 2,
       member: true,
     });
+    const dashed = `${group.joinCode.slice(0, 4)}-${group.joinCode.slice(4)}`;
+    expect((await guest.api.get(groupInvitationPath(dashed))).statusCode).toBe(200);
     expect((await admin.api.get(groupInvitationPath(group.joinCode))).json<GroupInvitation>().member).toBe(
       true,
     );
