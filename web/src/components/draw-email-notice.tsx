@@ -4,8 +4,11 @@ import { Link } from "react-router-dom";
 import { paths } from "../lib/paths";
 import { authUserQuery } from "../lib/use-auth";
 
-/** What a walker whose email is not confirmed is told where their prize entries show. */
+/** Why a walker whose email is not confirmed has no ticket, where their prize entries show. */
 export const DRAW_NEEDS_CONFIRMED_EMAIL = "Only walkers with a confirmed email are in the prize draw.";
+
+/** What such a walker is asked to do, in a line of its own beside their entries. */
+export const CONFIRM_EMAIL_FOR_DRAW = "Confirm your email to be in the draw";
 
 /**
  * The signed-in walker while their email is not confirmed, else null. Until it is, who is signed in

@@ -11,7 +11,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router-dom";
 import { AfterFirstScreen } from "../../components/after-first-screen";
 import { CharityImpactLine } from "../../components/charity-impact-line";
-import { useUnconfirmedWalker } from "../../components/draw-email-notice";
+import { CONFIRM_EMAIL_FOR_DRAW, useUnconfirmedWalker } from "../../components/draw-email-notice";
 import { LoadLater } from "../../components/load-later";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
@@ -144,7 +144,7 @@ export function DashboardPage() {
           )}
           {unconfirmed && (
             <span className="text-sm text-notice-ink" data-testid="prize-entries-email">
-              Confirm your email to be in the draw
+              {CONFIRM_EMAIL_FOR_DRAW}
             </span>
           )}
         </Tile>

@@ -16,7 +16,11 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
-import { DrawEmailNotice, useUnconfirmedWalker } from "../../components/draw-email-notice";
+import {
+  CONFIRM_EMAIL_FOR_DRAW,
+  DrawEmailNotice,
+  useUnconfirmedWalker,
+} from "../../components/draw-email-notice";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { PostalAddress } from "../../components/postal-address";
@@ -76,7 +80,7 @@ export function PrizeDrawPage() {
           {entries === 0
             ? `Walk ${formatSteps(stepsToNextEntry(eligibleSteps))} more steps this month to earn your first prize entry`
             : unconfirmed
-              ? "Confirm your email to be in the draw"
+              ? CONFIRM_EMAIL_FOR_DRAW
               : "Eligible for Prize Distribution!"}
         </p>
         <DrawEmailNotice className="mt-1" />
