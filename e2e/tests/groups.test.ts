@@ -70,7 +70,19 @@ describe("two walkers in a group", () => {
     await page.getByRole("button", { name: "Create Group" }).click();
     const create = page.getByRole("button", { name: "Create", exact: true });
     expect(await create.isDisabled()).toBe(true);
+    // A name pasted past the limit stays whole, and the walker is told by how much.
+    const tooLong = "Lunchtime Striders of the Riverside Business Park, Walking Club";
+    await page.getByLabel("Group name").fill(tooLong);
+    expect(await page.getByLabel("Group name").inputValue()).toBe(tooLong);
+    await page.getByText("3 characters too many").waitFor();
+    expect(await create.isDisabled()).toBe(true);
+    await screenshot(page, "30a-groups-name-too-long", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await screenshot(page, "30b-groups-name-too-long-dark", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "light" });
     await page.getByLabel("Group name").fill("  Lunchtime Striders  ");
+    await page.getByText("42 characters left").waitFor();
     await page.getByLabel(/Description/).fill("Round the park at one");
     await create.click();
     await page.getByText("Group Created").first().waitFor();

@@ -49,13 +49,16 @@ export type DrawStatus = Static<typeof DrawStatus>;
 /** A month has at most this many tiers, and at most this many prizes in all. */
 export const DRAW_TIERS_MAX = 10;
 export const DRAW_PRIZES_MAX = 1000;
+/** A tier's name and description, in characters. */
+export const DRAW_TIER_NAME_MAX_CHARS = 60;
+export const DRAW_TIER_DESCRIPTION_MAX_CHARS = 500;
 
 export const DrawTier = Type.Object({
   /** Platinum, Gold, Silver, Bronze, or an operator's own name. */
-  name: Type.String({ minLength: 1, maxLength: 60 }),
+  name: Type.String({ minLength: 1, maxLength: DRAW_TIER_NAME_MAX_CHARS }),
   prizes: Type.Integer({ minimum: 0, maximum: DRAW_PRIZES_MAX }),
   /** What the prize is, as the prize page shows it. */
-  description: Type.String({ maxLength: 500 }),
+  description: Type.String({ maxLength: DRAW_TIER_DESCRIPTION_MAX_CHARS }),
 });
 export type DrawTier = Static<typeof DrawTier>;
 

@@ -47,3 +47,13 @@ const multiLine = new RegExp(MULTI_LINE_TEXT_PATTERN, "u");
 export function isPlainText(text: string, { lineBreaks = false } = {}): boolean {
   return (lineBreaks ? multiLine : singleLine).test(text);
 }
+
+/**
+ * A text's length as the server's schemas count it: in characters (code points), so that a name
+ * of walking figures is as long as it looks, where a browser's `maxLength` counts each as two.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}

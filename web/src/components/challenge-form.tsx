@@ -13,6 +13,7 @@ import {
 } from "@charity-steps/shared-types";
 import { type FormEvent, useId, useState } from "react";
 import { serverMessage } from "../lib/api-client";
+import { CharacterCount, overLimit, tooLongMessage } from "./character-count";
 import { FormProblem } from "./form-problem";
 
 const KIND_LABELS: Record<ChallengeKind, string> = {
@@ -42,6 +43,8 @@ export function ChallengeForm({
   const [kind, setKind] = useState<ChallengeKind>(kinds[0] ?? "total_steps");
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // Kept as typed only for the counts under the two text fields; the form is read when sent.
+  const [texts, setTexts] = useState({ name: "", description: "" });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -61,12 +64,18 @@ export function ChallengeForm({
     };
     // Said here before anything is sent, in the form's words (the browser checks the rest).
     if (input.name === "") return setProblem(NAME_NEEDED);
+    if (overLimit(input.name, CHALLENGE_NAME_MAX))
+      return setProblem(tooLongMessage("The name", CHALLENGE_NAME_MAX));
+    if (overLimit(input.description, CHALLENGE_DESCRIPTION_MAX)) {
+      return setProblem(tooLongMessage("The description", CHALLENGE_DESCRIPTION_MAX));
+    }
     if (input.endsOn < input.startsOn) return setProblem(CHALLENGE_MESSAGES.endsBeforeStart);
     setPending(true);
     setProblem(null);
     try {
       await onSubmit(input);
       element.reset();
+      setTexts({ name: "", description: "" });
     } catch (error) {
       setProblem(serverMessage(error, "The challenge could not be saved. Please try again."));
     } finally {
@@ -76,14 +85,42 @@ export function ChallengeForm({
 
   return (
     <form className="space-y-3" onSubmit={submit} aria-describedby={`${id}-problem`}>
-      <label className="block">
-        <span className="text-sm font-medium">Name</span>
-        <input name="name" required maxLength={CHALLENGE_NAME_MAX} className="field" />
-      </label>
-      <label className="block">
-        <span className="text-sm font-medium">Description</span>
-        <textarea name="description" maxLength={CHALLENGE_DESCRIPTION_MAX} rows={3} className="field" />
-      </label>
+      <div>
+        <label className="block">
+          <span className="text-sm font-medium">Name</span>
+          <input
+            name="name"
+            required
+            aria-describedby={`${id}-name-count`}
+            onChange={(event) => setTexts({ ...texts, name: event.target.value })}
+            className="field"
+          />
+        </label>
+        <CharacterCount
+          id={`${id}-name-count`}
+          label="The name"
+          text={texts.name.trim()}
+          max={CHALLENGE_NAME_MAX}
+        />
+      </div>
+      <div>
+        <label className="block">
+          <span className="text-sm font-medium">Description</span>
+          <textarea
+            name="description"
+            rows={3}
+            aria-describedby={`${id}-description-count`}
+            onChange={(event) => setTexts({ ...texts, description: event.target.value })}
+            className="field"
+          />
+        </label>
+        <CharacterCount
+          id={`${id}-description-count`}
+          label="The description"
+          text={texts.description.trim()}
+          max={CHALLENGE_DESCRIPTION_MAX}
+        />
+      </div>
       <label className="block">
         <span className="text-sm font-medium">Charity</span>
         <select name="charityName" className="field" defaultValue="">

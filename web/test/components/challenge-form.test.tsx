@@ -1,7 +1,9 @@
 import {
   CHALLENGE_DAILY_TARGET_MAX,
+  CHALLENGE_DESCRIPTION_MAX,
   CHALLENGE_MAX_DAYS,
   CHALLENGE_MESSAGES,
+  CHALLENGE_NAME_MAX,
   CHALLENGE_STEPS_TARGET_MAX,
 } from "@charity-steps/shared-types";
 import { fireEvent, render, screen } from "@testing-library/react";
@@ -30,6 +32,24 @@ describe("the challenge form", () => {
     fireEvent.change(field("endsOn"), { target: { value: "2030-06-01" } });
     fireEvent.submit(form);
     expect(screen.getByText(CHALLENGE_MESSAGES.endsBeforeStart)).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("says a name or description past its limit before sending, where the browser would have cut it", () => {
+    const { onSubmit, form, field } = renderForm();
+    fireEvent.change(field("name"), { target: { value: "n".repeat(CHALLENGE_NAME_MAX + 2) } });
+    expect(screen.getByText("2 characters too many")).toBeTruthy();
+    fireEvent.submit(form);
+    expect(screen.getByRole("alert").textContent).toBe(
+      `The name must be at most ${CHALLENGE_NAME_MAX} characters.`,
+    );
+
+    fireEvent.change(field("name"), { target: { value: "Canal miles" } });
+    fireEvent.change(field("description"), { target: { value: "d".repeat(CHALLENGE_DESCRIPTION_MAX + 1) } });
+    fireEvent.submit(form);
+    expect(screen.getByRole("alert").textContent).toBe(
+      `The description must be at most ${CHALLENGE_DESCRIPTION_MAX.toLocaleString("en-GB")} characters.`,
+    );
     expect(onSubmit).not.toHaveBeenCalled();
   });
 

@@ -9,6 +9,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { CopyableValue } from "../../components/copy-button";
 import { FormProblem } from "../../components/form-problem";
@@ -120,25 +121,36 @@ export function StepImportKeys({
               setProblem("Give the key a name, such as the phone it is for.");
               return;
             }
+            if (overLimit(trimmed, STEP_IMPORT_KEY_NAME_MAX_CHARS)) {
+              setProblem(tooLongMessage("The name", STEP_IMPORT_KEY_NAME_MAX_CHARS));
+              return;
+            }
             create.mutate({ name: trimmed });
           }}
         >
-          <label htmlFor={ids.name} className="block text-sm font-medium">
-            Name of the iPhone
-            <input
-              id={ids.name}
-              value={name}
-              maxLength={STEP_IMPORT_KEY_NAME_MAX_CHARS}
-              autoComplete="off"
-              aria-invalid={problem !== null}
-              aria-describedby={problem ? ids.problem : undefined}
-              onChange={(event) => {
-                setName(event.target.value);
-                setProblem(null);
-              }}
-              className="field"
+          <div>
+            <label htmlFor={ids.name} className="block text-sm font-medium">
+              Name of the iPhone
+              <input
+                id={ids.name}
+                value={name}
+                autoComplete="off"
+                aria-invalid={problem !== null}
+                aria-describedby={problem ? `${ids.name}-count ${ids.problem}` : `${ids.name}-count`}
+                onChange={(event) => {
+                  setName(event.target.value);
+                  setProblem(null);
+                }}
+                className="field"
+              />
+            </label>
+            <CharacterCount
+              id={`${ids.name}-count`}
+              label="The name"
+              text={name.trim()}
+              max={STEP_IMPORT_KEY_NAME_MAX_CHARS}
             />
-          </label>
+          </div>
           <FormProblem id={ids.problem} problem={problem} />
           {atLimit && !problem && (
             <p className="text-sm text-muted">

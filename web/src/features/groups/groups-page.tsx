@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Plus, UserPlus, Users } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { Link } from "react-router-dom";
+import { CharacterCount, overLimit } from "../../components/character-count";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
 import { londonMediumDate } from "../../lib/london-time";
@@ -98,6 +99,9 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const ids = { name: useId(), description: useId() };
+  const tooLong =
+    overLimit(name.trim(), GROUP_NAME_MAX_CHARS) ||
+    overLimit(description.trim(), GROUP_DESCRIPTION_MAX_CHARS);
   // Set as the form is sent: a second tap before the button shows it is busy makes no second group.
   const sending = useRef(false);
   return (
@@ -105,7 +109,7 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
       className="card mt-3 space-y-3 p-4"
       onSubmit={(event) => {
         event.preventDefault();
-        if (sending.current) return;
+        if (sending.current || tooLong) return;
         sending.current = true;
         create.mutate(
           { name: name.trim(), description: description.trim() },
@@ -122,28 +126,48 @@ function CreateGroupForm({ onDone }: { onDone: () => void }) {
         );
       }}
     >
-      <label htmlFor={ids.name} className="block text-sm font-medium">
-        Group name
-        <input
-          id={ids.name}
-          value={name}
-          maxLength={GROUP_NAME_MAX_CHARS}
-          onChange={(event) => setName(event.target.value)}
-          className="field"
+      <div>
+        <label htmlFor={ids.name} className="block text-sm font-medium">
+          Group name
+          <input
+            id={ids.name}
+            value={name}
+            aria-describedby={`${ids.name}-count`}
+            onChange={(event) => setName(event.target.value)}
+            className="field"
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.name}-count`}
+          label="The name"
+          text={name.trim()}
+          max={GROUP_NAME_MAX_CHARS}
         />
-      </label>
-      <label htmlFor={ids.description} className="block text-sm font-medium">
-        Description <span className="font-normal text-muted">(optional)</span>
-        <textarea
-          id={ids.description}
-          value={description}
-          maxLength={GROUP_DESCRIPTION_MAX_CHARS}
-          rows={2}
-          onChange={(event) => setDescription(event.target.value)}
-          className="field"
+      </div>
+      <div>
+        <label htmlFor={ids.description} className="block text-sm font-medium">
+          Description <span className="font-normal text-muted">(optional)</span>
+          <textarea
+            id={ids.description}
+            value={description}
+            aria-describedby={`${ids.description}-count`}
+            rows={2}
+            onChange={(event) => setDescription(event.target.value)}
+            className="field"
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.description}-count`}
+          label="The description"
+          text={description.trim()}
+          max={GROUP_DESCRIPTION_MAX_CHARS}
         />
-      </label>
-      <button type="submit" className="btn-primary w-full" disabled={name.trim() === "" || create.isPending}>
+      </div>
+      <button
+        type="submit"
+        className="btn-primary w-full"
+        disabled={name.trim() === "" || tooLong || create.isPending}
+      >
         {create.isPending ? "Creating…" : "Create"}
       </button>
     </form>

@@ -11,6 +11,7 @@ import {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
+import { CharacterCount } from "../../components/character-count";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { refreshStepQueries } from "../../lib/step-queries";
 import { toast } from "../../lib/toast-store";
@@ -189,11 +190,27 @@ export function ManualStepsForm() {
           />
         </label>
       </div>
-      <label htmlFor={ids.note} className="block text-sm font-medium">
-        Note{" "}
-        <span className="font-normal text-muted">(optional, up to {MANUAL_NOTE_MAX_CHARS} characters)</span>
-        <textarea id={ids.note} rows={2} className="field" {...problemFor("note")} {...register("note")} />
-      </label>
+      <div>
+        <label htmlFor={ids.note} className="block text-sm font-medium">
+          Note <span className="font-normal text-muted">(optional)</span>
+          <textarea
+            id={ids.note}
+            rows={2}
+            className="field"
+            aria-invalid={problem?.field === "note"}
+            aria-describedby={
+              problem?.field === "note" ? `${ids.note}-count ${ids.problem}` : `${ids.note}-count`
+            }
+            {...register("note")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.note}-count`}
+          label="The note"
+          text={watch("note").trim()}
+          max={MANUAL_NOTE_MAX_CHARS}
+        />
+      </div>
       <PhotoDropZone
         photo={photo}
         onPick={pickPhoto}

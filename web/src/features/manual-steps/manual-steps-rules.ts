@@ -1,4 +1,5 @@
 import {
+  characterCount,
   type DayString,
   isCalendarDay,
   MANUAL_IMAGE_MAX_BYTES,
@@ -68,5 +69,5 @@ export function photoProblem(file: File | null): FormProblem | null {
 }
 
 export function noteProblem(note: string): FormProblem | null {
-  return note.trim().length > MANUAL_NOTE_MAX_CHARS ? PROBLEMS.noteTooLong : null;
+  return characterCount(note.trim()) > MANUAL_NOTE_MAX_CHARS ? PROBLEMS.noteTooLong : null;
 }

@@ -1,6 +1,8 @@
 import {
   DRAW_PRIZES_MAX,
   DRAW_RUN_MESSAGES,
+  DRAW_TIER_DESCRIPTION_MAX_CHARS,
+  DRAW_TIER_NAME_MAX_CHARS,
   DRAW_TIERS_MAX,
   type DrawTier,
   type DrawTiersRequest,
@@ -13,6 +15,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { type Control, useFieldArray, useForm, useWatch } from "react-hook-form";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { FormProblem } from "../../components/form-problem";
 import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
 import { DRAW_LIST_KEY } from "../../lib/draw-list";
@@ -25,21 +28,23 @@ interface FormValues {
   tiers: DrawTier[];
 }
 
-const NAME_MAX = 60;
-const DESCRIPTION_MAX = 500;
-const TIER_PRIZES_MAX = 1000;
-
 const blankTier = (): DrawTier => ({ name: "", prizes: 1, description: "" });
 
 /** What is wrong with the tiers before asking the server, in the server's own words where it has them. */
 function tiersProblem(tiers: DrawTier[]): string | null {
   if (tiers.some((tier) => !tier.name.trim())) return "Each tier needs a name.";
+  if (tiers.some((tier) => overLimit(tier.name, DRAW_TIER_NAME_MAX_CHARS))) {
+    return tooLongMessage("A tier's name", DRAW_TIER_NAME_MAX_CHARS);
+  }
+  if (tiers.some((tier) => overLimit(tier.description, DRAW_TIER_DESCRIPTION_MAX_CHARS))) {
+    return tooLongMessage("A tier's description", DRAW_TIER_DESCRIPTION_MAX_CHARS);
+  }
   const names = tiers.map((tier) => tier.name.trim());
   if (new Set(names).size !== names.length) return DRAW_RUN_MESSAGES.tierNamesRepeat;
   if (
-    tiers.some((tier) => !Number.isInteger(tier.prizes) || tier.prizes < 0 || tier.prizes > TIER_PRIZES_MAX)
+    tiers.some((tier) => !Number.isInteger(tier.prizes) || tier.prizes < 0 || tier.prizes > DRAW_PRIZES_MAX)
   ) {
-    return `Each tier's number of prizes is a whole number from 0 to ${TIER_PRIZES_MAX}.`;
+    return `Each tier's number of prizes is a whole number from 0 to ${DRAW_PRIZES_MAX}.`;
   }
   if (tiers.reduce((sum, tier) => sum + tier.prizes, 0) > DRAW_PRIZES_MAX)
     return DRAW_RUN_MESSAGES.tooManyPrizes;
@@ -155,17 +160,25 @@ export function DrawTiersEditor({
               <fieldset className="draw-tier">
                 <legend className="px-1 text-sm font-semibold">Tier {index + 1}</legend>
                 <div className="grid gap-3 sm:grid-cols-[1fr_8rem]">
-                  <label htmlFor={`${name}-name`} className="block text-sm font-medium">
-                    Name
-                    <input
-                      id={`${name}-name`}
-                      className="field"
-                      maxLength={NAME_MAX}
-                      autoComplete="off"
-                      aria-describedby={describedBy}
-                      {...register(`tiers.${index}.name`, { onChange: () => setProblem(null) })}
+                  <div>
+                    <label htmlFor={`${name}-name`} className="block text-sm font-medium">
+                      Name
+                      <input
+                        id={`${name}-name`}
+                        className="field"
+                        autoComplete="off"
+                        aria-describedby={[`${name}-name-count`, describedBy].join(" ").trim()}
+                        {...register(`tiers.${index}.name`, { onChange: () => setProblem(null) })}
+                      />
+                    </label>
+                    <TierTextCount
+                      control={control}
+                      id={`${name}-name-count`}
+                      label="The name"
+                      path={`tiers.${index}.name`}
+                      max={DRAW_TIER_NAME_MAX_CHARS}
                     />
-                  </label>
+                  </div>
                   <label htmlFor={`${name}-prizes`} className="block text-sm font-medium">
                     Number of prizes
                     <input
@@ -173,7 +186,7 @@ export function DrawTiersEditor({
                       type="number"
                       inputMode="numeric"
                       min={0}
-                      max={TIER_PRIZES_MAX}
+                      max={DRAW_PRIZES_MAX}
                       step={1}
                       className="field"
                       aria-describedby={describedBy}
@@ -184,17 +197,25 @@ export function DrawTiersEditor({
                     />
                   </label>
                 </div>
-                <label htmlFor={`${name}-description`} className="mt-3 block text-sm font-medium">
-                  Description <span className="font-normal text-muted">(as the prize page shows it)</span>
-                  <textarea
-                    id={`${name}-description`}
-                    rows={2}
-                    maxLength={DESCRIPTION_MAX}
-                    className="field"
-                    aria-describedby={describedBy}
-                    {...register(`tiers.${index}.description`, { onChange: () => setProblem(null) })}
+                <div className="mt-3">
+                  <label htmlFor={`${name}-description`} className="block text-sm font-medium">
+                    Description <span className="font-normal text-muted">(as the prize page shows it)</span>
+                    <textarea
+                      id={`${name}-description`}
+                      rows={2}
+                      className="field"
+                      aria-describedby={[`${name}-description-count`, describedBy].join(" ").trim()}
+                      {...register(`tiers.${index}.description`, { onChange: () => setProblem(null) })}
+                    />
+                  </label>
+                  <TierTextCount
+                    control={control}
+                    id={`${name}-description-count`}
+                    label="The description"
+                    path={`tiers.${index}.description`}
+                    max={DRAW_TIER_DESCRIPTION_MAX_CHARS}
                   />
-                </label>
+                </div>
                 <div className="mt-3 flex flex-wrap gap-2">
                   <button
                     type="button"
@@ -278,6 +299,22 @@ export function DrawTiersEditor({
       </div>
     </form>
   );
+}
+
+/** One tier text's count of characters left, watching its own field as the summary below does. */
+function TierTextCount({
+  control,
+  path,
+  ...count
+}: {
+  control: Control<FormValues>;
+  path: `tiers.${number}.name` | `tiers.${number}.description`;
+  id: string;
+  label: string;
+  max: number;
+}) {
+  const text = useWatch({ control, name: path }) ?? "";
+  return <CharacterCount {...count} text={text.trim()} />;
 }
 
 /** The count of tiers and prizes, watching the form by itself: typing re-renders only this line. */

@@ -8,6 +8,7 @@ import {
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
@@ -54,6 +55,16 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
       setProblem("Fill in the name to publish, the county and where to send the prize.");
       return;
     }
+    const limits = [
+      ["The name to publish", fields.publicName, PRIZE_PUBLIC_NAME_MAX_CHARS],
+      ["The county", fields.county, PRIZE_COUNTY_MAX_CHARS],
+      ["The address", fields.deliveryAddress, PRIZE_DELIVERY_ADDRESS_MAX_CHARS],
+    ] as const;
+    const tooLong = limits.find(([, text, max]) => overLimit(text.trim(), max));
+    if (tooLong) {
+      setProblem(tooLongMessage(tooLong[0], tooLong[2]));
+      return;
+    }
     record.mutate({ ...fields, over18: true });
   };
 
@@ -69,8 +80,14 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
           <input
             id={ids.name}
             value={fields.publicName}
-            maxLength={PRIZE_PUBLIC_NAME_MAX_CHARS}
+            aria-describedby={`${ids.name}-count`}
             onChange={(event) => set("publicName")(event.target.value)}
+          />
+          <CharacterCount
+            id={`${ids.name}-count`}
+            label="The name to publish"
+            text={fields.publicName.trim()}
+            max={PRIZE_PUBLIC_NAME_MAX_CHARS}
           />
         </div>
         <div className="field">
@@ -78,8 +95,14 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
           <input
             id={ids.county}
             value={fields.county}
-            maxLength={PRIZE_COUNTY_MAX_CHARS}
+            aria-describedby={`${ids.county}-count`}
             onChange={(event) => set("county")(event.target.value)}
+          />
+          <CharacterCount
+            id={`${ids.county}-count`}
+            label="The county"
+            text={fields.county.trim()}
+            max={PRIZE_COUNTY_MAX_CHARS}
           />
         </div>
         <div className="field">
@@ -88,8 +111,14 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
             id={ids.address}
             rows={3}
             value={fields.deliveryAddress}
-            maxLength={PRIZE_DELIVERY_ADDRESS_MAX_CHARS}
+            aria-describedby={`${ids.address}-count`}
             onChange={(event) => set("deliveryAddress")(event.target.value)}
+          />
+          <CharacterCount
+            id={`${ids.address}-count`}
+            label="The address"
+            text={fields.deliveryAddress.trim()}
+            max={PRIZE_DELIVERY_ADDRESS_MAX_CHARS}
           />
         </div>
         <div className="flex items-start gap-2">

@@ -12,6 +12,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Mail } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
@@ -95,6 +96,12 @@ export function PostalEntryForm({
     if (!values.fullName.trim() || !values.address.trim() || !values.month || !values.receivedOn) {
       return setProblem("Enter the month, the full name, the address and the date received.");
     }
+    if (overLimit(values.fullName.trim(), POSTAL_ENTRY_NAME_MAX_CHARS)) {
+      return setProblem(tooLongMessage("The full name", POSTAL_ENTRY_NAME_MAX_CHARS));
+    }
+    if (overLimit(values.address.trim(), POSTAL_ENTRY_ADDRESS_MAX_CHARS)) {
+      return setProblem(tooLongMessage("The address", POSTAL_ENTRY_ADDRESS_MAX_CHARS));
+    }
     const email = values.email.trim();
     record.mutate({
       month: values.month,
@@ -139,28 +146,42 @@ export function PostalEntryForm({
           />
         </label>
       </div>
-      <label htmlFor={ids.name} className="block text-sm font-medium">
-        Full name
-        <input
-          id={ids.name}
-          autoComplete="off"
-          maxLength={POSTAL_ENTRY_NAME_MAX_CHARS}
-          className="field"
-          aria-describedby={describedBy}
-          {...register("fullName")}
+      <div>
+        <label htmlFor={ids.name} className="block text-sm font-medium">
+          Full name
+          <input
+            id={ids.name}
+            autoComplete="off"
+            className="field"
+            aria-describedby={[`${ids.name}-count`, describedBy].join(" ").trim()}
+            {...register("fullName")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.name}-count`}
+          label="The full name"
+          text={watch("fullName").trim()}
+          max={POSTAL_ENTRY_NAME_MAX_CHARS}
         />
-      </label>
-      <label htmlFor={ids.address} className="block text-sm font-medium">
-        Address
-        <textarea
-          id={ids.address}
-          rows={4}
-          maxLength={POSTAL_ENTRY_ADDRESS_MAX_CHARS}
-          className="field"
-          aria-describedby={describedBy}
-          {...register("address")}
+      </div>
+      <div>
+        <label htmlFor={ids.address} className="block text-sm font-medium">
+          Address
+          <textarea
+            id={ids.address}
+            rows={4}
+            className="field"
+            aria-describedby={[`${ids.address}-count`, describedBy].join(" ").trim()}
+            {...register("address")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.address}-count`}
+          label="The address"
+          text={watch("address").trim()}
+          max={POSTAL_ENTRY_ADDRESS_MAX_CHARS}
         />
-      </label>
+      </div>
       <label htmlFor={ids.email} className="block text-sm font-medium">
         Email <span className="font-normal text-muted">(if given)</span>
         <input

@@ -5,6 +5,7 @@ import {
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { FormProblem } from "../../components/form-problem";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { type ToastOptions, toast } from "../../lib/toast-store";
@@ -87,8 +88,15 @@ function DecisionControls({
   const ids = { reason: useId(), reasonHelp: useId(), problem: useId() };
   const [reason, setReason] = useState("");
   const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const reasonTooLong = () => {
+    if (!overLimit(reason.trim(), REVIEW_DECISION_REASON_MAX_CHARS)) return false;
+    onProblem(tooLongMessage("The reason", REVIEW_DECISION_REASON_MAX_CHARS));
+    reasonRef.current?.focus();
+    return true;
+  };
   const approve = () => {
     const given = reason.trim();
+    if (reasonTooLong()) return;
     onDecide({ decision: "approve", ...(given ? { reason: given } : {}) });
   };
   const reject = () => {
@@ -98,31 +106,41 @@ function DecisionControls({
       reasonRef.current?.focus();
       return;
     }
+    if (reasonTooLong()) return;
     onDecide({ decision: "reject", reason: given });
   };
-  const reasonInvalid = problem === FAIR_PLAY_MESSAGES.reasonRequired;
+  const reasonInvalid =
+    problem === FAIR_PLAY_MESSAGES.reasonRequired ||
+    problem === tooLongMessage("The reason", REVIEW_DECISION_REASON_MAX_CHARS);
   return (
     <>
-      <label htmlFor={ids.reason} className="block text-sm font-medium">
-        Reason{" "}
-        <span id={ids.reasonHelp} className="font-normal text-muted">
-          (shown to the walker; needed to reject)
-        </span>
-        <textarea
-          ref={reasonRef}
-          id={ids.reason}
-          rows={2}
-          maxLength={REVIEW_DECISION_REASON_MAX_CHARS}
-          className="field"
-          value={reason}
-          aria-invalid={reasonInvalid}
-          aria-describedby={reasonInvalid ? `${ids.reasonHelp} ${ids.problem}` : ids.reasonHelp}
-          onChange={(event) => {
-            setReason(event.target.value);
-            if (reasonInvalid) onProblem(null);
-          }}
+      <div>
+        <label htmlFor={ids.reason} className="block text-sm font-medium">
+          Reason{" "}
+          <span id={ids.reasonHelp} className="font-normal text-muted">
+            (shown to the walker; needed to reject)
+          </span>
+          <textarea
+            ref={reasonRef}
+            id={ids.reason}
+            rows={2}
+            className="field"
+            value={reason}
+            aria-invalid={reasonInvalid}
+            aria-describedby={`${ids.reasonHelp} ${ids.reason}-count${reasonInvalid ? ` ${ids.problem}` : ""}`}
+            onChange={(event) => {
+              setReason(event.target.value);
+              if (reasonInvalid) onProblem(null);
+            }}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.reason}-count`}
+          label="The reason"
+          text={reason.trim()}
+          max={REVIEW_DECISION_REASON_MAX_CHARS}
         />
-      </label>
+      </div>
       <FormProblem id={ids.problem} problem={problem} />
       <div className="flex flex-wrap gap-2">
         <button type="button" className="btn-primary" disabled={pending !== null} onClick={approve}>

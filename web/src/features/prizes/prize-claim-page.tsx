@@ -17,6 +17,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useParams } from "react-router-dom";
+import { CharacterCount, overLimit, tooLongMessage } from "../../components/character-count";
 import { FormProblem } from "../../components/form-problem";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
@@ -136,7 +137,7 @@ function ClaimForm({ prize, onClaimed }: { prize: MyPrize; onClaimed: () => void
     problem: useId(),
   };
   const [problem, setProblem] = useState<{ text: string; field: Field | null } | null>(null);
-  const { register, handleSubmit, setFocus } = useForm<FormValues>({
+  const { register, handleSubmit, setFocus, watch } = useForm<FormValues>({
     defaultValues: { over18: false, publicName: "", county: "", deliveryAddress: "" },
   });
 
@@ -182,11 +183,20 @@ function ClaimForm({ prize, onClaimed }: { prize: MyPrize; onClaimed: () => void
     if (!values.over18) return refuse("over18", "Confirm that you are 18 or over: prizes go only to adults.");
     if (!publicName) return refuse("publicName", DRAW_CLAIM_MESSAGES.blankField("The name to publish"));
     if (!isPlainText(publicName)) return refuse("publicName", "The name to publish must be plain text.");
+    if (overLimit(publicName, PRIZE_PUBLIC_NAME_MAX_CHARS)) {
+      return refuse("publicName", tooLongMessage("The name to publish", PRIZE_PUBLIC_NAME_MAX_CHARS));
+    }
     if (!county) return refuse("county", DRAW_CLAIM_MESSAGES.blankField("The county"));
     if (!isPlainText(county)) return refuse("county", "The county must be plain text.");
+    if (overLimit(county, PRIZE_COUNTY_MAX_CHARS)) {
+      return refuse("county", tooLongMessage("The county", PRIZE_COUNTY_MAX_CHARS));
+    }
     if (!deliveryAddress) return refuse("deliveryAddress", DRAW_CLAIM_MESSAGES.blankField("The address"));
     if (!isPlainText(deliveryAddress, { lineBreaks: true })) {
       return refuse("deliveryAddress", "The address must be plain text.");
+    }
+    if (overLimit(deliveryAddress, PRIZE_DELIVERY_ADDRESS_MAX_CHARS)) {
+      return refuse("deliveryAddress", tooLongMessage("The address", PRIZE_DELIVERY_ADDRESS_MAX_CHARS));
     }
     setProblem(null);
     claim.mutate({ over18: true, publicName, county, deliveryAddress });
@@ -225,40 +235,61 @@ function ClaimForm({ prize, onClaimed }: { prize: MyPrize; onClaimed: () => void
         />
         I am 18 or over
       </label>
-      <label htmlFor={ids.publicName} className="block text-sm font-medium">
-        Name to publish (e.g. J. Smith)
-        <input
-          className="field"
-          autoComplete="off"
-          required
-          maxLength={PRIZE_PUBLIC_NAME_MAX_CHARS}
-          {...fieldProps("publicName", [ids.privacy])}
-          {...register("publicName")}
+      <div>
+        <label htmlFor={ids.publicName} className="block text-sm font-medium">
+          Name to publish (e.g. J. Smith)
+          <input
+            className="field"
+            autoComplete="off"
+            required
+            {...fieldProps("publicName", [ids.privacy, `${ids.publicName}-count`])}
+            {...register("publicName")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.publicName}-count`}
+          label="The name to publish"
+          text={watch("publicName").trim()}
+          max={PRIZE_PUBLIC_NAME_MAX_CHARS}
         />
-      </label>
-      <label htmlFor={ids.county} className="block text-sm font-medium">
-        County
-        <input
-          className="field"
-          autoComplete="address-level1"
-          required
-          maxLength={PRIZE_COUNTY_MAX_CHARS}
-          {...fieldProps("county", [ids.privacy])}
-          {...register("county")}
+      </div>
+      <div>
+        <label htmlFor={ids.county} className="block text-sm font-medium">
+          County
+          <input
+            className="field"
+            autoComplete="address-level1"
+            required
+            {...fieldProps("county", [ids.privacy, `${ids.county}-count`])}
+            {...register("county")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.county}-count`}
+          label="The county"
+          text={watch("county").trim()}
+          max={PRIZE_COUNTY_MAX_CHARS}
         />
-      </label>
-      <label htmlFor={ids.deliveryAddress} className="block text-sm font-medium">
-        Where should we send your prize?
-        <textarea
-          className="field"
-          rows={4}
-          autoComplete="street-address"
-          required
-          maxLength={PRIZE_DELIVERY_ADDRESS_MAX_CHARS}
-          {...fieldProps("deliveryAddress", [ids.privacy])}
-          {...register("deliveryAddress")}
+      </div>
+      <div>
+        <label htmlFor={ids.deliveryAddress} className="block text-sm font-medium">
+          Where should we send your prize?
+          <textarea
+            className="field"
+            rows={4}
+            autoComplete="street-address"
+            required
+            {...fieldProps("deliveryAddress", [ids.privacy, `${ids.deliveryAddress}-count`])}
+            {...register("deliveryAddress")}
+          />
+        </label>
+        <CharacterCount
+          id={`${ids.deliveryAddress}-count`}
+          label="The address"
+          text={watch("deliveryAddress").trim()}
+          max={PRIZE_DELIVERY_ADDRESS_MAX_CHARS}
         />
-      </label>
+      </div>
       <FormProblem id={ids.problem} problem={problem?.text ?? null} />
       <button type="submit" className="btn-primary" disabled={claim.isPending}>
         {claim.isPending ? "Sending your claim…" : "Claim prize"}

@@ -1,4 +1,4 @@
-import type { MyGroup } from "@charity-steps/shared-types";
+import { GROUP_DESCRIPTION_MAX_CHARS, GROUP_NAME_MAX_CHARS, type MyGroup } from "@charity-steps/shared-types";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
@@ -80,6 +80,34 @@ describe("making a group", () => {
     fireEvent.submit(form);
     await screen.findByRole("heading", { name: "Lunchtime Striders" });
     expect(made).toBe(1);
+  });
+});
+
+describe("a group's name and description", () => {
+  it("keep what is pasted whole, count it in characters, and hold Create until it fits", async () => {
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups", () => HttpResponse.json([])),
+    );
+    renderApp("/groups");
+    fireEvent.click(await screen.findByRole("button", { name: "Create Group" }, LOADED));
+    const name = screen.getByLabelText("Group name") as HTMLInputElement;
+    const create = screen.getByRole("button", { name: "Create" }) as HTMLButtonElement;
+    const tooLong = `Lunchtime Striders of the Riverside Business Park, Walking Club`;
+    expect(tooLong.length).toBe(GROUP_NAME_MAX_CHARS + 3);
+    fireEvent.change(name, { target: { value: tooLong } });
+    expect(name.value).toBe(tooLong);
+    expect(screen.getByText("3 characters too many")).toBeTruthy();
+    expect(screen.getByText("The name is 3 characters too long.").getAttribute("role")).toBe("status");
+    expect(create.disabled).toBe(true);
+
+    // Sixty walking figures are sixty characters to the server, though a browser's maxLength
+    // would count each as two.
+    fireEvent.change(name, { target: { value: "\u{1F6B6}".repeat(GROUP_NAME_MAX_CHARS) } });
+    expect(screen.getByText("0 characters left")).toBeTruthy();
+    expect(create.disabled).toBe(false);
+    expect(name.getAttribute("aria-describedby")).toBe(screen.getByText("0 characters left").id);
+    expect(screen.getByText(`${GROUP_DESCRIPTION_MAX_CHARS} characters left`)).toBeTruthy();
   });
 });
 

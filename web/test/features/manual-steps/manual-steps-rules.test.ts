@@ -64,5 +64,8 @@ describe("manual steps form rules", () => {
   it("takes a note of up to 500 characters once trimmed", () => {
     expect(noteProblem(` ${"a".repeat(500)} `)).toBeNull();
     expect(noteProblem("a".repeat(501))).toEqual(PROBLEMS.noteTooLong);
+    // Counted in characters, as the server counts: 500 emoji are 1,000 UTF-16 units.
+    expect(noteProblem("\u{1F6B6}".repeat(500))).toBeNull();
+    expect(noteProblem("\u{1F6B6}".repeat(501))).toEqual(PROBLEMS.noteTooLong);
   });
 });

@@ -2,6 +2,7 @@ import {
   type AuthUser,
   DRAW_MESSAGES,
   DRAW_RUN_MESSAGES,
+  DRAW_TIER_NAME_MAX_CHARS,
   DRAWS_PATH,
   type DrawResults,
   type DrawSummary,
@@ -20,7 +21,7 @@ import {
   operatorDrawTiersPath,
   operatorPrizeRedrawPath,
 } from "@charity-steps/shared-types";
-import { screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -304,6 +305,24 @@ describe("the operator console's monthly draw", () => {
     await user.clear(firstName);
     await user.type(firstName, "Grand");
     expect(within(form).queryByRole("alert")).toBeNull();
+  });
+
+  it("counts a tier's name in characters and refuses one past the limit before sending", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubDrawServer({});
+    renderApp("/operator");
+    const section = await drawSection();
+    const form = await within(section).findByRole("form", { name: "Prize tiers" });
+    const firstName = within(form).getAllByLabelText("Name")[0] as HTMLInputElement;
+    const pasted = "G".repeat(DRAW_TIER_NAME_MAX_CHARS + 4);
+    fireEvent.input(firstName, { target: { value: pasted } });
+    expect(firstName.value).toBe(pasted);
+    expect(within(form).getByText("4 characters too many")).toBeTruthy();
+    await user.click(within(form).getByRole("button", { name: "Save tiers" }));
+    expect((await within(form).findByRole("alert")).textContent).toBe(
+      `A tier's name must be at most ${DRAW_TIER_NAME_MAX_CHARS} characters.`,
+    );
+    expect(calls.some((call) => call.method === "PUT")).toBe(false);
   });
 
   it("edits the tiers: reorders, removes and adds, checks them, and sends them with PUT", async () => {

@@ -3,9 +3,10 @@ import {
   drawResultsPath,
   MY_PRIZES_PATH,
   type MyPrize,
+  PRIZE_PUBLIC_NAME_MAX_CHARS,
   prizeClaimPath,
 } from "@charity-steps/shared-types";
-import { screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -81,6 +82,27 @@ describe("claiming a prize", () => {
     const name = screen.getByLabelText("Name to publish (e.g. J. Smith)");
     expect(document.activeElement).toBe(name);
     expect(name.getAttribute("aria-describedby")).toContain(screen.getByRole("alert").id);
+    expect(calls.some((call) => call.url === prizeClaimPath("prize-1"))).toBe(false);
+  });
+
+  it("keeps a pasted name whole, counts it, and says it is too long before sending", async () => {
+    const user = userEvent.setup();
+    server.use(http.get(MY_PRIZES_PATH, () => HttpResponse.json({ prizes: [prize()] })));
+    const calls = recordRequests();
+    renderApp("/prizes/prize-1/claim");
+    await fillIn(user, { name: "" });
+    const name = screen.getByLabelText("Name to publish (e.g. J. Smith)") as HTMLInputElement;
+    expect(screen.getByText(`${PRIZE_PUBLIC_NAME_MAX_CHARS} characters left`)).toBeTruthy();
+    // A paste arrives as one change: nothing cuts it short without a word.
+    fireEvent.change(name, { target: { value: "J".repeat(PRIZE_PUBLIC_NAME_MAX_CHARS + 1) } });
+    expect(name.value).toHaveLength(PRIZE_PUBLIC_NAME_MAX_CHARS + 1);
+    expect(screen.getByText("1 character too many")).toBeTruthy();
+    expect(screen.getByText("The name to publish is 1 character too long.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Claim prize" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      `The name to publish must be at most ${PRIZE_PUBLIC_NAME_MAX_CHARS} characters.`,
+    );
+    expect(document.activeElement).toBe(name);
     expect(calls.some((call) => call.url === prizeClaimPath("prize-1"))).toBe(false);
   });
 
