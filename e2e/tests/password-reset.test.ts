@@ -35,7 +35,6 @@ describe("a walker who forgot their password", () => {
     await page.goto(`${server.origin}/`);
     await page.getByRole("link", { name: "Get Started", exact: true }).click();
     await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
-    await page.getByRole("link", { name: "Create an account" }).click();
     await page.getByLabel("First name").fill(walker.firstName);
     await page.getByLabel("Last name").fill(walker.lastName);
     await page.getByLabel("Email").fill(walker.email);

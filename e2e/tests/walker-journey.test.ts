@@ -63,7 +63,11 @@ describe("a new walker's first visit", () => {
     await page.goto(`${server.origin}/`);
     await page.getByRole("link", { name: "Get Started", exact: true }).click();
 
+    // Get Started opens the sign-up form itself; the sign-in form is a link away, and back.
     await page.waitForURL(/\/auth\/interaction\/[^/]+$/);
+    await page.getByRole("button", { name: "Create account" }).waitFor();
+    await screenshot(page, "05-sign-up");
+    await page.getByRole("link", { name: "Sign in", exact: true }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     await screenshot(page, "05-sign-in");
     await page.getByRole("link", { name: "Create an account" }).click();

@@ -37,6 +37,11 @@ export const COPY_INDICATOR_MS = 2_000;
 export const AUTH_USER_CACHE_MS = 5 * 60_000;
 
 export const LOGIN_PATH = "/api/login";
+/**
+ * Sign-in that opens on the form to create an account: `prompt=create` (OpenID Connect's
+ * "Initiating User Registration"), passed on to a provider that says it supports it.
+ */
+export const SIGN_UP_PATH = `${LOGIN_PATH}?prompt=create`;
 export const LOGOUT_PATH = "/api/logout";
 
 /** Query data nobody uses any more is dropped after this long. */

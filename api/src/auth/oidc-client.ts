@@ -22,6 +22,8 @@ interface ProviderMetadata {
   token_endpoint: string;
   userinfo_endpoint: string;
   end_session_endpoint?: string;
+  /** `create` among them: the provider can open on its sign-up form. */
+  prompt_values_supported?: string[];
 }
 
 interface Connection {
@@ -52,9 +54,20 @@ export class OidcClient {
 
   constructor(private readonly options: OidcClientOptions) {}
 
-  async authorizationUrl(request: FastifyRequest, reply: FastifyReply): Promise<string> {
-    const { oauth } = await this.connect();
-    return oauth.generateAuthorizationUri(request, reply);
+  /**
+   * Where to send the walker to sign in; with `signUp`, to create an account instead, where the
+   * provider supports `prompt=create` (elsewhere its sign-in page, which offers sign-up itself).
+   */
+  async authorizationUrl(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { signUp = false } = {},
+  ): Promise<string> {
+    const { oauth, metadata } = await this.connect();
+    const url = new URL(await oauth.generateAuthorizationUri(request, reply));
+    if (signUp && metadata.prompt_values_supported?.includes("create"))
+      url.searchParams.set("prompt", "create");
+    return url.href;
   }
 
   /** Checks state and issuer, redeems the code with the PKCE verifier, and reads the walker's claims. */

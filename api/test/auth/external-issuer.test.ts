@@ -1,3 +1,4 @@
+import { SIGN_UP_PATH } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
@@ -54,6 +55,15 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
       { email: walker.email },
     ]);
     expect((await fetch(`${appOrigin}/oidc/.well-known/openid-configuration`)).status).toBe(404);
+  });
+
+  it("sends a walker who chose Get Started to the issuer's sign-up form, which says it has one", async () => {
+    const browser = new TestBrowser();
+    const page = await browser.visit(`${appOrigin}${SIGN_UP_PATH}`);
+    const authorize = page.trail.find((url) => url.startsWith(`${issuerOrigin}/oidc/auth`)) ?? "";
+    expect(new URL(authorize).searchParams.get("prompt")).toBe("create");
+    expect(page.trail.at(-1)).toMatch(new RegExp(`^${issuerOrigin}/auth/interaction/`));
+    expect(page.body).toContain("<h1>Create your account</h1>");
   });
 
   it("signs out at the app and at the issuer, then signs the same walker in again", async () => {

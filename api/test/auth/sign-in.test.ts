@@ -1,3 +1,4 @@
+import { LOGIN_PATH, SIGN_UP_PATH } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPIRED_INTERACTION_MESSAGE, WRONG_PASSWORD_MESSAGE } from "../../src/auth/provider/interactions.js";
 import { SESSION_EXPIRED_MESSAGE } from "../../src/auth/sessions.js";
@@ -201,6 +202,50 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
       expect(signUpPage.body).toContain(`">${label}</label>`);
     }
     expect(signUpPage.body).toMatch(/<button type="submit">Create account<\/button>/);
+  });
+
+  it("opens on the sign-up form from Get Started, and signs the new walker in from it", async () => {
+    const browser = new TestBrowser();
+    const walker = newWalker({ firstName: "Nell", lastName: "Ambler" });
+    const page = await browser.visit(`${server.origin}${SIGN_UP_PATH}`);
+    expect(page.response.status).toBe(200);
+    expect(page.trail.some((url) => new URL(url).searchParams.get("prompt") === "create")).toBe(true);
+    expect(page.body).toContain("<h1>Create your account</h1>");
+    expect(page.body).toMatch(
+      /Already have an account\? <a href="\/auth\/interaction\/[^"]+\/login">Sign in<\/a>/,
+    );
+    expect(page.body).toMatch(/<a href="\/auth\/interaction\/[^"]+\/abort">Cancel and go back<\/a>/);
+
+    const landed = await browser.submit(page, "/signup", { ...walker });
+    expect(landed.trail.at(-1)).toBe(`${server.origin}/`);
+    const me = await currentUser(browser);
+    expect(me.response.status).toBe(200);
+    expect(JSON.parse(me.body)).toMatchObject({ firstName: "Nell", email: walker.email });
+  });
+
+  it("lets a walker sent to sign up sign in to the account they already have instead", async () => {
+    const walker = newWalker();
+    await signUp(new TestBrowser(), server.origin, walker);
+    const browser = new TestBrowser();
+    const signUpPage = await browser.visit(`${server.origin}${SIGN_UP_PATH}`);
+    const link = /href="(\/auth\/interaction\/[^"]+\/login)"/.exec(signUpPage.body)?.[1] ?? "";
+    const signInPage = await browser.visit(`${server.origin}${link}`);
+    expect(signInPage.body).toContain("<h1>Sign in</h1>");
+    const landed = await browser.submit(signInPage, "/login", {
+      email: walker.email,
+      password: walker.password,
+    });
+    // Signed in once: the create prompt is answered too, so the provider does not ask again.
+    expect(landed.trail.at(-1)).toBe(`${server.origin}/`);
+    expect(JSON.parse((await currentUser(browser)).body)).toMatchObject({ email: walker.email });
+  });
+
+  it("says it can do sign-up in its discovery, and refuses a prompt it does not know", async () => {
+    const discovery = await fetch(`${server.origin}/oidc/.well-known/openid-configuration`);
+    expect((await discovery.json()).prompt_values_supported).toContain("create");
+    const refused = await fetch(`${server.origin}${LOGIN_PATH}?prompt=consent`, { redirect: "manual" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toMatch(/^prompt /);
   });
 
   it("explains an expired or foreign sign-in page instead of failing", async () => {

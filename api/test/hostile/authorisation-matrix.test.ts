@@ -53,6 +53,7 @@ import {
   PUSH_KEY_PATH,
   PUSH_SUBSCRIPTIONS_PATH,
   prizeClaimPath,
+  SIGN_UP_PATH,
   WEEK_SUMMARY_PATH,
 } from "@charity-steps/shared-types";
 import { sql } from "kysely";
@@ -156,6 +157,8 @@ const MATRIX: Call[] = [
   { method: "GET", url: () => DRAWS_PATH, expected: everyone(200) },
   { method: "GET", url: () => `${CHARITY_IMPACT_PATH}?month=${TEST_MONTH}`, expected: everyone(200) },
   { method: "GET", url: () => "/api/login", expected: everyone(302) },
+  // Get Started: the same sign-in, opening on the provider's sign-up form.
+  { method: "GET", url: () => SIGN_UP_PATH, expected: everyone(302) },
   // A callback this browser never started (no state cookie, made-up code) signs nobody in.
   { method: "GET", url: () => "/api/callback?code=made-up&state=made-up", expected: everyone(400) },
   { method: "GET", url: () => "/api/logout", expected: everyone(302) },

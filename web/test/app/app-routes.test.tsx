@@ -1,4 +1,4 @@
-import { LOGIN_PATH, LOGOUT_PATH, NOTIFICATIONS_PATH } from "@charity-steps/shared-types";
+import { LOGIN_PATH, LOGOUT_PATH, NOTIFICATIONS_PATH, SIGN_UP_PATH } from "@charity-steps/shared-types";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -18,15 +18,16 @@ beforeEach(() => {
 describe("signed out", () => {
   it("/ shows the landing page with its four sign-in buttons and no tab bar", async () => {
     renderApp("/");
-    for (const label of [
-      "Get Started",
-      "Sign In for Beta Access",
-      "Welcome Back - Log In",
-      "Join Beta - Free",
+    // The two that invite a newcomer open the sign-up form; the two for returning walkers, sign in.
+    for (const [label, path] of [
+      ["Get Started", SIGN_UP_PATH],
+      ["Sign In for Beta Access", LOGIN_PATH],
+      ["Welcome Back - Log In", LOGIN_PATH],
+      ["Join Beta - Free", SIGN_UP_PATH],
     ]) {
       expect(await screen.findByRole("link", { name: label })).toHaveProperty(
         "href",
-        `${window.location.origin}${LOGIN_PATH}`,
+        `${window.location.origin}${path}`,
       );
     }
     expect(screen.getByRole("link", { name: "Terms & Conditions" }).getAttribute("href")).toBe("/terms");

@@ -79,7 +79,8 @@ export async function interactionRoutes(
     const returnTo = await oidc.interactionResult(
       request.raw,
       reply.raw,
-      { login: { accountId: account.id } },
+      // `create` too: a walker sent to sign up may have signed in to an account they already had.
+      { login: { accountId: account.id }, create: {} },
       { mergeWithLastSubmission: false },
     );
     devices.remember(request, reply, account.email);
@@ -92,7 +93,15 @@ export async function interactionRoutes(
     // A browser that has just chosen a new password through a mailed link is signed in by it.
     const resetAccount = await takeResetSignIn(links.tokens, request, reply);
     if (resetAccount) return finish(request, reply, resetAccount);
-    // Only the login prompt reaches this page: loadExistingGrant consents for our own clients.
+    // Only the create and login prompts reach this page: loadExistingGrant consents for our own
+    // clients. A walker who came to sign up is shown that form first.
+    if (details.prompt.name === "create") return html(reply, 200, signUpPage(details.uid));
+    return html(reply, 200, signInPage(details.uid));
+  });
+
+  pages.get("/auth/interaction/:uid/login", { schema: { params: UidParams } }, async (request, reply) => {
+    const details = await interactionOf(request, reply, request.params.uid);
+    if (!details) return reply;
     return html(reply, 200, signInPage(details.uid));
   });
 

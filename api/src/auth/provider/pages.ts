@@ -85,7 +85,8 @@ ${field("password", "Password", "password", "", "new-password")}
 <p class="hint">At least 8 characters, and not a common or leaked password: a few unrelated words make a good one.</p>
 <button type="submit">Create account</button>
 </form>
-<p class="switch">Already have an account? <a href="/auth/interaction/${escapeHtml(uid)}">Sign in</a></p>`,
+<p class="switch">Already have an account? <a href="/auth/interaction/${escapeHtml(uid)}/login">Sign in</a></p>
+<p class="switch"><a href="/auth/interaction/${escapeHtml(uid)}/abort">Cancel and go back</a></p>`,
   );
 }
 

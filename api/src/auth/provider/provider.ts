@@ -1,5 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
-import Provider, { type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import Provider, {
+  type ClientMetadata,
+  type Configuration,
+  interactionPolicy,
+  type KoaContextWithOIDC,
+} from "oidc-provider";
 import type { AppConfig } from "../../config.js";
 import { isFromAnotherSite } from "../../plugins/csrf.js";
 import type { LocalAccountsRepository } from "../../repositories/local-accounts.js";
@@ -29,6 +34,17 @@ export function builtInIssuerOf(config: Pick<AppConfig, "oidc" | "publicUrl">): 
   return config.oidc.kind === "built-in" ? builtInIssuer(config.publicUrl) : null;
 }
 
+/**
+ * The provider's prompts: its usual login and consent, with `create` before them, so that a client
+ * that asks for `prompt=create` (the landing page's Get Started) opens on the sign-up form. A
+ * finished interaction answers it whichever form the walker used.
+ */
+function promptsWithCreate() {
+  const policy = interactionPolicy.base();
+  policy.add(new interactionPolicy.Prompt({ name: "create", requestable: true }), 0);
+  return policy;
+}
+
 /** Consent given on the walker's behalf: every registered client is one of our own apps. */
 async function grantOwnClient(provider: Provider, accountId: string, clientId: string) {
   const grant = new provider.Grant({ accountId, clientId });
@@ -42,6 +58,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
   const { accounts, payloads } = options;
   const secure = new URL(options.issuer).protocol === "https:";
   const issuerOrigin = new URL(options.issuer).origin;
+  const policy = promptsWithCreate();
   const configuration: Configuration = {
     adapter: (model: string) => new DatabaseOidcAdapter(model, payloads),
     clients: options.clients,
@@ -73,7 +90,14 @@ export function createIdentityProvider(options: IdentityProviderOptions): Provid
         }),
       };
     },
-    interactions: { url: async (_ctx, interaction) => `/auth/interaction/${interaction.uid}` },
+    interactions: { policy, url: async (_ctx, interaction) => `/auth/interaction/${interaction.uid}` },
+    // Said in discovery (this version leaves it out), so that a client knows it may ask for `create`.
+    discovery: {
+      prompt_values_supported: [
+        "none",
+        ...policy.filter((prompt) => prompt.requestable).map(({ name }) => name),
+      ],
+    },
     // Our clients are our own apps: the walker is not asked to consent to sharing their name.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const { client, session, result } = ctx.oidc;

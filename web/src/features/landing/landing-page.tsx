@@ -6,6 +6,7 @@ import {
   formatPounds,
   JOIN_CODE_LENGTH,
   LOGIN_PATH,
+  SIGN_UP_PATH,
   STEPS_PER_PRIZE_ENTRY,
 } from "@charity-steps/shared-types";
 import { Footprints, HeartHandshake, type LucideIcon, Trophy, Users } from "lucide-react";
@@ -69,7 +70,7 @@ export function LandingPage() {
             every {stepsPerEntry} steps you walk each month.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <a href={LOGIN_PATH} className="btn-primary px-6 py-3 text-lg">
+            <a href={SIGN_UP_PATH} className="btn-primary px-6 py-3 text-lg">
               Get Started
             </a>
             <a href={LOGIN_PATH} className="btn-secondary px-6 py-3 text-lg">
@@ -135,7 +136,7 @@ export function LandingPage() {
       <section className="mx-auto max-w-3xl px-4 pt-6 pb-10 text-center">
         <h2 className="text-2xl font-bold tracking-tight">Ready for your first walk?</h2>
         <p className="mt-2 text-muted">It takes a minute to sign up.</p>
-        <a href={LOGIN_PATH} className="btn-primary mt-6 px-6 py-3 text-lg">
+        <a href={SIGN_UP_PATH} className="btn-primary mt-6 px-6 py-3 text-lg">
           Join Beta - Free
         </a>
       </section>

@@ -23,10 +23,21 @@ const CallbackQuery = Type.Object({
 
 const redirectResponses = { 302: Type.Null(), 400: ErrorResponse, 502: ErrorResponse };
 
+const LoginQuery = Type.Object({
+  prompt: Type.Optional(
+    Type.Literal("create", { description: "Open on the form to create an account, where the provider can" }),
+  ),
+});
+
 /** Sign-in through the OpenID Connect provider, sign-out, and who is signed in. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ oidc: OidcClient }> = async (app, { oidc }) => {
-  app.get(LOGIN_PATH, { schema: { response: redirectResponses } }, async (request, reply) =>
-    reply.redirect(await oidc.authorizationUrl(request, reply)),
+  app.get(
+    LOGIN_PATH,
+    { schema: { querystring: LoginQuery, response: redirectResponses } },
+    async (request, reply) =>
+      reply.redirect(
+        await oidc.authorizationUrl(request, reply, { signUp: request.query.prompt === "create" }),
+      ),
   );
 
   app.get(
