@@ -90,6 +90,25 @@ describe("notifications", () => {
           .push;
       })
       .toBe(false);
+
+    // A time typed digit by digit is saved once, when the walker moves on, and says so.
+    const saves: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT" && request.url().endsWith("/api/notifications/preferences"))
+        saves.push(request.postDataJSON());
+    });
+    const reminder = section.getByLabel("Streak reminder at");
+    await reminder.focus();
+    await page.keyboard.type("0630A");
+    expect(saves).toEqual([]);
+    // Then taps elsewhere.
+    await section.getByRole("heading", { name: "Notifications" }).click();
+    await section.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    expect(saves).toEqual([{ reminderTime: "06:30" }]);
+    expect(await reminder.inputValue()).toBe("06:30");
+    await reminder.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "129-account-notification-times", { fullPage: false });
+
     await section.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await screenshot(page, "129-account-notifications", { fullPage: false });
     await expectAccessible(page, "account notifications", { include: "#notification-settings-title" });
@@ -102,6 +121,7 @@ describe("notifications", () => {
     await page.reload();
     await section.getByRole("checkbox", { name: "Daily goal reached: push" }).waitFor();
     expect(await section.getByRole("checkbox", { name: "Daily goal reached: push" }).isChecked()).toBe(false);
+    expect(await section.getByLabel("Streak reminder at").inputValue()).toBe("06:30");
     expect(await permissionAsked(page)).toBe(0);
   });
 
@@ -121,6 +141,10 @@ describe("notifications", () => {
     await section.getByRole("checkbox", { name: "Daily goal reached: push" }).waitFor();
     await section.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await screenshot(page, "129-account-notifications-dark", { fullPage: false });
+    await section
+      .getByLabel("Streak reminder at")
+      .evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "129-account-notification-times-dark", { fullPage: false });
     await expectAccessible(page, "account notifications, dark");
   });
 

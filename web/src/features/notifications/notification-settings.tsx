@@ -36,9 +36,13 @@ export function NotificationSettings() {
     void currentPushState().then(setPush);
   }, []);
 
-  const change = (update: NotificationPreferencesUpdate, onSettled?: () => void) =>
+  const change = (
+    update: NotificationPreferencesUpdate,
+    { onSettled, onSuccess }: { onSettled?: () => void; onSuccess?: () => void } = {},
+  ) =>
     save.mutate(update, {
       onSettled,
+      onSuccess,
       onError: (error) =>
         toast({
           title: "Not saved",
@@ -121,8 +125,11 @@ export function NotificationSettings() {
                           const key = `${kind}.${channel}`;
                           const on = event.target.checked;
                           setMoved((shown) => ({ ...shown, [key]: on }));
-                          change({ kinds: { [kind]: { [channel]: on } } as KindsUpdate }, () =>
-                            setMoved(({ [key]: _settled, ...others }) => others),
+                          change(
+                            { kinds: { [kind]: { [channel]: on } } as KindsUpdate },
+                            {
+                              onSettled: () => setMoved(({ [key]: _settled, ...others }) => others),
+                            },
                           );
                         }}
                       />
@@ -133,48 +140,98 @@ export function NotificationSettings() {
               </li>
             ))}
           </ul>
-          <label className="flex flex-wrap items-center justify-between gap-2">
-            <span>Streak reminder at</span>
-            <input
-              type="time"
-              className="field w-40 max-w-full min-w-0"
-              value={prefs.reminderTime}
-              onChange={(event) => event.target.value && change({ reminderTime: event.target.value })}
-            />
-          </label>
+          <TimeSetting
+            label="Streak reminder at"
+            value={prefs.reminderTime}
+            save={(time, settled) => change({ reminderTime: time }, settled)}
+          />
           <fieldset className="min-w-0 space-y-2">
             <legend>Quiet hours (pushes wait until they end; a new sign-in does not)</legend>
             <div className="flex flex-wrap gap-4">
-              <label className="flex max-w-full flex-wrap items-center gap-2">
-                From
-                <input
-                  type="time"
-                  className="field w-40 max-w-full min-w-0"
-                  value={prefs.quietHours.start}
-                  onChange={(event) =>
-                    event.target.value &&
-                    change({ quietHours: { start: event.target.value, end: prefs.quietHours.end } })
-                  }
-                />
-              </label>
-              <label className="flex max-w-full flex-wrap items-center gap-2">
-                to
-                <input
-                  type="time"
-                  className="field w-40 max-w-full min-w-0"
-                  value={prefs.quietHours.end}
-                  onChange={(event) =>
-                    event.target.value &&
-                    change({ quietHours: { start: prefs.quietHours.start, end: event.target.value } })
-                  }
-                />
-              </label>
+              <TimeSetting
+                label="From"
+                value={prefs.quietHours.start}
+                save={(time, settled) =>
+                  change({ quietHours: { start: time, end: prefs.quietHours.end } }, settled)
+                }
+              />
+              <TimeSetting
+                label="to"
+                value={prefs.quietHours.end}
+                save={(time, settled) =>
+                  change({ quietHours: { start: prefs.quietHours.start, end: time } }, settled)
+                }
+              />
             </div>
             <p className="text-sm text-muted">The same time twice turns quiet hours off.</p>
           </fieldset>
         </>
       )}
     </section>
+  );
+}
+
+/** What a save tells the one who asked for it. */
+interface Settled {
+  onSuccess: () => void;
+  onSettled: () => void;
+}
+
+/**
+ * A time the walker sets. A time input reports every segment as it is typed (06:30 passes through
+ * 06:03 on its way), so what is typed stays here and is saved once, when the walker leaves the
+ * field or presses Enter; Escape puts the saved time back. "Saved" says the server has it.
+ */
+function TimeSetting({
+  label,
+  value,
+  save,
+}: {
+  label: string;
+  value: string;
+  save: (time: string, settled: Settled) => void;
+}) {
+  const [draft, setDraft] = useState(value);
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  // The server's time (its answer, a refusal's, another tab's change) shows here unless the
+  // walker is typing or their time is on its way.
+  useEffect(() => {
+    if (!editing && !saving) setDraft(value);
+  }, [value, editing, saving]);
+
+  const commit = () => {
+    setEditing(false);
+    if (saving || !draft || draft === value) return;
+    setSaving(true);
+    save(draft, { onSuccess: () => setSaved(true), onSettled: () => setSaving(false) });
+  };
+  return (
+    <span className="flex max-w-full flex-wrap items-center gap-2">
+      <label className="flex max-w-full flex-wrap items-center gap-2">
+        {label}
+        <input
+          type="time"
+          className="field w-40 max-w-full min-w-0"
+          value={draft}
+          onFocus={() => setEditing(true)}
+          onChange={(event) => {
+            setEditing(true);
+            setSaved(false);
+            setDraft(event.target.value);
+          }}
+          onBlur={commit}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") event.currentTarget.blur();
+            if (event.key === "Escape") setDraft(value);
+          }}
+        />
+      </label>
+      <span role="status" className="text-sm text-muted">
+        {saved ? "Saved" : ""}
+      </span>
+    </span>
   );
 }
 

@@ -7,7 +7,7 @@ import {
   type NotificationItem,
   type NotificationsResponse,
 } from "@charity-steps/shared-types";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signedInAs } from "../../support/handlers";
@@ -132,6 +132,67 @@ describe("notifications", () => {
         },
       ]),
     );
+  });
+
+  it("saves the streak reminder's time once, when the walker leaves the field, not at each keystroke", async () => {
+    server.use(signedInAs(testWalker));
+    const sent = recordRequests();
+    server.use(
+      http.put(NOTIFICATION_PREFERENCES_PATH, async ({ request }) => {
+        const saved = defaultNotificationPreferences();
+        saved.reminderTime = ((await request.json()) as { reminderTime: string }).reminderTime;
+        return HttpResponse.json(saved);
+      }),
+    );
+    renderApp("/account");
+    const section = await screen.findByRole("region", { name: "Notifications" });
+    const reminder = (await within(section).findByLabelText("Streak reminder at")) as HTMLInputElement;
+    act(() => reminder.focus());
+    // A time input reports each segment as it is typed: 06:30 passes through 06:03 on the way.
+    for (const typed of ["06:00", "06:03", "06:30"]) fireEvent.change(reminder, { target: { value: typed } });
+    expect(reminder.value).toBe("06:30");
+    expect(sent.filter((request) => request.method === "PUT")).toEqual([]);
+    act(() => reminder.blur());
+    expect(await within(section).findByText("Saved")).toBeTruthy();
+    expect(sent.filter((request) => request.method === "PUT")).toEqual([
+      { method: "PUT", url: NOTIFICATION_PREFERENCES_PATH, body: { reminderTime: "06:30" } },
+    ]);
+    expect(reminder.value).toBe("06:30");
+    // Leaving it again unchanged saves nothing more.
+    act(() => reminder.focus());
+    act(() => reminder.blur());
+    expect(sent.filter((request) => request.method === "PUT")).toHaveLength(1);
+  });
+
+  it("saves quiet hours' end on leaving the field, keeping their start, and Escape puts a half-typed time back", async () => {
+    server.use(signedInAs(testWalker));
+    const sent = recordRequests();
+    server.use(
+      http.put(NOTIFICATION_PREFERENCES_PATH, async ({ request }) => {
+        const saved = defaultNotificationPreferences();
+        saved.quietHours = (
+          (await request.json()) as { quietHours: { start: string; end: string } }
+        ).quietHours;
+        return HttpResponse.json(saved);
+      }),
+    );
+    renderApp("/account");
+    const section = await screen.findByRole("region", { name: "Notifications" });
+    const from = (await within(section).findByLabelText("From")) as HTMLInputElement;
+    const to = within(section).getByLabelText("to") as HTMLInputElement;
+    const start = from.value;
+    act(() => from.focus());
+    fireEvent.change(from, { target: { value: "23:15" } });
+    fireEvent.keyDown(from, { key: "Escape" });
+    expect(from.value).toBe(start);
+    act(() => from.blur());
+    act(() => to.focus());
+    fireEvent.change(to, { target: { value: "06:45" } });
+    fireEvent.keyDown(to, { key: "Enter" });
+    expect(await within(section).findByText("Saved")).toBeTruthy();
+    expect(sent.filter((request) => request.method === "PUT")).toEqual([
+      { method: "PUT", url: NOTIFICATION_PREFERENCES_PATH, body: { quietHours: { start, end: "06:45" } } },
+    ]);
   });
 
   it("shows one choice for the week's email: the Account page's switch and the section's agree after either changes", async () => {
