@@ -110,4 +110,4 @@ export type AppleHealthImportResponse = Static<typeof AppleHealthImportResponse>
 
 /** What an import with a key that is wrong (removed, or not pasted whole) is told; the guide quotes it. */
 export const STEP_IMPORT_KEY_NOT_VALID_MESSAGE =
-  "This step-import key is not valid: it was removed, or not pasted whole. Copy the Authorization value again from the Account page.";
+  "This step-import key is not valid: it was removed, or not pasted whole. Create a new key on the Account page (a key is shown only once) and paste it into the shortcut.";

@@ -181,7 +181,8 @@ export function ShortcutGuide({ importUrl, stepKey }: { importUrl: string; stepK
           <p>
             A short answer with your day's totals means it worked: your steps now show in Charity Steps. An
             answer that begins "{STEP_IMPORT_KEY_NOT_VALID_MESSAGE.split(":")[0]}" means the key was removed,
-            or the Authorization value was not pasted whole: copy it again from your Account page.
+            or the Authorization value was not pasted whole: create a new key on your Account page and paste
+            it in place of the old one.
           </p>
         </Step>
       </ol>

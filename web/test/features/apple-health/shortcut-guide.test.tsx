@@ -24,6 +24,15 @@ describe("the Shortcuts guide", () => {
     expect(screen.queryByRole("button", { name: "Copy the Authorization value" })).toBeNull();
   });
 
+  it("tells a walker whose key was refused to create a new one: a key is shown only once", () => {
+    render(<ShortcutGuide importUrl={IMPORT_URL} />);
+    const guide = document.body.textContent ?? "";
+    expect(guide).toContain(
+      'An answer that begins "This step-import key is not valid" means the key was removed, or the Authorization value was not pasted whole: create a new key on your Account page and paste it in place of the old one.',
+    );
+    expect(guide).not.toMatch(/copy it again/i);
+  });
+
   it("takes the walker through the actions and automations in order, each with a picture", () => {
     render(<ShortcutGuide importUrl={IMPORT_URL} stepKey="csk_abc123def456" />);
     const steps = screen.getAllByTestId("guide-step");

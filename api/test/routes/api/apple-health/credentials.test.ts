@@ -41,7 +41,11 @@ describe.each(dialects)("the import route's credentials (%s)", (dialect) => {
     const walker = await healthWalker(testApp.app);
     const { key } = await walker.newKey();
     const { keyRequired, keyNotValid } = APPLE_HEALTH_MESSAGES;
-    // No key at all says where to get one; a key that is wrong says so, and how to paste it again.
+    // No key at all says where to get one; a key that is wrong says so, and since a key is shown
+    // only once, that the way on is a new one.
+    expect(keyNotValid).toBe(
+      "This step-import key is not valid: it was removed, or not pasted whole. Create a new key on the Account page (a key is shown only once) and paste it into the shortcut.",
+    );
     const cases: Record<string, [Record<string, string>, string]> = {
       "no Authorization": [{}, keyRequired],
       "an empty Bearer": [{ authorization: "Bearer " }, keyRequired],
