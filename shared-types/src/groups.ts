@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { GROUP_DESCRIPTION_MAX_CHARS, GROUP_NAME_MAX_CHARS, JOIN_CODE_LENGTH } from "./constants.js";
-import { MultiLineText, SingleLineText } from "./text.js";
+import { firstCharacter, MultiLineText, SingleLineText } from "./text.js";
 
 /** What join codes are made of: upper case letters and digits without look-alikes (no 0/O, 1/I/L). */
 export const JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
@@ -131,5 +131,13 @@ export type GroupLeaderboardResponse = Static<typeof GroupLeaderboardResponse>;
  * an email; "A walker" when they gave no name.
  */
 export function shortDisplayName(firstName: string | null, lastName: string | null): string {
-  return [firstName, lastName?.slice(0, 1)].filter(Boolean).join(" ").trim() || "A walker";
+  return [firstName, firstCharacter(lastName ?? "")].filter(Boolean).join(" ").trim() || "A walker";
+}
+
+/** A walker's initials for a picture that stands in for their photo ("JW"); "" when they gave no name. */
+export function nameInitials(firstName: string | null, lastName: string | null): string {
+  return [firstName, lastName]
+    .map((name) => firstCharacter(name ?? ""))
+    .join("")
+    .toUpperCase();
 }

@@ -57,3 +57,14 @@ export function characterCount(text: string): number {
   for (const _ of text) count++;
   return count;
 }
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * The first character of a trimmed text as a reader sees it (a grapheme: an emoji with its joiners
+ * or a letter with its accent), for initials: `text[0]` would cut an emoji in half.
+ */
+export function firstCharacter(text: string): string {
+  const [first] = graphemes.segment(text.trim());
+  return first?.segment ?? "";
+}

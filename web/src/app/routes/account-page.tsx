@@ -1,9 +1,11 @@
 import {
   FREE_TRIAL_DAYS,
   FUTURE_MONTHLY_PRICE_PENCE,
+  firstCharacter,
   formatPounds,
   LOGOUT_PATH,
   londonLongDate,
+  nameInitials,
 } from "@charity-steps/shared-types";
 import { BadgeCheck, HeartPulse, LogOut, Rocket } from "lucide-react";
 import { Link } from "react-router-dom";
@@ -132,6 +134,5 @@ export function AccountPage() {
 }
 
 function initials(firstName: string | null, lastName: string | null, email: string | null): string {
-  const letters = [firstName, lastName].map((name) => name?.trim()[0] ?? "").join("");
-  return (letters || email?.[0] || "?").toUpperCase();
+  return nameInitials(firstName, lastName) || firstCharacter(email ?? "").toUpperCase() || "?";
 }

@@ -4,6 +4,7 @@ import type {
   GroupMembersResponse,
   PublicUser,
 } from "@charity-steps/shared-types";
+import { nameInitials } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown, Medal, Trophy, Users } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
@@ -281,7 +282,7 @@ function Avatar({ user, onTint = false }: { user: PublicUser; onTint?: boolean }
   if (user.profileImageUrl) {
     return <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />;
   }
-  const initials = [user.firstName, user.lastName].map((name) => name?.[0] ?? "").join("") || "W";
+  const initials = nameInitials(user.firstName, user.lastName) || "W";
   return (
     <span
       aria-hidden="true"

@@ -89,6 +89,36 @@ describe("a group's leaderboard", () => {
   });
 });
 
+describe("a group's leaderboard's pictures", () => {
+  it("shows a member whose name begins with an emoji by that whole emoji, not half of it", async () => {
+    const member = (id: string, firstName: string, lastName: string | null) => ({
+      user: { id, firstName, lastName, profileImageUrl: null },
+      rank: 1,
+      todaySteps: 1_000,
+      monthlySteps: 20_000,
+    });
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups/12/leaderboard", () =>
+        HttpResponse.json([
+          member("user-2", "\u{1F6B6}Sam", "\u{1F1EC}\u{1F1E7}Smith"),
+          member(testWalker.id, "zo\u00EB", "\u00E9vans"),
+        ]),
+      ),
+      http.get("/api/groups/12/members", () => HttpResponse.json([])),
+      http.get("/api/groups/12", () =>
+        HttpResponse.json(lunchtimeStriders({ adminUserId: "user-2", memberCount: 2 })),
+      ),
+    );
+    renderApp("/groups/12");
+    const rows = await screen.findAllByTestId("leaderboard-row");
+    expect(rows.map((row) => row.querySelector("[aria-hidden='true']")?.textContent)).toEqual([
+      "\u{1F6B6}\u{1F1EC}\u{1F1E7}",
+      "Z\u00C9",
+    ]);
+  });
+});
+
 describe("a group's leaderboard's waiting steps", () => {
   it("says under a member's steps how many wait for a check, and nothing where none do", async () => {
     stubGroupOfFour([40_000, 35_000, 30_000, 25_000], [0, 12_000]);
