@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_GOAL } from "./constants.js";
-import { addDays, type DayString, londonDay, londonHour } from "./dates.js";
+import { addDays, type DayString, londonDay, londonDayStart, londonHour } from "./dates.js";
 import { formatNumber } from "./numbers.js";
 import { THEMES } from "./theme.js";
 
@@ -160,6 +160,20 @@ export function weekToLookBackOn(now: number): DayString | null {
   return addDays(mondayOf(today), -7);
 }
 
+/** The instant the week from Monday `start` is over: midnight London at the start of the next Monday. */
+export function weekEndsAt(start: DayString): number {
+  return londonDayStart(addDays(start, 7));
+}
+
+/**
+ * Whether an account created at `createdAt` was the walker's during the week from `start`: a week
+ * they joined in is theirs (part of it), one over before they joined is not theirs to look back on,
+ * whatever steps their phone's history brought from it.
+ */
+export function hadAccountInWeek(createdAt: number, start: DayString): boolean {
+  return createdAt < weekEndsAt(start);
+}
+
 /** Monday is day 1 of the week, as in ISO 8601 (the calendar day's own weekday, whatever the zone). */
 export function isMonday(day: DayString): boolean {
   return new Date(`${day}T12:00:00Z`).getUTCDay() === 1;
@@ -197,6 +211,8 @@ export function weekSummary(
 export function weekChangeText(steps: number, previous: number): string {
   if (previous === 0)
     return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
+  // Not "100% fewer": a week without steps, said as the walker would say it.
+  if (steps === 0) return `No steps this week, after ${formatNumber(previous)} steps the week before`;
   const change = Math.round(((steps - previous) / previous) * 100);
   if (change === 0) return "As many steps as the week before";
   return change > 0

@@ -56,7 +56,7 @@ export const NOTIFICATION_KIND_NAMES: Record<NotificationKind, string> = {
   draw_results: "A month's draw results",
   goal_reached: "Daily goal reached",
   streak_at_risk: "Streak reminder",
-  weekly_summary: "Your week, on Mondays",
+  weekly_summary: "A look back on your week",
   group_joined: "Someone joined your group",
   challenge_completed: "Challenge completed",
   entry_reviewed: "Steps you added were checked",

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { charityImpactText } from "../src/charity-api.js";
-import { goalOn, isDailyGoal, isMonday, mondayOf, streakOf } from "../src/habit.js";
+import {
+  goalOn,
+  hadAccountInWeek,
+  isDailyGoal,
+  isMonday,
+  mondayOf,
+  streakOf,
+  weekChangeText,
+} from "../src/habit.js";
 
 describe("goals and streaks", () => {
   const goals = [
@@ -58,5 +66,27 @@ describe("weeks", () => {
     expect(mondayOf("2026-11-29")).toBe("2026-11-23");
     expect(mondayOf("2026-11-23")).toBe("2026-11-23");
     expect(mondayOf("2026-03-29")).toBe("2026-03-23");
+  });
+
+  it("says a week without steps after one with steps as a person would", () => {
+    expect(weekChangeText(0, 30_000)).toBe("No steps this week, after 30,000 steps the week before");
+    // The other weeks' words stay as they were.
+    expect(weekChangeText(15_000, 30_000)).toBe("50% fewer steps than the week before");
+    expect(weekChangeText(30_000, 30_000)).toBe("As many steps as the week before");
+    expect(weekChangeText(0, 0)).toBe("No steps the week before either");
+    expect(weekChangeText(5_000, 0)).toBe("Your first week of steps with us");
+  });
+
+  it("is a walker's week from the day their account began (London), to the week's last moment", () => {
+    // The week of Monday 16 November 2026 (GMT) ends at midnight London on Sunday 22nd.
+    const created = (iso: string) => hadAccountInWeek(Date.parse(iso), "2026-11-16");
+    expect(created("2026-11-01T12:00:00Z")).toBe(true);
+    expect(created("2026-11-22T23:59:59Z")).toBe(true);
+    expect(created("2026-11-23T00:00:00Z")).toBe(false);
+    expect(created("2026-11-25T12:00:00Z")).toBe(false);
+    // In summer London's Monday begins at 23:00 UTC on the Sunday.
+    const summer = (iso: string) => hadAccountInWeek(Date.parse(iso), "2026-06-22");
+    expect(summer("2026-06-28T22:59:59Z")).toBe(true);
+    expect(summer("2026-06-28T23:00:00Z")).toBe(false);
   });
 });

@@ -34,6 +34,13 @@ const WEEK_SUMMARY_URL = "/dashboard";
 
 const steps = (count: number) => formatNumber(count);
 
+/**
+ * The mail's promise of the next: a look tells a walker of last week from 07:00 London on Monday
+ * until the next Monday's, so the mail can go on any day of the week after (a process that was
+ * down, steps that arrived late), never twice for one week.
+ */
+const HOW_OFTEN = "You get this once a week, after each week ends.";
+
 /** The week's card as a mail: the same lines the dashboard shows. */
 export function weeklySummaryMail(
   walker: Pick<WeeklySummaryWalker, "firstName" | "charityName">,
@@ -43,7 +50,10 @@ export function weeklySummaryMail(
   const lines = [
     `Steps: ${steps(week.steps)}`,
     `Days on goal: ${week.daysOnGoal} of 7`,
-    `Best day: ${formatShortDay(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`,
+    // A week without steps has no best day (`bestDay` is then its Monday with 0).
+    ...(week.bestDay.steps > 0
+      ? [`Best day: ${formatShortDay(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`]
+      : []),
     weekChangeText(week.steps, week.previousWeekSteps),
     ...(walker.charityName && week.steps > 0 ? [weekImpactText(week.steps, walker.charityName)] : []),
   ];
@@ -57,13 +67,13 @@ export function weeklySummaryMail(
     "",
     `See it in Charity Steps: ${links.app}`,
     "",
-    `You get this every Monday. To stop it: ${links.unsubscribe}`,
+    `${HOW_OFTEN} To stop it: ${links.unsubscribe}`,
   ].join("\n");
   const html = `<p>${escapeHtml(hello)}</p>
 <h1 style="font-size:20px">${escapeHtml(heading)}</h1>
 <ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
 <p><a href="${escapeHtml(links.app)}">See it in Charity Steps</a></p>
-<p style="color:#64748b;font-size:13px">You get this every Monday. <a href="${escapeHtml(links.unsubscribe)}">Stop these emails</a>.</p>`;
+<p style="color:#64748b;font-size:13px">${HOW_OFTEN} <a href="${escapeHtml(links.unsubscribe)}">Stop these emails</a>.</p>`;
   return { subject: `Your week: ${steps(week.steps)} steps`, text, html };
 }
 
@@ -73,10 +83,11 @@ function weekLine(week: WeekSummaryResponse): string {
 }
 
 /**
- * Monday's look back on the week (from 07:00 London), told to each walker who walked that week or
- * the one before: in the app and by push as they choose, and by email (the week's card as a mail)
- * unless they stopped it. Each process looks every few minutes; the notification's row per walker
- * and week makes it go once, whichever process tells it first.
+ * The look back on last week (from 07:00 London on Monday until the next Monday's), told to each
+ * walker who had an account that week and walked in it or the one before: in the app and by push
+ * as they choose, and by email (the week's card as a mail) unless they stopped it. Each process
+ * looks every few minutes; the notification's row per walker and week makes it go once, whichever
+ * process tells it first.
  */
 export class WeeklySummaries {
   constructor(

@@ -5,11 +5,13 @@ import {
   type GoalFrom,
   goalOn,
   groupBy,
+  hadAccountInWeek,
   type PreferencesResponse,
   type Streak,
   streakOf,
   type Theme,
   type WeekSummaryResponse,
+  weekEndsAt,
   weekSummary,
 } from "@charity-steps/shared-types";
 import type { Database } from "../db/database.js";
@@ -192,9 +194,14 @@ export class HabitsRepository {
     return standings;
   }
 
-  /** The week from Monday `start`: its steps, days on goal and best day, and the week before's steps. */
-  async week(userId: string, start: DayString): Promise<WeekSummaryResponse> {
-    const week = (await this.weeks([userId], start)).get(userId);
+  /**
+   * The week from Monday `start`: its steps, days on goal and best day, and the week before's steps.
+   * A week over before the walker's account began (`createdAt`) has nothing to look back on: it is
+   * answered as a week without steps after one without, as the weekly summary leaves it untold.
+   */
+  async week(walker: { id: string; createdAt: number }, start: DayString): Promise<WeekSummaryResponse> {
+    if (!hadAccountInWeek(walker.createdAt, start)) return weekSummary(start, new Map(), []);
+    const week = (await this.weeks([walker.id], start)).get(walker.id);
     if (!week) throw new Error("a week is answered for every walker asked for");
     return week;
   }
@@ -225,13 +232,16 @@ export class HabitsRepository {
   }
 
   /**
-   * Up to `limit` walkers (by id) to tell of the week from `start`: those with steps that week or
-   * the week before, and not told of it yet.
+   * Up to `limit` walkers (by id) to tell of the week from `start`: those whose account began before
+   * the week was over, with steps that week or the week before, and not told of it yet.
    */
   async weeklySummaryWalkers(start: DayString, limit: number): Promise<WeeklySummaryWalker[]> {
     const rows = await this.db
       .selectFrom("users")
       .select(["users.id", "users.first_name", "users.charity_name"])
+      // As `hadAccountInWeek`: a week over before the account began is not the walker's, whatever
+      // steps from it their phone's history brought.
+      .where("users.created_at", "<", weekEndsAt(start))
       .where((eb) =>
         eb.exists(
           eb

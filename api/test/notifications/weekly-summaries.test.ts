@@ -105,6 +105,10 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(mail?.text).toContain("- Your first week of steps with us");
     expect(mail?.text).toContain("- Your 18,000 steps last week walked for British Heart Foundation");
     expect(mail?.text).toMatch(/See it in Charity Steps: http\S+\/dashboard\n/);
+    // Told whatever the day a look reaches the walker: from Monday, or later in the week.
+    expect(mail?.text).toContain("You get this once a week, after each week ends. To stop it: ");
+    expect(mail?.html).toContain("You get this once a week, after each week ends.");
+    expect(`${mail?.text}${mail?.html}`).not.toContain("every Monday");
     // The headers as the mail client reads them (RFC 8058).
     const header = (name: string) => mailHeader(mail, name);
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
@@ -146,7 +150,17 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
       expect(await testApp.app.services.weeklySummaries.tick()).toBe(1);
       await waitFor(() => smtp.received.length === 2);
     });
-    expect(smtp.received[1]?.subject).toBe("Your week: 0 steps");
+    // A week without steps after one with them: no best day of 0, and the change in words.
+    const quiet = smtp.received[1];
+    expect(quiet?.subject).toBe("Your week: 0 steps");
+    expect(quiet?.text).toContain("- Steps: 0\n- Days on goal: 0 of 7\n");
+    expect(quiet?.text).toContain("- No steps this week, after 11,000 steps the week before\n");
+    expect(`${quiet?.text}${quiet?.html}`).not.toContain("Best day");
+    expect(`${quiet?.text}${quiet?.html}`).not.toContain("fewer steps");
+    expect(quiet?.html).toContain("<li>No steps this week, after 11,000 steps the week before</li>");
+    expect((await listed(ada.cookie)).find(({ title }) => title === "Your week from Mon 30 Nov")?.body).toBe(
+      "0 steps, 0 of 7 days on goal. No steps this week, after 11,000 steps the week before.",
+    );
   });
 
   it("tells the others their week when one walker's cannot be stored, logs whose, and tells that walker at the next look", async () => {
@@ -304,6 +318,45 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     });
     expect(mended).toEqual([firstBatch, walkers.slice(-1)]);
     expect(await summaryOwners("2027-03-01")).toEqual(walkers);
+  });
+
+  it("tells a walker only of weeks they had an account in: the week they joined, not the ones before", async () => {
+    // The week of Monday 3 May 2027 (British Summer Time) ends at 23:00 UTC on Sunday 9 May.
+    const joinedAt = (iso: string, name: string) =>
+      atMoment(iso, () => createSignedInWalker(testApp.app, name));
+    const before = await createSignedInWalker(testApp.app, "Lee");
+    const lastEvening = await joinedAt("2027-05-09T22:30:00Z", "Mo");
+    const afterMidnight = await joinedAt("2027-05-09T23:30:00Z", "Ned");
+    // Each brought the week's steps with them (a phone's history, synced on joining).
+    for (const { user } of [before, lastEvening, afterMidnight]) await walked(user.id, "2027-05-05", 7_000);
+
+    // Monday's look: Ned joined once the week was over.
+    expect(await tick("2027-05-10T07:00:00Z")).toBe(2);
+    expect(await summaryOwners("2027-05-03")).toEqual([before.user.id, lastEvening.user.id].sort());
+    // Nor is a walker who joins later in the week told of the week before they came, whenever it looks.
+    const thursday = await joinedAt("2027-05-13T12:00:00Z", "Ola");
+    await walked(thursday.user.id, "2027-05-07", 9_000);
+    await walked(thursday.user.id, "2027-05-12", 4_000);
+    expect(await tick("2027-05-13T12:05:00Z")).toBe(0);
+    expect(await summaryOwners("2027-05-03")).toEqual([before.user.id, lastEvening.user.id].sort());
+
+    // The week they joined in is theirs, part of it as it was.
+    expect(await tick("2027-05-17T07:00:00Z")).toBe(4);
+    expect(await summaryOwners("2027-05-10")).toEqual(
+      [before, lastEvening, afterMidnight, thursday].map(({ user }) => user.id).sort(),
+    );
+    const told = await testApp.app.database.db
+      .selectFrom("notifications")
+      .select(["title", "body"])
+      .where("user_id", "=", thursday.user.id)
+      .where("kind", "=", "weekly_summary")
+      .execute();
+    expect(told).toEqual([
+      {
+        title: "Your week from Mon 10 May",
+        body: "4,000 steps, 0 of 7 days on goal. 56% fewer steps than the week before.",
+      },
+    ]);
   });
 
   it("asks a person who opens the link before stopping anything, and refuses a link not signed for its walker", async () => {

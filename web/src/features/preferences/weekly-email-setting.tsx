@@ -30,7 +30,7 @@ export function WeeklyEmailSetting() {
           }}
         />
         <span>
-          <span className="block font-semibold">Email me a look back on my week every Monday</span>
+          <span className="block font-semibold">Email me a look back on my week, once it ends</span>
           <span className="block text-sm text-muted">
             Your steps, days on goal and best day. Every email has a one-click link to stop it.
           </span>

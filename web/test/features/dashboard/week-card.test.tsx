@@ -70,5 +70,52 @@ describe("the week's card", () => {
       await screen.findByTestId("today-goal-text");
       expect(screen.queryByRole("region", { name: "Your week, looked back on" })).toBeNull();
     });
+
+    it("says a week without steps after one with steps in words, with no best day of 0 and no impact", async () => {
+      server.use(
+        signedInAs(testWalker),
+        http.get("/api/dashboard/stats", () =>
+          HttpResponse.json(dashboardStats({ date: "2026-11-30", charityName: "British Heart Foundation" })),
+        ),
+        http.get(WEEK_SUMMARY_PATH, () =>
+          HttpResponse.json({
+            start: "2026-11-23",
+            steps: 0,
+            daysOnGoal: 0,
+            bestDay: { date: "2026-11-23", steps: 0 },
+            previousWeekSteps: 30_000,
+          }),
+        ),
+      );
+      renderApp("/dashboard");
+      const card = await screen.findByRole("region", { name: "Your week, looked back on" });
+      expect(card.textContent).toContain("No steps this week, after 30,000 steps the week before");
+      expect(card.textContent).not.toContain("fewer steps");
+      expect(card.textContent).not.toContain("Mon 23 Nov: 0 steps");
+      expect(screen.queryByTestId("week-impact")).toBeNull();
+    });
+
+    it("shows no card when the week has nothing to look back on, as for a walker who joined after it", async () => {
+      const asked: string[] = [];
+      server.use(
+        signedInAs(testWalker),
+        http.get("/api/dashboard/stats", () => HttpResponse.json(dashboardStats({ date: "2026-11-30" }))),
+        // The API's answer for a week that ended before the walker's account began.
+        http.get(WEEK_SUMMARY_PATH, ({ request }) => {
+          asked.push(new URL(request.url).searchParams.get("start") ?? "");
+          return HttpResponse.json({
+            start: "2026-11-23",
+            steps: 0,
+            daysOnGoal: 0,
+            bestDay: { date: "2026-11-23", steps: 0 },
+            previousWeekSteps: 0,
+          });
+        }),
+      );
+      renderApp("/dashboard");
+      await screen.findByTestId("today-goal-text");
+      await vi.waitFor(() => expect(asked).toEqual(["2026-11-23"]));
+      expect(screen.queryByRole("region", { name: "Your week, looked back on" })).toBeNull();
+    });
   });
 });

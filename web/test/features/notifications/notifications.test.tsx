@@ -211,7 +211,9 @@ describe("notifications", () => {
     );
     renderApp("/account");
     const section = await screen.findByRole("region", { name: "Notifications" });
-    const weekEmail = await within(section).findByRole("checkbox", { name: "Your week, on Mondays: email" });
+    const weekEmail = await within(section).findByRole("checkbox", {
+      name: "A look back on your week: email",
+    });
     expect((weekEmail as HTMLInputElement).checked).toBe(true);
     fireEvent.click(await screen.findByRole("checkbox", { name: /Email me a look back on my week/ }));
     await waitFor(() => expect((weekEmail as HTMLInputElement).checked).toBe(false));

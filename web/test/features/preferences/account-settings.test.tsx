@@ -76,7 +76,7 @@ describe("Weekly email on the Account page", () => {
     const user = userEvent.setup();
     renderApp("/account");
     const box = (await screen.findByRole("checkbox", {
-      name: /Email me a look back on my week every Monday/,
+      name: /Email me a look back on my week, once it ends/,
     })) as HTMLInputElement;
     await waitFor(() => expect(box.disabled).toBe(false));
     expect(box.checked).toBe(true);

@@ -25,7 +25,8 @@ export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { start } = request.query;
       if (!isCalendarDay(start) || !isMonday(start)) throw new BadRequestError(NOT_A_MONDAY_MESSAGE);
-      return app.repositories.habits.week(signedInUser(request).id, start);
+      const walker = signedInUser(request);
+      return app.repositories.habits.week({ id: walker.id, createdAt: walker.created_at }, start);
     },
   );
 };

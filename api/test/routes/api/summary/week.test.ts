@@ -74,6 +74,27 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
     });
   });
 
+  it("answers a week that ended before the walker's account began as nothing, and the week they joined in as it was", async () => {
+    // Joined on Saturday 21 November 2026, bringing their phone's last fortnight with them.
+    const walker = await createSignedInWalker(testApp.app, "Newcomer");
+    await walked(walker.user.id, "2026-11-10", 6_000);
+    await walked(walker.user.id, "2026-11-17", 4_000);
+    expect((await week(walker.cookie, "2026-11-09")).json()).toEqual({
+      start: "2026-11-09",
+      steps: 0,
+      daysOnGoal: 0,
+      bestDay: { date: "2026-11-09", steps: 0 },
+      previousWeekSteps: 0,
+    });
+    expect((await week(walker.cookie, "2026-11-16")).json()).toEqual({
+      start: "2026-11-16",
+      steps: 4_000,
+      daysOnGoal: 0,
+      bestDay: { date: "2026-11-17", steps: 4_000 },
+      previousWeekSteps: 6_000,
+    });
+  });
+
   it.each(["2026-11-24", "2026-11-29", "2026-02-30", "2026-11-2", "monday"])(
     "refuses a start of %s with a 400",
     async (start) => {
