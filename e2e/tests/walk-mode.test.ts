@@ -177,4 +177,39 @@ describe("walk mode", () => {
     await expect.poll(wakeLocks).toMatchObject({ held: 0 });
     expect(errors).toEqual([]);
   });
+
+  it("says so when the device sends no motion readings, and connected once one comes", async () => {
+    // This Chromium has no motion sensor: until a walk is played to it, no reading arrives.
+    await page.getByRole("button", { name: "Enable" }).click();
+    const noReadings = page.getByRole("status").filter({ hasText: "No Motion Readings" });
+    await noReadings.waitFor({ timeout: 15_000 });
+    expect(await noReadings.textContent()).toContain(
+      "This device isn't sending motion readings, so steps won't be counted here.",
+    );
+    await screenshot(page, "63-no-motion-readings", { fullPage: false });
+    // The dark theme as the app sets it for a walker who chose it.
+    const setTheme = (theme: string) =>
+      page.evaluate((chosen) => {
+        document.documentElement.dataset.theme = chosen;
+      }, theme);
+    await setTheme("dark");
+    // The buttons' colours ease over (a CSS transition): the picture waits for them to settle.
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+    );
+    await screenshot(page, "63-no-motion-readings-dark", { fullPage: false });
+    await setTheme("light");
+    // A phone slow to start: its first reading still says connected, and counting was on all along.
+    await page.evaluate(() =>
+      window.dispatchEvent(
+        new DeviceMotionEvent("devicemotion", { accelerationIncludingGravity: { x: 0.3, y: 0.2, z: 9.81 } }),
+      ),
+    );
+    await page.getByRole("status").filter({ hasText: "Device Motion Connected!" }).waitFor();
+    const before = await shownTodaySteps(page);
+    await walk(page, 3);
+    await expect.poll(() => shownTodaySteps(page), { timeout: 10_000 }).toBeGreaterThan(before);
+    await page.getByRole("button", { name: "Disconnect" }).click();
+    expect(errors).toEqual([]);
+  });
 });

@@ -22,6 +22,26 @@ export async function requestMotionPermission(target: Window = window): Promise<
   return (await DeviceMotion.requestPermission()) === "granted" ? "granted" : "denied";
 }
 
+/** The acceleration a `devicemotion` event carries, gravity included (m/s²). */
+export interface MotionReading {
+  x: number;
+  y: number;
+  z: number;
+}
+
+const isReal = (value: number | null | undefined): value is number =>
+  typeof value === "number" && Number.isFinite(value);
+
+/**
+ * The reading a `devicemotion` event carries, or null when it carries none: a browser with no motion
+ * sensor behind it (desktop Chrome) still fires the event, with null acceleration or null x, y and z,
+ * and that is no reading at all, not a phone lying still.
+ */
+export function motionReading(event: Event): MotionReading | null {
+  const { x, y, z } = (event as DeviceMotionEvent).accelerationIncludingGravity ?? {};
+  return isReal(x) && isReal(y) && isReal(z) ? { x, y, z } : null;
+}
+
 export interface MotionTrackerOptions {
   /** Called with the steps the detector confirmed (several at once when a walk starts). */
   onSteps: (steps: number) => void;
@@ -78,10 +98,10 @@ export class MotionTracker {
   }
 
   private readonly onMotion = (event: Event) => {
-    const { accelerationIncludingGravity: a, timeStamp } = event as DeviceMotionEvent;
     this.lastEventAt = this.now();
-    if (!a || a.x === null || a.y === null || a.z === null) return;
-    const steps = this.detector.push({ t: timeStamp, x: a.x, y: a.y, z: a.z });
+    const reading = motionReading(event);
+    if (!reading) return;
+    const steps = this.detector.push({ t: event.timeStamp, ...reading });
     if (steps > 0) this.options.onSteps(steps);
   };
 }

@@ -7,7 +7,7 @@
 import { getMeta, type HealthConnection, setMeta } from "@charity-steps/client-store/db";
 import { create } from "zustand";
 import { acquireMotionLock, releaseMotionLock } from "./motion-lock";
-import { MotionTracker, requestMotionPermission } from "./motion-tracker";
+import { MotionTracker, motionReading, requestMotionPermission } from "./motion-tracker";
 import { keepScreenOn, type ScreenState } from "./screen-wake-lock";
 import { createRealtimeSync, recordSteps } from "./step-recorder";
 import { listenToOtherTabs, tellOtherTabs } from "./tracking-channel";
@@ -16,6 +16,7 @@ import {
   toastConnectionError,
   toastDisconnected,
   toastMovementTest,
+  toastNoMotionReadings,
   toastPermissionRefused,
   toastStepsCounted,
 } from "./tracking-toasts";
@@ -91,7 +92,46 @@ function startCounting(set: SetState, countSteps: CountSteps): void {
   });
 }
 
+/**
+ * How long Enable waits for the first motion reading before saying that none came. A phone sends
+ * readings many times a second once allowed; a few seconds leaves room for one slow to start.
+ */
+export const FIRST_READING_WAIT_MS = 5_000;
+
+let stopAwaitingReading: (() => void) | null = null;
+
+/**
+ * Says "connected" once a reading with real numbers arrives, not on permission alone: a desktop
+ * browser grants motion and fires `devicemotion` with no sensor behind it (null readings), and
+ * nothing would ever be counted there. With no reading within the wait, the walker is told so.
+ * Tracking stays on all the same, so a phone whose first reading is only slow keeps counting, and
+ * says "connected" when that reading comes. Listens on the window rather than through the tracker:
+ * this tab may still be waiting for the motion lock, and the readings reach it anyway.
+ */
+function confirmWhenReadingsArrive(): void {
+  stopAwaitingReading?.();
+  let cancelWarning = () => {};
+  const onMotion = (event: Event) => {
+    if (!motionReading(event)) return;
+    stop();
+    toastConnected();
+  };
+  const warning = setTimeout(() => {
+    cancelWarning = toastNoMotionReadings();
+  }, FIRST_READING_WAIT_MS);
+  const stop = () => {
+    window.removeEventListener("devicemotion", onMotion);
+    clearTimeout(warning);
+    cancelWarning();
+    stopAwaitingReading = null;
+  };
+  window.addEventListener("devicemotion", onMotion);
+  stopAwaitingReading = stop;
+}
+
 function stopCounting(set: SetState): void {
+  // Stopped (disconnected, signed out), neither "connected" nor "no readings" is news any more.
+  stopAwaitingReading?.();
   releaseMotionLock();
   set({ live: false, waitingForOtherTab: false });
 }
@@ -153,7 +193,7 @@ export const useTracking = create<TrackingState>()((set, get) => {
         set({ connection: "device_motion", pausedFor: null });
         startCounting(set, countSteps);
         tellOtherTabs({ type: "enabled" });
-        toastConnected();
+        confirmWhenReadingsArrive();
       } catch {
         toastConnectionError();
       }
@@ -172,9 +212,11 @@ export const useTracking = create<TrackingState>()((set, get) => {
     testMovement: async () => {
       const permission = await requestMotionPermission().catch(() => "denied" as const);
       const readings: number[] = [];
-      const note = (event: DeviceMotionEvent) => {
-        const { x, y, z } = event.accelerationIncludingGravity ?? {};
-        readings.push(Math.hypot(x ?? 0, y ?? 0, z ?? 0));
+      // Only events with numbers are readings: with no sensor, desktop Chrome still fires events,
+      // with nulls, and taking those for 0 would say that readings arrive.
+      const note = (event: Event) => {
+        const reading = motionReading(event);
+        if (reading) readings.push(Math.hypot(reading.x, reading.y, reading.z));
       };
       window.addEventListener("devicemotion", note);
       await new Promise((resolve) => setTimeout(resolve, 3_000));

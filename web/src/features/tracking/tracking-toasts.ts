@@ -1,5 +1,5 @@
 /** What the walker is told about step tracking, as toasts. */
-import { toast } from "../../lib/toast-store";
+import { toast, whenNoToastIsOpen } from "../../lib/toast-store";
 import type { MotionPermission } from "./motion-tracker";
 
 const STEPS_TOAST_EVERY = 10;
@@ -23,6 +23,19 @@ export function toastPermissionRefused(): void {
 
 export function toastConnected(): void {
   toast({ title: "Device Motion Connected!", description: "Your steps are now counted as you walk." });
+}
+
+/** What the walker is told when the device sent no motion reading: steps cannot be counted on it. */
+const NO_READINGS = "This device isn't sending motion readings, so steps won't be counted here.";
+
+/**
+ * Enable heard no motion reading. It waits for a toast on screen (the steps just added, say) to
+ * close rather than hide what it says; answers a cancel, for a reading that comes meanwhile.
+ */
+export function toastNoMotionReadings(): () => void {
+  return whenNoToastIsOpen(() =>
+    toast({ title: "No Motion Readings", description: NO_READINGS, variant: "destructive" }),
+  );
 }
 
 export function toastConnectionError(): void {
@@ -52,9 +65,11 @@ export function toastMovementTest(readings: readonly number[], permission: Motio
   if (readings.length === 0) {
     toast({
       title: "No Readings Arrived",
+      // A working sensor sends readings whether the phone moves or not (see the still phone below),
+      // so none at all is no sensor, or none this page may use: moving the phone would not help.
       description:
         permission === "granted"
-          ? "The motion sensors sent nothing. Move your phone and try again."
+          ? NO_READINGS
           : "Motion sensors are not available here, or permission was not granted.",
       variant: "destructive",
     });

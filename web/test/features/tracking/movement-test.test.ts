@@ -12,7 +12,7 @@ describe("Test Movement", () => {
     toastMovementTest([], "granted");
     expect(shown()).toEqual({
       title: "No Readings Arrived",
-      description: "The motion sensors sent nothing. Move your phone and try again.",
+      description: "This device isn't sending motion readings, so steps won't be counted here.",
     });
     toastMovementTest([], "denied");
     expect(shown().description).toBe("Motion sensors are not available here, or permission was not granted.");

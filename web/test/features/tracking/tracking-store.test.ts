@@ -2,8 +2,9 @@ import { db, getMeta, setMeta } from "@charity-steps/client-store/db";
 import { bestCount, getDay } from "@charity-steps/client-store/local-steps";
 import { pendingSyncs } from "@charity-steps/client-store/outbox";
 import { londonDay } from "@charity-steps/shared-types";
-import { beforeEach, describe, expect, it, vi } from "vitest";
-import { useTracking } from "../../../src/features/tracking/tracking-store";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FIRST_READING_WAIT_MS, useTracking } from "../../../src/features/tracking/tracking-store";
+import { toast, useToastStore } from "../../../src/lib/toast-store";
 import { fakeWakeLock } from "../../support/wake-lock";
 
 const NOW = Date.parse("2026-11-21T20:00:00Z");
@@ -88,5 +89,99 @@ describe("the remembered choice", () => {
       expect(await getMeta("healthConnection")).toBe("device_motion");
       useTracking.getState().stop();
     }
+  });
+});
+
+/** A `devicemotion` event carrying `acceleration` (gravity included), as the browser fires it. */
+function motion(acceleration: { x: number | null; y: number | null; z: number | null } | null): Event {
+  const event = new Event("devicemotion");
+  Object.defineProperty(event, "accelerationIncludingGravity", { value: acceleration });
+  return event;
+}
+
+/** What desktop Chrome fires with no motion sensor: events, with no numbers in them. */
+const sensorless = () => {
+  window.dispatchEvent(motion(null));
+  window.dispatchEvent(motion({ x: null, y: null, z: null }));
+};
+
+const shown = () => {
+  const { title, description } = useToastStore.getState().current ?? {};
+  return { title, description };
+};
+
+const NO_READINGS = "This device isn't sending motion readings, so steps won't be counted here.";
+
+describe("motion readings on a device with no motion sensor", () => {
+  beforeEach(() => {
+    // A browser that needs no tap to use motion (Android, desktop).
+    vi.stubGlobal("DeviceMotionEvent", class extends Event {});
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+  });
+  afterEach(() => {
+    useTracking.getState().stop();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("Test Movement takes events without numbers for no readings at all", async () => {
+    const testing = useTracking.getState().testMovement();
+    await vi.advanceTimersByTimeAsync(0);
+    sensorless();
+    await vi.advanceTimersByTimeAsync(3_000);
+    await testing;
+    expect(shown()).toEqual({ title: "No Readings Arrived", description: NO_READINGS });
+
+    // A phone lying still sends numbers, and they are readings.
+    const onPhone = useTracking.getState().testMovement();
+    await vi.advanceTimersByTimeAsync(0);
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.8 }));
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.81 }));
+    await vi.advanceTimersByTimeAsync(3_000);
+    await onPhone;
+    expect(shown().title).toBe("Readings Arriving, No Movement");
+  });
+
+  it("Enable says the device sends no motion readings, not connected, when none arrive", async () => {
+    await useTracking.getState().enable();
+    sensorless();
+    await vi.advanceTimersByTimeAsync(FIRST_READING_WAIT_MS - 1);
+    expect(useToastStore.getState().current).toBeNull();
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(shown()).toEqual({ title: "No Motion Readings", description: NO_READINGS });
+    // Still on: a phone whose first reading is only slow counts when it comes, and says so.
+    expect(useTracking.getState().connection).toBe("device_motion");
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.8 }));
+    expect(shown().title).toBe("Device Motion Connected!");
+  });
+
+  it("Enable says connected once the phone's first reading arrives, and nothing after", async () => {
+    await useTracking.getState().enable();
+    expect(useToastStore.getState().current).toBeNull();
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.8 }));
+    expect(shown()).toEqual({
+      title: "Device Motion Connected!",
+      description: "Your steps are now counted as you walk.",
+    });
+    useToastStore.setState({ current: null });
+    await vi.advanceTimersByTimeAsync(FIRST_READING_WAIT_MS);
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.81 }));
+    expect(useToastStore.getState().current).toBeNull();
+  });
+
+  it("the warning waits for the toast on screen to close, and is not given once disconnected", async () => {
+    await useTracking.getState().enable();
+    const added = toast({ title: "Steps Added Successfully" });
+    await vi.advanceTimersByTimeAsync(FIRST_READING_WAIT_MS);
+    expect(shown().title).toBe("Steps Added Successfully");
+    added.dismiss();
+    expect(shown().title).toBe("No Motion Readings");
+
+    await useTracking.getState().enable();
+    await useTracking.getState().disconnect();
+    await vi.advanceTimersByTimeAsync(FIRST_READING_WAIT_MS);
+    window.dispatchEvent(motion({ x: 0.1, y: 0.2, z: 9.8 }));
+    expect(shown().title).toBe("Device Motion Disconnected");
   });
 });
