@@ -1,5 +1,5 @@
 import { Flame, PartyPopper } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatSteps } from "../../lib/format";
 import { dailyGoalPercent } from "../../lib/step-progress";
 import { toast, whenNoToastIsOpen } from "../../lib/toast-store";
@@ -37,7 +37,7 @@ export function TodayGoal({
   todayOnGoal: boolean;
 }) {
   const reached = todaySteps >= goal;
-  const celebrating = useCelebration(userId, date, reached, goal);
+  const celebrating = useCelebration(userId, date, todaySteps, goal);
   const days = shownStreak(streak.current, todayOnGoal, reached);
   const percent = dailyGoalPercent(todaySteps, goal);
   return (
@@ -96,7 +96,11 @@ export function TodayGoal({
  * The first time on this device that today's steps reach the goal: a toast, and a moment of
  * movement (for those who have not asked for less). Once a day, however often the page opens.
  */
-function useCelebration(userId: string, date: string, reached: boolean, goal: number): boolean {
+function useCelebration(userId: string, date: string, todaySteps: number, goal: number): boolean {
+  const reached = todaySteps >= goal;
+  // The toast says the count when it shows (it may wait for another toast), not when it was queued.
+  const steps = useRef(todaySteps);
+  steps.current = todaySteps;
   const [celebrating, setCelebrating] = useState(false);
   useEffect(() => {
     if (!reached || celebratedOn(userId) === date) return;
@@ -105,7 +109,10 @@ function useCelebration(userId: string, date: string, reached: boolean, goal: nu
       if (celebratedOn(userId) === date) return;
       rememberCelebration(userId, date);
       setCelebrating(true);
-      toast({ title: "Daily goal reached!", description: `${formatSteps(goal)} steps today. Well walked!` });
+      toast({
+        title: "Daily goal reached!",
+        description: `${formatSteps(steps.current)} steps today: your ${formatSteps(goal)}-step goal is done. Well walked!`,
+      });
     });
   }, [reached, userId, date, goal]);
   useEffect(() => {

@@ -276,7 +276,8 @@ describe("the dashboard", () => {
     expect((await screen.findByTestId("goal-reached")).textContent).toBe("Daily goal reached");
     expect(screen.getByTestId("streak").textContent).toBe("2-day streak");
     await waitFor(() => expect(currentToast()?.title).toBe("Daily goal reached!"));
-    expect(currentToast()?.description).toBe("8,000 steps today. Well walked!");
+    // The count walked, not the goal: 8,200 of 8,000.
+    expect(currentToast()?.description).toBe("8,200 steps today: your 8,000-step goal is done. Well walked!");
     unmount();
     useToastStore.setState({ current: null });
     renderApp("/dashboard");
