@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DAILY_STEP_GOAL } from "./constants.js";
 import { addDays, type DayString, londonDay, londonDayStart, londonHour } from "./dates.js";
-import { formatNumber } from "./numbers.js";
+import { countOf, formatNumber } from "./numbers.js";
 import { THEMES } from "./theme.js";
 
 /** The walker's own settings: their daily goal, the app's theme, and whether they were welcomed. */
@@ -212,7 +212,7 @@ export function weekChangeText(steps: number, previous: number): string {
   if (previous === 0)
     return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
   // Not "100% fewer": a week without steps, said as the walker would say it.
-  if (steps === 0) return `No steps this week, after ${formatNumber(previous)} steps the week before`;
+  if (steps === 0) return `No steps this week, after ${countOf(previous, "step")} the week before`;
   const change = Math.round(((steps - previous) / previous) * 100);
   if (change === 0) return "As many steps as the week before";
   return change > 0

@@ -15,3 +15,8 @@ export function formatNumber(value: number): string {
   const sign = value < 0 && (whole !== "0" || decimals !== "") ? "-" : "";
   return `${sign}${grouped}${decimals ? `.${decimals}` : ""}`;
 }
+
+/** "1 ticket", "2 tickets", "12,000 steps": a count with its noun, singular for exactly one. */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? singular : plural}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatNumber } from "../src/numbers.js";
+import { countOf, formatNumber } from "../src/numbers.js";
 
 const intl = new Intl.NumberFormat("en-GB");
 
@@ -34,5 +34,14 @@ describe("formatNumber", () => {
   it("leaves what is not a finite number as JavaScript writes it", () => {
     expect(formatNumber(Number.NaN)).toBe("NaN");
     expect(formatNumber(Number.POSITIVE_INFINITY)).toBe("Infinity");
+  });
+});
+
+describe("countOf", () => {
+  it("gives a count its noun, singular for exactly one", () => {
+    expect(countOf(1, "ticket")).toBe("1 ticket");
+    expect(countOf(0, "ticket")).toBe("0 tickets");
+    expect(countOf(12_000, "step")).toBe("12,000 steps");
+    expect(countOf(2, "entry", "entries")).toBe("2 entries");
   });
 });

@@ -1,5 +1,6 @@
 import {
   addMonths,
+  countOf,
   DAILY_STEP_MAX,
   daysBetween,
   formatMonth,
@@ -236,7 +237,7 @@ function Bars({
     <>
       <p className="text-sm text-muted">
         {formatSteps(total)} steps
-        {goalDays !== null && ` · daily goal reached on ${goalDays} ${goalDays === 1 ? "day" : "days"}`}
+        {goalDays !== null && ` · daily goal reached on ${countOf(goalDays, "day")}`}
       </p>
       <div className="mt-6 flex h-44 gap-1">
         {/* As tall inside as the plot beside it, whose floor is above its bottom border. */}

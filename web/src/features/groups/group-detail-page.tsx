@@ -4,7 +4,7 @@ import type {
   GroupMembersResponse,
   PublicUser,
 } from "@charity-steps/shared-types";
-import { nameInitials } from "@charity-steps/shared-types";
+import { countOf, nameInitials } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown, Medal, Trophy, Users } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
@@ -119,9 +119,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
           <JoinCodeButton code={data.joinCode} />
           <ShareGroupButton name={data.name} joinCode={data.joinCode} />
           <span>Created {londonMediumDate(data.createdAt)}</span>
-          <span>
-            {data.memberCount} {data.memberCount === 1 ? "member" : "members"}
-          </span>
+          <span>{countOf(data.memberCount, "member")}</span>
         </div>
         <LeaveOrDeleteButton
           group={data}

@@ -1,4 +1,5 @@
 import {
+  countOf,
   GROUP_DESCRIPTION_MAX_CHARS,
   GROUP_NAME_MAX_CHARS,
   JOIN_CODE_LENGTH,
@@ -237,9 +238,7 @@ function GroupCard({ group, online }: { group: MyGroup; online: boolean }) {
       <div className="flex flex-wrap items-center gap-3 text-sm text-muted">
         <JoinCodeButton code={group.joinCode} />
         <span>Created {londonMediumDate(group.createdAt)}</span>
-        <span>
-          {group.memberCount} {group.memberCount === 1 ? "member" : "members"}
-        </span>
+        <span>{countOf(group.memberCount, "member")}</span>
       </div>
       <div className="grid grid-cols-2 gap-2">
         <Link to={groupPath(group.id)} className="btn-secondary">

@@ -1,4 +1,5 @@
 import {
+  countOf,
   type GroupInvitation,
   groupInvitationPath,
   LOGIN_PATH,
@@ -81,7 +82,7 @@ function Invitation({ code }: { code: string }) {
       <section className="card space-y-3 p-5" aria-labelledby="invitation-name">
         <p className="flex items-center gap-2 text-sm text-muted">
           <Users aria-hidden="true" className="size-4" />
-          {group.memberCount} {group.memberCount === 1 ? "member" : "members"}
+          {countOf(group.memberCount, "member")}
         </p>
         <h2 id="invitation-name" className="text-2xl font-bold">
           {group.name}

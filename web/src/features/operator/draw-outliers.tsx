@@ -1,4 +1,4 @@
-import { formatShortDay } from "@charity-steps/shared-types";
+import { countOf, formatNumber, formatShortDay } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { serverMessage } from "../../lib/api-client";
@@ -26,19 +26,19 @@ export function DrawOutliersList({ month }: { month: string }) {
         </p>
       ) : outliers.data.above.length === 0 ? (
         <p className="text-sm text-muted">
-          {`No walker's tickets are above the month's 99th percentile (${outliers.data.percentile99Tickets} tickets, over ${outliers.data.walkers} walkers).`}
+          {`No walker's tickets are above the month's 99th percentile (${countOf(outliers.data.percentile99Tickets, "ticket")}, over ${countOf(outliers.data.walkers, "walker")}).`}
         </p>
       ) : (
         <>
           <p className="text-sm text-muted">
-            Tickets above {outliers.data.percentile99Tickets}, the month's 99th percentile over{" "}
-            {outliers.data.walkers} walkers. Check them before the close.
+            Tickets above {formatNumber(outliers.data.percentile99Tickets)}, the month's 99th percentile over{" "}
+            {countOf(outliers.data.walkers, "walker")}. Check them before the close.
           </p>
           <ol className="review-list" aria-label="Walkers above the 99th percentile, the most tickets first">
             {outliers.data.above.map((walker) => (
               <li key={walker.userId} className="review-item">
                 <p className="font-semibold">
-                  {walker.walkerName}: {walker.tickets} tickets
+                  {walker.walkerName}: {countOf(walker.tickets, "ticket")}
                 </p>
                 <dl className="review-facts">
                   <dt>Walker</dt>

@@ -776,4 +776,24 @@ describe("the operator console's monthly draw", () => {
       within(section).getByText(/Tickets above 9, the month's 99th percentile over 240 walkers/),
     ).toBeTruthy();
   });
+
+  it("says none is far above the rest in words that fit one ticket and one walker", async () => {
+    const user = userEvent.setup();
+    stubDrawServer({ [lastMonth]: drawnDraw(lastMonth, []) });
+    server.use(
+      http.get(operatorDrawOutliersPath(thisMonth), () =>
+        HttpResponse.json({ month: thisMonth, walkers: 1, percentile99Tickets: 1, above: [] }),
+      ),
+    );
+    renderApp("/operator");
+    const section = await drawSection();
+    const select = within(section).getByLabelText("Month") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe(lastMonth));
+    await user.selectOptions(select, thisMonth);
+    expect(
+      await within(section).findByText(
+        "No walker's tickets are above the month's 99th percentile (1 ticket, over 1 walker).",
+      ),
+    ).toBeTruthy();
+  });
 });

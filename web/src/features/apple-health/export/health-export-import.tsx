@@ -1,3 +1,4 @@
+import { countOf } from "@charity-steps/shared-types";
 import { useQueryClient } from "@tanstack/react-query";
 import { FileUp, HeartPulse } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
@@ -117,7 +118,7 @@ export function HealthExportImport({ createWorker }: Pick<ImportOptions, "create
       {state.phase === "imported" && (
         <p className="text-sm" role="status">
           <span className="font-semibold">
-            Imported {state.days} {state.days === 1 ? "day" : "days"} of steps from Apple Health.
+            Imported {countOf(state.days, "day")} of steps from Apple Health.
           </span>{" "}
           {state.days === 0
             ? "The export has no measured steps for the last 31 days."
