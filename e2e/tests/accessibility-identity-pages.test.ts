@@ -130,6 +130,22 @@ describe("the server-rendered account pages meet WCAG 2.2 A and AA (axe-core)", 
     }
   });
 
+  it("the page a cut-short stop-these-emails link opens, light and dark", async () => {
+    // A mail client cut the link before its kind and signature.
+    const response = await page.goto(`${server.origin}/api/email/unsubscribe?u=someone`);
+    expect(response?.status()).toBe(400);
+    await page.getByRole("heading", { level: 1, name: "This link does not work" }).waitFor();
+    expect(await page.getByRole("link", { name: "Open your Account page" }).getAttribute("href")).toBe(
+      "/account",
+    );
+    await expectAccessible(page, "cut-short unsubscribe link page");
+    await screenshot(page, "44-unsubscribe-link-not-valid", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expectAccessible(page, "cut-short unsubscribe link page, dark");
+    await screenshot(page, "44-unsubscribe-link-not-valid-dark", { fullPage: false });
+    await page.emulateMedia({ colorScheme: "light" });
+  });
+
   it("logged no errors on the way", () => {
     expect(errors).toEqual([]);
   });

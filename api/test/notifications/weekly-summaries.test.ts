@@ -10,6 +10,7 @@ import {
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
 } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { escapeHtml } from "../../src/auth/provider/pages.js";
 import { SUMMARIES_TOLD_AT_ONCE } from "../../src/notifications/weekly-summaries.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../helper.js";
 import { atMoment, useTestClock } from "../support/clock.js";
@@ -404,5 +405,24 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
       url: `${EMAIL_UNSUBSCRIBE_PATH}?u=${eve.user.id}`,
     });
     expect(noKind.statusCode).toBe(400);
+
+    // A person who opens a spoiled link in a browser is shown a page that says what to do, not JSON:
+    // a tampered one, and one a mail client cut short.
+    for (const url of [
+      `${tampered.pathname}${tampered.search}`,
+      `${EMAIL_UNSUBSCRIBE_PATH}?u=${eve.user.id}`,
+    ]) {
+      const opened = await testApp.app.inject({
+        method: "GET",
+        url,
+        headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+      });
+      expect(opened.statusCode, url).toBe(400);
+      expect(opened.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(opened.body, url).toContain("<h1>This link does not work</h1>");
+      expect(opened.body, url).toContain(escapeHtml(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE));
+      expect(opened.body, url).toContain('<a class="button" href="/account">Open your Account page</a>');
+    }
+    expect((await preferences(eve.cookie)).weeklyEmail).toBe(true);
   });
 });

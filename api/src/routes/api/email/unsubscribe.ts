@@ -29,7 +29,7 @@ function page(title: string, body: string): string {
 :root{color-scheme:light dark;--page:#f8fafc;--surface:#fff;--ink:#0f172a;--muted:#64748b;--brand:#0f766e;--on-brand:#fff}
 @media (prefers-color-scheme:dark){:root{--page:#0b1120;--surface:#111827;--ink:#e2e8f0;--muted:#94a3b8;--brand:#2dd4bf;--on-brand:#042f2e}}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--page);color:var(--ink);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{background:var(--surface);border-radius:1rem;box-shadow:0 4px 24px rgb(0 0 0 / 8%);padding:2rem;max-width:24rem;width:calc(100% - 3rem)}
+main{box-sizing:border-box;background:var(--surface);border-radius:1rem;box-shadow:0 4px 24px rgb(0 0 0 / 8%);padding:2rem;max-width:24rem;width:calc(100% - 3rem)}
 h1{margin:0 0 .5rem;font-size:1.5rem}
 p{margin:0 0 1.25rem;line-height:1.5;color:var(--muted)}
 button,a.button{display:block;box-sizing:border-box;width:100%;padding:.75rem 1rem;border:0;border-radius:.75rem;background:var(--brand);color:var(--on-brand);font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
@@ -59,7 +59,7 @@ const mailOf = (kind: NotificationKind) =>
  * one-click unsubscribe POSTs `List-Unsubscribe=One-Click` to the link (RFC 8058); a person who
  * opens the link is asked first, by a button that posts the same, so that a link scanner fetching
  * the address stops nothing. The link is signed for its walker and kind; a link that is not
- * answers 400. The kind still shows in the app, and by push if the walker has that on.
+ * answers 400 (a page for a browser that opens it, JSON for any other caller). The kind still shows in the app, and by push if the walker has that on.
  */
 export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(
@@ -72,17 +72,31 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   app.get(
     EMAIL_UNSUBSCRIBE_PATH,
-    { schema: { querystring: EmailUnsubscribeQuery, response: htmlAnswer } },
+    // A link cut short by a mail client fails the address's own checks: it is answered here, as a
+    // page for the person who opened it.
+    { schema: { querystring: EmailUnsubscribeQuery, response: htmlAnswer }, attachValidation: true },
     async (request, reply) => {
       const { u, kind, t } = request.query;
-      // The API's JSON error, as for any refused call: a browser shows its message as it is.
-      if (!(await unsubscribeLinks.verify(u, kind, t))) {
-        throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+      if (request.validationError || !(await unsubscribeLinks.verify(u, kind, t))) {
+        // A browser is shown a page that says what to do; any other caller, the API's JSON error.
+        if (!(request.headers.accept ?? "").includes("text/html")) {
+          throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+        }
+        return html(
+          reply,
+          400,
+          page(
+            "This link does not work",
+            `<h1>This link does not work</h1>
+<p>${escapeHtml(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE)}</p>
+<a class="button" href="/account">Open your Account page</a>`,
+          ),
+        );
       }
       const what = mailOf(kind);
       const why =
         kind === "weekly_summary"
-          ? "Every Monday we email you a look back on your week."
+          ? "Once a week, after it ends, we email you a look back on it."
           : `We email you when this happens: ${NOTIFICATION_KIND_NAMES[kind].toLowerCase()}.`;
       return html(
         reply,
