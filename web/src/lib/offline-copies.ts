@@ -28,9 +28,14 @@ export function keepReadsOnceControlled(
  * ask again when the signal returns. A read is asked for at its key's path (`queryPath`, as the
  * app's default query function asks); one the worker does not keep (who is signed in, an
  * operator's) costs a request once, less than the worker's rule would add to the app's first script.
+ * A read with a query function of its own is left for its screen.
  */
 async function askThroughWorker(queryClient: QueryClient): Promise<void> {
+  // Only a read made by the default query function was asked for at its key's path: a query with
+  // a function of its own (an operator's draw, say) may ask an address its key does not spell.
+  const askedAtItsPath = queryClient.getDefaultOptions().queries?.queryFn;
   const read = (query: Query) =>
+    query.options.queryFn === askedAtItsPath &&
     queryPath(query.queryKey).startsWith("/api/") &&
     (query.state.status === "success" || query.state.fetchStatus === "fetching");
   const paths = new Set(

@@ -86,6 +86,28 @@ describe("keepReadsOnceControlled", () => {
     unsubscribe();
   });
 
+  it("asks again only for reads made at their key's path: one with its own address is left alone", async () => {
+    const { asked } = countedAnswers();
+    const wrongAddress = vi.fn();
+    server.use(http.get("/api/operator/draws/2026-11/outliers", wrongAddress));
+    const client = createQueryClient();
+    const { page, takeControl } = container(null);
+    keepReadsOnceControlled(client, page);
+    await client.prefetchQuery({ queryKey: DASHBOARD_STATS_KEY });
+    // An operator's read whose key names no address of its own (its function asks elsewhere).
+    await client.prefetchQuery({
+      queryKey: ["/api/operator/draws", "2026-11", "outliers"],
+      queryFn: async () => (await fetch("/api/dashboard/stats")).json(),
+    });
+
+    takeControl();
+    await vi.waitFor(() => expect(asked("/api/dashboard/stats")).toBe(3));
+    await settle();
+
+    expect(asked("/api/dashboard/stats")).toBe(3);
+    expect(wrongAddress).not.toHaveBeenCalled();
+  });
+
   it("asks for nothing again on a page a worker already controlled", async () => {
     const { asked } = countedAnswers();
     const client = createQueryClient();

@@ -23,7 +23,6 @@ export function defaultDrawMonth(draws: readonly DrawSummary[], thisMonth: strin
   return newest("closed") ?? newest("drawn") ?? thisMonth;
 }
 
-/** A month's draw as operators see it: the public results, ticket counts and every winner's details. */
 /** Before the close: the walkers whose tickets are above the month's 99th percentile. */
 export const drawOutliersQuery = (month: string) =>
   queryOptions({
@@ -32,6 +31,7 @@ export const drawOutliersQuery = (month: string) =>
       (await (await apiRequest("GET", operatorDrawOutliersPath(month))).json()) as DrawOutliers,
   });
 
+/** A month's draw as operators see it: the public results, ticket counts and every winner's details. */
 export const operatorDrawQuery = (month: string) =>
   queryOptions({
     queryKey: [...OPERATOR_DRAW_KEY, month],
