@@ -59,7 +59,7 @@ export const NOTIFICATION_KIND_NAMES: Record<NotificationKind, string> = {
   weekly_summary: "A look back on your week",
   group_joined: "Someone joined your group",
   challenge_completed: "Challenge completed",
-  entry_reviewed: "Steps you added were checked",
+  entry_reviewed: "A check on your steps",
   new_sign_in: "A sign-in from a new browser",
 };
 

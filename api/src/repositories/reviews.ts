@@ -397,7 +397,7 @@ export class ReviewsRepository {
     reason: string | null,
     operatorUserId: string,
     now = Date.now(),
-  ): Promise<{ decided: MonthDecision; manualEntryIds: string[] } | undefined> {
+  ): Promise<{ decided: MonthDecision; decidedAt: number } | undefined> {
     const status = decision === "approve" ? ("approved" as const) : ("rejected" as const);
     const decided = { status, decision_reason: reason, decided_at: now, decided_by: operatorUserId };
     const from = `${month}-01`;
@@ -473,7 +473,7 @@ export class ReviewsRepository {
         after: { status, reason },
         at: now,
       });
-      return { decided: result, manualEntryIds: entries.map((entry) => entry.id) };
+      return { decided: result, decidedAt: now };
     });
   }
 

@@ -2,6 +2,9 @@ import {
   addDays,
   LATE_DAY_STEPS_AT_ONCE,
   londonDayStart,
+  NOTIFICATIONS_PATH,
+  type NotificationsResponse,
+  OPERATOR_REVIEW_WALKERS_PATH,
   OPERATOR_REVIEWS_PATH,
   operatorReviewPath,
   PACE_REVIEWS_PATH,
@@ -52,7 +55,16 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       return response.json();
     };
     const stats = async () => (await api.get("/api/dashboard/stats")).json();
-    return { ...walker, api, syncAt, stats };
+    /** The walker's notices (the bell's list), newest first: title and body. */
+    const notices = async () =>
+      ((await api.get(NOTIFICATIONS_PATH)).json() as NotificationsResponse).items.map(
+        ({ kind, title, body }) => ({
+          kind,
+          title,
+          body,
+        }),
+      );
+    return { ...walker, api, syncAt, stats, notices };
   };
   const operator = (method: "GET" | "POST", url: string, payload?: unknown) =>
     testApp.app.inject({
@@ -137,6 +149,37 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       prizeEntries: 1,
     });
     expect(await paceReviewOf(walker.user.id)).toBeUndefined();
+    // The walker is told, as for steps added by hand.
+    expect(await walker.notices()).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were approved",
+        body: "Your 7,500 steps counted quickly on Sat 21 Nov were checked and count toward this month's prize entries.",
+      },
+    ]);
+  });
+
+  it("tells the walker one decision on a month of held steps, with its reason", async () => {
+    const walker = await newWalker();
+    await walker.syncAt("10:00", 1_000);
+    await walker.syncAt("10:01", 6_000);
+    const decided = await operator(
+      "POST",
+      `${OPERATOR_REVIEW_WALKERS_PATH}/${walker.user.id}/months/2026-11`,
+      {
+        decision: "reject",
+        reason: "A phone shaken, not walked.",
+      },
+    );
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(decided.json()).toMatchObject({ manualEntries: 0, paceReviews: 1 });
+    expect(await walker.notices()).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were not approved",
+        body: "The steps held for a check in November 2026 were checked and do not count toward prize entries: A phone shaken, not walked.",
+      },
+    ]);
   });
 
   it("lets a walk at the pace through, however often it syncs, and holds only the excess of a burst", async () => {
@@ -195,6 +238,13 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
         }),
       ],
     });
+    expect(await walker.notices()).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were not approved",
+        body: "Your 7,750 steps counted quickly on Sat 21 Nov were checked and do not count toward prize entries: The count jumped by 8,000 in one minute.",
+      },
+    ]);
     const other = await newWalker();
     expect((await other.api.get(PACE_REVIEWS_PATH)).json()).toEqual({ reviews: [] });
   });

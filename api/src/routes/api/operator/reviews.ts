@@ -4,6 +4,7 @@ import {
   FAIR_PLAY_MESSAGES,
   formatMonth,
   formatNumber,
+  formatShortDay,
   londonMonth,
   MonthDecision,
   MonthDecisionParams,
@@ -76,10 +77,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { userId, month } = request.params;
       const outcome = await reviews.decideMonth(userId, month, decision, reason, signedInUser(request).id);
       if (!outcome) throw new NotFoundError(FAIR_PLAY_MESSAGES.nothingWaitingInMonth);
-      const { decided, manualEntryIds } = outcome;
-      if (manualEntryIds.length > 0)
-        await app.services.notifier.tell(monthEntriesReviewed(decided, manualEntryIds, reason));
-      return decided;
+      await app.services.notifier.tell(monthReviewed(outcome.decided, outcome.decidedAt, reason));
+      return outcome.decided;
     },
   );
 
@@ -102,7 +101,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (refusal === "already-decided") throw new ConflictError(FAIR_PLAY_MESSAGES.alreadyDecided);
       const item = await reviews.find(request.params.id);
       if (!item) throw new NotFoundError(FAIR_PLAY_MESSAGES.noSuchReview);
-      if (item.kind === "manual") await app.services.notifier.tell(entryReviewed(item));
+      await app.services.notifier.tell(entryReviewed(item));
       return item;
     },
   );
@@ -138,34 +137,45 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /**
- * The walker's word of an operator's decision on all their manual entries of a month at once. The
- * decision's own entries name the event: each entry is decided once.
+ * The walker's word of an operator's decision on everything of a month that waited at once: their
+ * manual entries, and the steps held for a check (above the pace, or by the day rules). A month is
+ * decided once for what waits in it, so the moment of the decision names the event.
  */
-function monthEntriesReviewed(
-  decided: MonthDecision,
-  manualEntryIds: string[],
-  reason: string | null,
-): NewNotification {
+function monthReviewed(decided: MonthDecision, decidedAt: number, reason: string | null): NewNotification {
   const count = decided.manualEntries;
-  const entries =
-    count === 1 ? "The steps you added by hand" : `The ${count} entries of steps you added by hand`;
+  const byHand =
+    count === 0
+      ? null
+      : count === 1
+        ? "the steps you added by hand"
+        : `the ${count} entries of steps you added by hand`;
+  const held = decided.paceReviews > 0 || decided.days > 0 ? "the steps held for a check" : null;
+  const what = [byHand, held].filter(Boolean).join(" and ");
   const month = formatMonth(decided.month);
   const approved = decided.status === "approved";
+  const subject = `${what.charAt(0).toUpperCase()}${what.slice(1)} ${byHand ? "for" : "in"} ${month}`;
   return {
     userId: decided.userId,
     kind: "entry_reviewed",
-    eventKey: `month:${[...manualEntryIds].sort()[0]}`,
+    eventKey: `month:${decided.month}:${decidedAt}`,
     title: approved ? "Your steps were approved" : "Your steps were not approved",
     body: approved
-      ? `${entries} for ${month} were checked and count toward that month's prize entries.`
-      : `${entries} for ${month} were checked and do not count toward prize entries: ${reason ?? "no reason was given"}`,
+      ? `${subject} were checked and count toward that month's prize entries.`
+      : `${subject} were checked and do not count toward prize entries: ${reason ?? "no reason was given"}`,
     url: "/prize-draw",
   };
 }
 
-/** The walker's word of an operator's decision on their manual entry, with the reason for a refusal. */
+/**
+ * The walker's word of an operator's decision on one thing that waited (a manual entry, or a
+ * counter's steps above the pace), with the reason for a refusal.
+ */
 function entryReviewed(item: ReviewItem): NewNotification {
-  const steps = `${formatNumber(item.steps)} steps for ${item.date}`;
+  const day = formatShortDay(item.date);
+  const steps =
+    item.kind === "manual"
+      ? `${formatNumber(item.steps)} steps for ${day}`
+      : `${formatNumber(item.steps)} steps counted quickly on ${day}`;
   const approved = item.status === "approved";
   return {
     userId: item.userId,

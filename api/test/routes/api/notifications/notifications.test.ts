@@ -3,6 +3,7 @@ import {
   ACCOUNT_PREFERENCES_PATH,
   addDays,
   formatMonth,
+  formatShortDay,
   MAX_PUSH_SUBSCRIPTIONS,
   NOTIFICATION_KINDS,
   NOTIFICATION_PREFERENCES_PATH,
@@ -278,13 +279,13 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were approved",
-        body: `Your 2,500 steps for ${TEST_TODAY} were checked and count toward this month's prize entries.`,
+        body: `Your 2,500 steps for ${formatShortDay(TEST_TODAY)} were checked and count toward this month's prize entries.`,
         url: "/prize-draw",
       },
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `Your 3,000 steps for ${TEST_TODAY} were checked and do not count toward prize entries: The photo shows another day.`,
+        body: `Your 3,000 steps for ${formatShortDay(TEST_TODAY)} were checked and do not count toward prize entries: The photo shows another day.`,
         url: "/prize-draw",
       },
     ]);
