@@ -225,8 +225,20 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
       `pnpm verify-draw ${server.origin} ${month}`,
     );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    // One person in the draw: the other tiers' prizes went to nobody, and the page says so.
+    expect(await page.getByTestId("unawarded-Bronze").textContent()).toBe(
+      "5 prizes not awarded: fewer people were in the draw than there were prizes.",
+    );
     await screenshot(page, "85-draw-results");
     await expectAccessible(page, "draw results at 320 px");
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = "dark";
+    });
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+    );
+    await screenshot(page, "85-draw-results-dark");
+    await expectAccessible(page, "draw results at 320 px, dark");
 
     const verify = spawnSync("pnpm", ["verify-draw", server.origin, month], {
       cwd: repoRoot,

@@ -1,4 +1,5 @@
 import {
+  countOf,
   DRAW_MONTH_PATTERN,
   type DrawResults,
   type DrawWinner,
@@ -164,27 +165,41 @@ function Winners({ draw }: { draw: DrawResults }) {
       {winners.length === 0 && <p>No prizes were won in this draw.</p>}
       {tierNames.map((tier) => {
         const tierWinners = winners.filter((winner) => winner.tier === tier);
-        if (tierWinners.length === 0) return null;
+        // Each person wins once: with fewer people in the draw than prizes, the last go to nobody,
+        // and the page says so rather than leave them out. A redraw is the same prize again.
+        const prizes = draw.tiers.find((each) => each.name === tier)?.prizes ?? 0;
+        const unawarded = prizes - tierWinners.filter((winner) => winner.replaces === undefined).length;
+        if (tierWinners.length === 0 && unawarded <= 0) return null;
         return (
           <div key={tier}>
             <h3 className="font-semibold">{tier}</h3>
-            <ul className="mt-1 space-y-2" aria-label={`${tier} winners`}>
-              {tierWinners.map((winner) => (
-                <li key={winner.pick} className="rounded border border-line p-2" data-testid="draw-winner">
-                  <p>
-                    Ticket <code className="prize-hex">{winner.ticket}</code>
-                  </p>
-                  <p>{winnerText(winner, replaced.has(winner.pick))}</p>
-                  {winner.replaces !== undefined && (
-                    <p className="text-sm text-muted">
-                      Redrawn: replaces pick {winner.replaces}
-                      {byPick.get(winner.replaces) ? ` (ticket ${byPick.get(winner.replaces)?.ticket})` : ""},
-                      whose prize went unclaimed.
+            {unawarded > 0 && (
+              <p className="text-sm text-muted" data-testid={`unawarded-${tier}`}>
+                {countOf(unawarded, "prize")} not awarded: fewer people were in the draw than there were
+                prizes.
+              </p>
+            )}
+            {tierWinners.length > 0 && (
+              <ul className="mt-1 space-y-2" aria-label={`${tier} winners`}>
+                {tierWinners.map((winner) => (
+                  <li key={winner.pick} className="rounded border border-line p-2" data-testid="draw-winner">
+                    <p>
+                      Ticket <code className="prize-hex">{winner.ticket}</code>
                     </p>
-                  )}
-                </li>
-              ))}
-            </ul>
+                    <p>{winnerText(winner, replaced.has(winner.pick))}</p>
+                    {winner.replaces !== undefined && (
+                      <p className="text-sm text-muted">
+                        Redrawn: replaces pick {winner.replaces}
+                        {byPick.get(winner.replaces)
+                          ? ` (ticket ${byPick.get(winner.replaces)?.ticket})`
+                          : ""}
+                        , whose prize went unclaimed.
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
         );
       })}

@@ -80,6 +80,34 @@ describe("a month's public draw results", () => {
     );
   });
 
+  it("says how many prizes of a tier went to nobody when fewer people were in the draw than prizes", async () => {
+    server.use(
+      http.get(drawResultsPath("2026-10"), () =>
+        HttpResponse.json({
+          ...drawnOctober,
+          tiers: [
+            { name: "Platinum", prizes: 1, description: "A weekend away." },
+            { name: "Gold", prizes: 2, description: "A smartwatch." },
+            { name: "Bronze", prizes: 5, description: "A water bottle." },
+          ],
+          ticketCount: 3,
+        }),
+      ),
+    );
+    renderApp("/prize-draw/results/2026-10");
+    const winners = await screen.findByRole("region", { name: "Winners" });
+    // Platinum's one prize was won; one of Gold's two (its redraw replaces the first winner, it is
+    // not a second prize); none of Bronze's five.
+    expect(within(winners).queryByText(/Platinum.*not awarded/)).toBeNull();
+    expect(within(winners).getByTestId("unawarded-Gold").textContent).toBe(
+      "1 prize not awarded: fewer people were in the draw than there were prizes.",
+    );
+    expect(within(winners).getByRole("heading", { level: 3, name: "Bronze" })).toBeTruthy();
+    expect(within(winners).getByTestId("unawarded-Bronze").textContent).toBe(
+      "5 prizes not awarded: fewer people were in the draw than there were prizes.",
+    );
+  });
+
   it("with no beacon: says the seed alone decided", async () => {
     server.use(
       http.get(drawResultsPath("2026-10"), () => HttpResponse.json({ ...drawnOctober, beacon: null })),
