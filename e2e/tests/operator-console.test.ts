@@ -103,6 +103,112 @@ describe("the operator console", () => {
     expect(errors).toEqual([]);
   });
 
+  it("wraps a long unbroken name, address and email inside the list's and the audit log's cards on a phone", async () => {
+    const fullName = "A".repeat(120);
+    const addressLine = "B".repeat(90);
+    const email = `${"e".repeat(60)}@example.org`;
+    await record({ fullName, address: `${addressLine}\nWK1 2AB`, email, receivedOn: `${month}-11` });
+    const list = page.getByRole("list", { name: `Postal entries for ${month}` });
+    const item = list.getByRole("listitem").filter({ hasText: fullName });
+    await item.waitFor();
+    // The toast that names the entry wraps the name inside itself, its Close button on screen.
+    const toast = page.locator("li.toast");
+    // Measured where it comes to rest, not while it slides in.
+    await toast.evaluate((element) =>
+      Promise.all(element.getAnimations().map((animation) => animation.finished)),
+    );
+    const toastOverflow = await toast.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const widest = Math.max(
+        ...Array.from(
+          element.querySelectorAll("div, li > *"),
+          (child) => child.getBoundingClientRect().right,
+        ),
+      );
+      return { past: Math.round(widest - box.right), offScreen: Math.round(box.right - window.innerWidth) };
+    });
+    expect(toastOverflow.past).toBeLessThanOrEqual(0);
+    expect(toastOverflow.offScreen).toBeLessThanOrEqual(0);
+    // It is closed, so that the list alone is measured.
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.locator("li.toast").waitFor({ state: "hidden" });
+
+    // Each text's own box (a Range, whatever element holds it) against the card around the list.
+    const overflow = await item.evaluate(
+      (element, texts) => {
+        const card = element.closest(".card");
+        if (!card) throw new Error("The list is in no card");
+        const cardRight = card.getBoundingClientRect().right;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const past: Record<string, number> = {};
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = texts.find((each) => node?.textContent?.includes(each));
+          if (!text) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          past[text.slice(0, 12)] = Math.round(range.getBoundingClientRect().right - cardRight);
+        }
+        return {
+          // Not `innerWidth`: a phone zooms out to show a page wider than its screen, and
+          // `innerWidth` grows with it; `clientWidth` stays the screen's 390 px.
+          pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          past,
+        };
+      },
+      [fullName, addressLine, email],
+    );
+    expect(overflow).toEqual({
+      pageWider: expect.toSatisfy((pixels: number) => pixels <= 0),
+      past: {
+        [fullName.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
+        [addressLine.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
+        [email.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
+      },
+    });
+
+    await item.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "70-operator-postal-long-name", { fullPage: false });
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = "dark";
+    });
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await screenshot(page, "70-operator-postal-long-name-dark", { fullPage: false });
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = "light";
+    });
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+
+    // The audit log shows the entry as it was recorded, the long name among its JSON.
+    const logged = page
+      .getByRole("list", { name: "Operator actions, newest first" })
+      .getByRole("listitem")
+      .first();
+    await logged.getByText("Before and after").click();
+    await logged.getByText(`"fullName": "${fullName}"`).waitFor();
+    const logOverflow = await logged.evaluate((element) => {
+      const cardRight = element.closest(".card")?.getBoundingClientRect().right ?? 0;
+      return {
+        pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        past: Array.from(element.querySelectorAll("pre"), (pre) =>
+          Math.round(pre.getBoundingClientRect().right - cardRight),
+        ),
+      };
+    });
+    expect(logOverflow).toEqual({
+      pageWider: expect.toSatisfy((pixels: number) => pixels <= 0),
+      past: [
+        expect.toSatisfy((pixels: number) => pixels <= 0),
+        expect.toSatisfy((pixels: number) => pixels <= 0),
+      ],
+    });
+    await logged
+      .locator("pre")
+      .last()
+      .evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "70-operator-audit-long-name", { fullPage: false });
+    expect(errors).toEqual([]);
+  });
+
   it("leaves nothing an operator read in the device's offline copies", async () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;

@@ -33,7 +33,7 @@ export function Toaster() {
               : "border-line bg-surface text-ink"
           }`}
         >
-          <div className="grid gap-1">
+          <div className="grid min-w-0 gap-1 [overflow-wrap:anywhere]">
             <ToastPrimitive.Title className="text-sm font-semibold">{current.title}</ToastPrimitive.Title>
             {current.description && (
               <ToastPrimitive.Description className="text-sm opacity-90">

@@ -63,14 +63,16 @@ function AuditLogItem({ entry }: { entry: AuditLogEntry }) {
       </p>
       <details className="mt-1">
         <summary className="cursor-pointer text-muted">Before and after</summary>
+        {/* On a phone the one column is as wide as its widest item's longest word (a postal entry's
+            name with no spaces, say) unless the items may be narrower than that. */}
         <div className="mt-1 grid gap-2 sm:grid-cols-2">
-          <div>
+          <div className="min-w-0">
             <p className="text-xs font-semibold uppercase text-muted">Before</p>
             <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-page p-2 text-xs">
               {asJson(entry.before)}
             </pre>
           </div>
-          <div>
+          <div className="min-w-0">
             <p className="text-xs font-semibold uppercase text-muted">After</p>
             <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-page p-2 text-xs">
               {asJson(entry.after)}
