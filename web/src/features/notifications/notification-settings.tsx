@@ -2,19 +2,22 @@ import {
   NOTIFICATION_KIND_NAMES,
   NOTIFICATION_KINDS,
   type NotificationKind,
+  type NotificationPreferences,
   type NotificationPreferencesUpdate,
   PUSH_KEY_PATH,
   PUSH_SUBSCRIPTION_PATH,
   PUSH_SUBSCRIPTIONS_PATH,
 } from "@charity-steps/shared-types";
 import { BellRing } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { useNotificationPreferences, useSaveNotificationPreferences } from "./use-notifications";
 
 /** Where this browser keeps the id the server gave its subscription, to turn it off again. */
 const SUBSCRIPTION_ID_KEY = "charity-steps:push-subscription-id";
+
+type QuietHours = NotificationPreferences["quietHours"];
 
 type KindsUpdate = Partial<Record<NotificationKind, { push?: boolean; email?: boolean }>>;
 
@@ -36,20 +39,43 @@ export function NotificationSettings() {
     void currentPushState().then(setPush);
   }, []);
 
+  // Each change hears its own answer: `mutate`'s callbacks would go to the latest change only, and
+  // a switch or time changed while another's answer is on its way would never hear it settle.
   const change = (
     update: NotificationPreferencesUpdate,
     { onSettled, onSuccess }: { onSettled?: () => void; onSuccess?: () => void } = {},
   ) =>
-    save.mutate(update, {
-      onSettled,
-      onSuccess,
-      onError: (error) =>
-        toast({
-          title: "Not saved",
-          description: serverMessage(error, "Your change could not be saved."),
-          variant: "destructive",
-        }),
-    });
+    void save
+      .mutateAsync(update)
+      .then(
+        () => onSuccess?.(),
+        (error: unknown) =>
+          toast({
+            title: "Not saved",
+            description: serverMessage(error, "Your change could not be saved."),
+            variant: "destructive",
+          }),
+      )
+      .finally(onSettled);
+  // Quiet hours are saved as a pair: an end left while the other end's save is on its way is sent
+  // with that end's new time, not the one the server last answered.
+  const quietOnItsWay = useRef<QuietHours | null>(null);
+  const changeQuietHours = (quiet: Partial<QuietHours>, settled: Settled) => {
+    const current = preferences.data?.quietHours;
+    if (!current) return;
+    const pair = { ...(quietOnItsWay.current ?? current), ...quiet };
+    quietOnItsWay.current = pair;
+    change(
+      { quietHours: pair },
+      {
+        onSuccess: settled.onSuccess,
+        onSettled: () => {
+          if (quietOnItsWay.current === pair) quietOnItsWay.current = null;
+          settled.onSettled();
+        },
+      },
+    );
+  };
 
   const turnOn = async () => {
     setPush("working");
@@ -151,16 +177,12 @@ export function NotificationSettings() {
               <TimeSetting
                 label="From"
                 value={prefs.quietHours.start}
-                save={(time, settled) =>
-                  change({ quietHours: { start: time, end: prefs.quietHours.end } }, settled)
-                }
+                save={(time, settled) => changeQuietHours({ start: time }, settled)}
               />
               <TimeSetting
                 label="to"
                 value={prefs.quietHours.end}
-                save={(time, settled) =>
-                  change({ quietHours: { start: prefs.quietHours.start, end: time } }, settled)
-                }
+                save={(time, settled) => changeQuietHours({ end: time }, settled)}
               />
             </div>
             <p className="text-sm text-muted">The same time twice turns quiet hours off.</p>

@@ -41,6 +41,9 @@ export function useNotificationPreferences() {
 export function useSaveNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
+    // One change at a time, in the order made: two on their way at once could be answered out of
+    // order, and the older answer would then show (and on the server, win) over the newer.
+    scope: { id: "notification-preferences" },
     mutationFn: async (change: NotificationPreferencesUpdate) =>
       (await (
         await apiRequest("PUT", NOTIFICATION_PREFERENCES_PATH, change)

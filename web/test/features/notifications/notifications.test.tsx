@@ -16,6 +16,8 @@ import { recordRequests, server } from "../../support/server";
 import { testWalker } from "../../support/walker";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
+/** A first render can take seconds on a busy machine. */
+const LOADED = { timeout: 10_000 };
 
 const joined: NotificationItem = {
   id: "0b3c1a53-6a52-4d4a-9c1e-111111111111",
@@ -145,15 +147,19 @@ describe("notifications", () => {
       }),
     );
     renderApp("/account");
-    const section = await screen.findByRole("region", { name: "Notifications" });
-    const reminder = (await within(section).findByLabelText("Streak reminder at")) as HTMLInputElement;
+    const section = await screen.findByRole("region", { name: "Notifications" }, LOADED);
+    const reminder = (await within(section).findByLabelText(
+      "Streak reminder at",
+      {},
+      LOADED,
+    )) as HTMLInputElement;
     act(() => reminder.focus());
     // A time input reports each segment as it is typed: 06:30 passes through 06:03 on the way.
     for (const typed of ["06:00", "06:03", "06:30"]) fireEvent.change(reminder, { target: { value: typed } });
     expect(reminder.value).toBe("06:30");
     expect(sent.filter((request) => request.method === "PUT")).toEqual([]);
     act(() => reminder.blur());
-    expect(await within(section).findByText("Saved")).toBeTruthy();
+    expect(await within(section).findByText("Saved", {}, LOADED)).toBeTruthy();
     expect(sent.filter((request) => request.method === "PUT")).toEqual([
       { method: "PUT", url: NOTIFICATION_PREFERENCES_PATH, body: { reminderTime: "06:30" } },
     ]);
@@ -177,8 +183,8 @@ describe("notifications", () => {
       }),
     );
     renderApp("/account");
-    const section = await screen.findByRole("region", { name: "Notifications" });
-    const from = (await within(section).findByLabelText("From")) as HTMLInputElement;
+    const section = await screen.findByRole("region", { name: "Notifications" }, LOADED);
+    const from = (await within(section).findByLabelText("From", {}, LOADED)) as HTMLInputElement;
     const to = within(section).getByLabelText("to") as HTMLInputElement;
     const start = from.value;
     act(() => from.focus());
@@ -189,10 +195,51 @@ describe("notifications", () => {
     act(() => to.focus());
     fireEvent.change(to, { target: { value: "06:45" } });
     fireEvent.keyDown(to, { key: "Enter" });
-    expect(await within(section).findByText("Saved")).toBeTruthy();
+    expect(await within(section).findByText("Saved", {}, LOADED)).toBeTruthy();
     expect(sent.filter((request) => request.method === "PUT")).toEqual([
       { method: "PUT", url: NOTIFICATION_PREFERENCES_PATH, body: { quietHours: { start, end: "06:45" } } },
     ]);
+  });
+
+  it("keeps both ends of quiet hours when the second is left before the first's answer, and says Saved for each", async () => {
+    server.use(signedInAs(testWalker));
+    const sent = recordRequests();
+    let answerFirst = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      answerFirst = resolve;
+    });
+    let puts = 0;
+    server.use(
+      http.put(NOTIFICATION_PREFERENCES_PATH, async ({ request }) => {
+        const { quietHours } = (await request.json()) as { quietHours: { start: string; end: string } };
+        if (++puts === 1) await firstHeld;
+        const saved = defaultNotificationPreferences();
+        saved.quietHours = quietHours;
+        return HttpResponse.json(saved);
+      }),
+    );
+    renderApp("/account");
+    const section = await screen.findByRole("region", { name: "Notifications" }, LOADED);
+    const from = (await within(section).findByLabelText("From", {}, LOADED)) as HTMLInputElement;
+    const to = within(section).getByLabelText("to") as HTMLInputElement;
+    act(() => from.focus());
+    fireEvent.change(from, { target: { value: "22:30" } });
+    act(() => from.blur());
+    act(() => to.focus());
+    fireEvent.change(to, { target: { value: "07:15" } });
+    act(() => to.blur());
+    // The second change waits for the first's answer, so the two cannot be answered out of order.
+    await waitFor(() => expect(sent.filter((request) => request.method === "PUT")).toHaveLength(1), LOADED);
+    expect(puts).toBe(1);
+    answerFirst();
+    await waitFor(() => expect(sent.filter((request) => request.method === "PUT")).toHaveLength(2), LOADED);
+    expect(sent.filter((request) => request.method === "PUT").map((request) => request.body)).toEqual([
+      { quietHours: { start: "22:30", end: defaultNotificationPreferences().quietHours.end } },
+      { quietHours: { start: "22:30", end: "07:15" } },
+    ]);
+    // Each field heard its own answer: both say Saved, and neither is stuck waiting.
+    await waitFor(() => expect(within(section).getAllByText("Saved")).toHaveLength(2), LOADED);
+    expect([from.value, to.value]).toEqual(["22:30", "07:15"]);
   });
 
   it("shows one choice for the week's email: the Account page's switch and the section's agree after either changes", async () => {
