@@ -206,14 +206,21 @@ export function weekSummary(
   return { start, steps, daysOnGoal, bestDay, previousWeekSteps };
 }
 
-/** A mail a walker can stop in one click, without signing in (RFC 8058). */
+/**
+ * How often the week's look back is mailed, in the mail and on the page that stops it: it goes from
+ * the Monday after the week, or later that week when a process was down, never twice.
+ */
+export const WEEKLY_SUMMARY_CADENCE = "once a week, after each week ends";
+
 /** The week against the one before, in words: the card's line and the mail's. */
 export function weekChangeText(steps: number, previous: number): string {
   if (previous === 0)
     return steps > 0 ? "Your first week of steps with us" : "No steps the week before either";
-  // Not "100% fewer": a week without steps, said as the walker would say it.
-  if (steps === 0) return `No steps this week, after ${countOf(previous, "step")} the week before`;
-  const change = Math.round(((steps - previous) / previous) * 100);
+  // Not "100% fewer": a week without steps, said as the walker would say it. The week looked back
+  // on is over (the card and the mail come after it), so it is "that week".
+  if (steps === 0) return `No steps that week, after ${countOf(previous, "step")} the week before`;
+  // A few steps after many rounds to -100%, which would read as none at all.
+  const change = Math.max(Math.round(((steps - previous) / previous) * 100), -99);
   if (change === 0) return "As many steps as the week before";
   return change > 0
     ? `${change}% more steps than the week before`

@@ -58,13 +58,29 @@ export function characterCount(text: string): number {
   return count;
 }
 
-const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+/**
+ * Made on first use, not on import: a page that shows no initials (the landing page) starts no
+ * `Intl` work, and a browser without `Intl.Segmenter` (Firefox before 125) loses only the joining of
+ * a family emoji or an accent typed as two characters, not the page.
+ */
+let graphemes: Intl.Segmenter | null | undefined;
 
 /**
  * The first character of a trimmed text as a reader sees it (a grapheme: an emoji with its joiners
  * or a letter with its accent), for initials: `text[0]` would cut an emoji in half.
  */
 export function firstCharacter(text: string): string {
-  const [first] = graphemes.segment(text.trim());
+  if (graphemes === undefined)
+    graphemes =
+      typeof Intl.Segmenter === "function" ? new Intl.Segmenter("en", { granularity: "grapheme" }) : null;
+  const trimmed = text.trim();
+  if (graphemes === null) return [...trimmed][0] ?? "";
+  const [first] = graphemes.segment(trimmed);
   return first?.segment ?? "";
+}
+
+/** A sentence's words begun with a capital: "the weekly summary" → "The weekly summary". */
+export function sentenceCase(text: string): string {
+  const first = firstCharacter(text);
+  return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
 }

@@ -69,12 +69,16 @@ describe("weeks", () => {
   });
 
   it("says a week without steps after one with steps as a person would", () => {
-    expect(weekChangeText(0, 30_000)).toBe("No steps this week, after 30,000 steps the week before");
+    expect(weekChangeText(0, 30_000)).toBe("No steps that week, after 30,000 steps the week before");
     // The other weeks' words stay as they were.
     expect(weekChangeText(15_000, 30_000)).toBe("50% fewer steps than the week before");
     expect(weekChangeText(30_000, 30_000)).toBe("As many steps as the week before");
     expect(weekChangeText(0, 0)).toBe("No steps the week before either");
     expect(weekChangeText(5_000, 0)).toBe("Your first week of steps with us");
+    // A few steps after many are still some: never "100% fewer".
+    expect(weekChangeText(4, 1_000)).toBe("99% fewer steps than the week before");
+    expect(weekChangeText(1, 1)).toBe("As many steps as the week before");
+    expect(weekChangeText(0, 1)).toBe("No steps that week, after 1 step the week before");
   });
 
   it("is a walker's week from the day their account began (London), to the week's last moment", () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { characterCount, firstCharacter, isPlainText } from "../src/text.js";
+import { describe, expect, it, vi } from "vitest";
+import { characterCount, firstCharacter, isPlainText, sentenceCase } from "../src/text.js";
 
 describe("characterCount", () => {
   it("counts characters as the server's schemas do, an emoji as one", () => {
@@ -35,5 +35,29 @@ describe("firstCharacter", () => {
     expect(firstCharacter("  ana")).toBe("a");
     expect(firstCharacter("")).toBe("");
     expect(firstCharacter("   ")).toBe("");
+  });
+});
+
+describe("firstCharacter, in a browser without Intl.Segmenter", () => {
+  it("still takes a whole emoji, never half of one", async () => {
+    vi.resetModules();
+    vi.stubGlobal("Intl", { ...Intl, Segmenter: undefined });
+    try {
+      const { firstCharacter: withoutSegmenter } = await import("../src/text.js");
+      expect(withoutSegmenter("\u{1F600}Sam")).toBe("\u{1F600}");
+      expect(withoutSegmenter("  Zoë")).toBe("Z");
+      expect(withoutSegmenter("")).toBe("");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("sentenceCase", () => {
+  it("begins a sentence with a capital, whatever its first character", () => {
+    expect(sentenceCase("the weekly summary")).toBe("The weekly summary");
+    expect(sentenceCase("\u00E9mile's steps")).toBe("\u00C9mile's steps");
+    expect(sentenceCase("\u{1F6B6} walks")).toBe("\u{1F6B6} walks");
+    expect(sentenceCase("")).toBe("");
   });
 });

@@ -1,7 +1,9 @@
 import {
+  countOf,
   type DayString,
   formatNumber,
   formatShortDay,
+  WEEKLY_SUMMARY_CADENCE,
   type WeekSummaryResponse,
   weekChangeText,
   weekImpactText,
@@ -34,12 +36,8 @@ const WEEK_SUMMARY_URL = "/dashboard";
 
 const steps = (count: number) => formatNumber(count);
 
-/**
- * The mail's promise of the next: a look tells a walker of last week from 07:00 London on Monday
- * until the next Monday's, so the mail can go on any day of the week after (a process that was
- * down, steps that arrived late), never twice for one week.
- */
-const HOW_OFTEN = "You get this once a week, after each week ends.";
+/** The mail's promise of the next. */
+const HOW_OFTEN = `You get this ${WEEKLY_SUMMARY_CADENCE}.`;
 
 /** The week's card as a mail: the same lines the dashboard shows. */
 export function weeklySummaryMail(
@@ -52,7 +50,7 @@ export function weeklySummaryMail(
     `Days on goal: ${week.daysOnGoal} of 7`,
     // A week without steps has no best day (`bestDay` is then its Monday with 0).
     ...(week.bestDay.steps > 0
-      ? [`Best day: ${formatShortDay(week.bestDay.date)}: ${steps(week.bestDay.steps)} steps`]
+      ? [`Best day: ${formatShortDay(week.bestDay.date)}: ${countOf(week.bestDay.steps, "step")}`]
       : []),
     weekChangeText(week.steps, week.previousWeekSteps),
     ...(walker.charityName && week.steps > 0 ? [weekImpactText(week.steps, walker.charityName)] : []),

@@ -240,7 +240,7 @@ describe.each(dialects)("sign-up, sign-in and sign-out through the built-in prov
     expect(JSON.parse((await currentUser(browser)).body)).toMatchObject({ email: walker.email });
   });
 
-  it("says it can do sign-up in its discovery, and refuses a prompt it does not know", async () => {
+  it("says it can do sign-up in its discovery, and takes no prompt but create from the app", async () => {
     const discovery = await fetch(`${server.origin}/oidc/.well-known/openid-configuration`);
     expect((await discovery.json()).prompt_values_supported).toContain("create");
     const refused = await fetch(`${server.origin}${LOGIN_PATH}?prompt=consent`, { redirect: "manual" });

@@ -154,7 +154,7 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were approved",
-        body: "Your 7,500 steps counted quickly on Sat 21 Nov were checked and count toward this month's prize entries.",
+        body: "Your 7,500 steps counted quickly on Sat 21 Nov were checked and count toward the prize entries for November 2026.",
       },
     ]);
   });

@@ -155,12 +155,12 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     const quiet = smtp.received[1];
     expect(quiet?.subject).toBe("Your week: 0 steps");
     expect(quiet?.text).toContain("- Steps: 0\n- Days on goal: 0 of 7\n");
-    expect(quiet?.text).toContain("- No steps this week, after 11,000 steps the week before\n");
+    expect(quiet?.text).toContain("- No steps that week, after 11,000 steps the week before\n");
     expect(`${quiet?.text}${quiet?.html}`).not.toContain("Best day");
     expect(`${quiet?.text}${quiet?.html}`).not.toContain("fewer steps");
-    expect(quiet?.html).toContain("<li>No steps this week, after 11,000 steps the week before</li>");
+    expect(quiet?.html).toContain("<li>No steps that week, after 11,000 steps the week before</li>");
     expect((await listed(ada.cookie)).find(({ title }) => title === "Your week from Mon 30 Nov")?.body).toBe(
-      "0 steps, 0 of 7 days on goal. No steps this week, after 11,000 steps the week before.",
+      "0 steps, 0 of 7 days on goal. No steps that week, after 11,000 steps the week before.",
     );
   });
 
@@ -419,6 +419,7 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
       });
       expect(opened.statusCode, url).toBe(400);
       expect(opened.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(opened.headers.vary, url).toBe("Accept");
       expect(opened.body, url).toContain("<h1>This link does not work</h1>");
       expect(opened.body, url).toContain(escapeHtml(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE));
       expect(opened.body, url).toContain('<a class="button" href="/account">Open your Account page</a>');

@@ -1,8 +1,8 @@
-import { characterCount } from "@charity-steps/shared-types";
+import { characterCount, countOf } from "@charity-steps/shared-types";
 
 /** What a form says, before anything is sent, of a field past its limit (the server's words). */
 export function tooLongMessage(label: string, max: number): string {
-  return `${label} must be at most ${max.toLocaleString("en-GB")} characters.`;
+  return `${label} must be at most ${countOf(max, "character")}.`;
 }
 
 /** True when `text` is longer than `max` characters, as the server counts them. */
@@ -28,17 +28,16 @@ export function CharacterCount({
   max: number;
 }) {
   const left = max - characterCount(text);
-  const plural = (n: number) => (n === 1 ? "character" : "characters");
   return (
     <>
       <span
         id={id}
         className={`mt-1 block text-xs font-normal ${left < 0 ? "text-destructive" : "text-muted"}`}
       >
-        {left >= 0 ? `${left} ${plural(left)} left` : `${-left} ${plural(-left)} too many`}
+        {left >= 0 ? `${countOf(left, "character")} left` : `${countOf(-left, "character")} too many`}
       </span>
       <span role="status" className="sr-only">
-        {left < 0 ? `${label} is ${-left} ${plural(-left)} too long.` : ""}
+        {left < 0 ? `${label} is ${countOf(-left, "character")} too long.` : ""}
       </span>
     </>
   );

@@ -1,4 +1,5 @@
 import {
+  countOf,
   DRAW_PRIZES_MAX,
   DRAW_RUN_MESSAGES,
   DRAW_TIER_DESCRIPTION_MAX_CHARS,
@@ -110,7 +111,7 @@ export function DrawTiersEditor({
       const prizes = draw.results.tiers.reduce((sum, tier) => sum + tier.prizes, 0);
       toast({
         title: "Tiers saved",
-        description: `${formatMonth(month)}: ${draw.results.tiers.length} tiers, ${prizes} prizes.`,
+        description: `${formatMonth(month)}: ${countOf(draw.results.tiers.length, "tier")}, ${countOf(prizes, "prize")}.`,
       });
       await queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY });
     },
@@ -323,8 +324,8 @@ function TiersSummary({ control }: { control: Control<FormValues> }) {
   const total = tiers.reduce((sum, tier) => sum + (Number.isFinite(tier.prizes) ? tier.prizes : 0), 0);
   return (
     <p className="text-sm text-muted">
-      {tiers.length} {tiers.length === 1 ? "tier" : "tiers"}, {total} {total === 1 ? "prize" : "prizes"} in
-      all (at most {DRAW_TIERS_MAX} tiers and {formatNumber(DRAW_PRIZES_MAX)} prizes).
+      {countOf(tiers.length, "tier")}, {countOf(total, "prize")} in all (at most {DRAW_TIERS_MAX} tiers and{" "}
+      {formatNumber(DRAW_PRIZES_MAX)} prizes).
     </p>
   );
 }

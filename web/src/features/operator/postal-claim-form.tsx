@@ -65,7 +65,14 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
       setProblem(tooLongMessage(tooLong[0], tooLong[2]));
       return;
     }
-    record.mutate({ ...fields, over18: true });
+    // Sent as counted: the server's limits are on the text as it arrives, before it trims it.
+    record.mutate({
+      ...fields,
+      publicName: fields.publicName.trim(),
+      county: fields.county.trim(),
+      deliveryAddress: fields.deliveryAddress.trim(),
+      over18: true,
+    });
   };
 
   const set = (key: keyof typeof fields) => (value: string | boolean) =>

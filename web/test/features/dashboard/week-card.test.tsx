@@ -89,7 +89,7 @@ describe("the week's card", () => {
       );
       renderApp("/dashboard");
       const card = await screen.findByRole("region", { name: "Your week, looked back on" });
-      expect(card.textContent).toContain("No steps this week, after 30,000 steps the week before");
+      expect(card.textContent).toContain("No steps that week, after 30,000 steps the week before");
       expect(card.textContent).not.toContain("fewer steps");
       expect(card.textContent).not.toContain("Mon 23 Nov: 0 steps");
       expect(screen.queryByTestId("week-impact")).toBeNull();

@@ -4,7 +4,9 @@ import {
   ErrorResponse,
   NOTIFICATION_KIND_NAMES,
   type NotificationKind,
+  sentenceCase,
   UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE,
+  WEEKLY_SUMMARY_CADENCE,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
@@ -77,6 +79,8 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
     { schema: { querystring: EmailUnsubscribeQuery, response: htmlAnswer }, attachValidation: true },
     async (request, reply) => {
       const { u, kind, t } = request.query;
+      // The answer to a spoiled link is a page or JSON by what the caller accepts.
+      reply.header("vary", "Accept");
       if (request.validationError || !(await unsubscribeLinks.verify(u, kind, t))) {
         // A browser is shown a page that says what to do; any other caller, the API's JSON error.
         if (!(request.headers.accept ?? "").includes("text/html")) {
@@ -96,7 +100,7 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const what = mailOf(kind);
       const why =
         kind === "weekly_summary"
-          ? "Once a week, after it ends, we email you a look back on it."
+          ? `We email you a look back on your week ${WEEKLY_SUMMARY_CADENCE}.`
           : `We email you when this happens: ${NOTIFICATION_KIND_NAMES[kind].toLowerCase()}.`;
       return html(
         reply,
@@ -136,7 +140,7 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
         await notifier.changePreferences(u, { kinds: { [kind]: { email: false } } });
       }
       const what = mailOf(kind);
-      const stopped = `${what[0]?.toUpperCase()}${what.slice(1)} stopped`;
+      const stopped = `${sentenceCase(what)} stopped`;
       return html(
         reply,
         200,

@@ -1,5 +1,6 @@
 import {
   addMonths,
+  countOf,
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
   formatMonth,
@@ -16,6 +17,7 @@ import {
   ReviewItem,
   ReviewParams,
   ReviewQueue,
+  sentenceCase,
   WalkerReviewQuery,
   WalkerReviewQueue,
 } from "@charity-steps/shared-types";
@@ -148,12 +150,12 @@ function monthReviewed(decided: MonthDecision, decidedAt: number, reason: string
       ? null
       : count === 1
         ? "the steps you added by hand"
-        : `the ${count} entries of steps you added by hand`;
+        : `the ${countOf(count, "entry", "entries")} of steps you added by hand`;
   const held = decided.paceReviews > 0 || decided.days > 0 ? "the steps held for a check" : null;
   const what = [byHand, held].filter(Boolean).join(" and ");
   const month = formatMonth(decided.month);
   const approved = decided.status === "approved";
-  const subject = `${what.charAt(0).toUpperCase()}${what.slice(1)} ${byHand ? "for" : "in"} ${month}`;
+  const subject = `${sentenceCase(what)} ${byHand ? "for" : "in"} ${month}`;
   return {
     userId: decided.userId,
     kind: "entry_reviewed",
@@ -183,7 +185,7 @@ function entryReviewed(item: ReviewItem): NewNotification {
     eventKey: item.id,
     title: approved ? "Your steps were approved" : "Your steps were not approved",
     body: approved
-      ? `Your ${steps} were checked and count toward this month's prize entries.`
+      ? `Your ${steps} were checked and count toward the prize entries for ${formatMonth(item.date.slice(0, 7))}.`
       : `Your ${steps} were checked and do not count toward prize entries: ${item.decisionReason ?? "no reason was given"}`,
     url: "/prize-draw",
   };

@@ -279,7 +279,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were approved",
-        body: `Your 2,500 steps for ${formatShortDay(TEST_TODAY)} were checked and count toward this month's prize entries.`,
+        body: `Your 2,500 steps for ${formatShortDay(TEST_TODAY)} were checked and count toward the prize entries for ${formatMonth(TEST_MONTH)}.`,
         url: "/prize-draw",
       },
       {
