@@ -40,14 +40,15 @@ describe("a visitor who is not signed in", () => {
     await page.goto(`${server.origin}/`);
 
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBeTruthy();
-    for (const label of [
-      "Get Started",
-      "Sign In for Beta Access",
-      "Welcome Back - Log In",
-      "Join Beta - Free",
+    // The two that invite a newcomer open the sign-up form; the two for returning walkers, sign in.
+    for (const [label, href] of [
+      ["Get Started", "/api/login?prompt=create"],
+      ["Sign In for Beta Access", "/api/login"],
+      ["Welcome Back - Log In", "/api/login"],
+      ["Join Beta - Free", "/api/login?prompt=create"],
     ]) {
       const button = page.getByRole("link", { name: label, exact: true });
-      expect(await button.getAttribute("href")).toBe("/api/login");
+      expect(await button.getAttribute("href")).toBe(href);
     }
     for (const charity of ["Cancer Research UK", "Crohn's & Colitis UK", "British Heart Foundation"]) {
       expect(await page.getByText(charity, { exact: true }).count()).toBeGreaterThan(0);
@@ -133,7 +134,7 @@ describe("a visitor who is not signed in", () => {
         "Every step you walk helps a charity",
       );
       expect(await plain.getByRole("link", { name: "Get Started", exact: true }).getAttribute("href")).toBe(
-        "/api/login",
+        "/api/login?prompt=create",
       );
       expect(await plain.getByRole("link", { name: "Sign In", exact: true }).getAttribute("href")).toBe(
         "/api/login",

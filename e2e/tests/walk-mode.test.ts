@@ -207,7 +207,8 @@ describe("walk mode", () => {
     );
     await page.getByRole("status").filter({ hasText: "Device Motion Connected!" }).waitFor();
     const before = await shownTodaySteps(page);
-    await walk(page, 3);
+    // As long a walk as the first: the detector confirms steps once a walk's rhythm is clear.
+    await walk(page, 6);
     await expect.poll(() => shownTodaySteps(page), { timeout: 10_000 }).toBeGreaterThan(before);
     await page.getByRole("button", { name: "Disconnect" }).click();
     expect(errors).toEqual([]);
