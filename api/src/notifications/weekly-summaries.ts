@@ -192,10 +192,7 @@ export class WeeklySummaries {
     now: number,
   ): Promise<(NotificationRow | undefined)[]> {
     const { habits, notifier, config } = this.deps;
-    const weeks = await habits.weeks(
-      batch.map((walker) => walker.id),
-      start,
-    );
+    const weeks = await habits.weeks(batch, start);
     const notices = batch.map((walker): Notice => {
       const week = weeks.get(walker.id) as WeekSummaryResponse;
       return {

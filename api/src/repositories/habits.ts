@@ -24,10 +24,18 @@ export interface PreferencesChange {
 }
 
 /** A walker the week's summary is mailed to. */
+/** A walker and when their account was made (ms since the epoch). */
+interface AccountAge {
+  id: string;
+  createdAt: number;
+}
+
 export interface WeeklySummaryWalker {
   id: string;
   firstName: string | null;
   charityName: string | null;
+  /** When the account was made (ms since the epoch): a week before it is not the walker's. */
+  createdAt: number;
 }
 
 /** Where a walker stands against their own goal today, and their runs of days on goal. */
@@ -199,17 +207,22 @@ export class HabitsRepository {
    * A week over before the walker's account began (`createdAt`) has nothing to look back on: it is
    * answered as a week without steps after one without, as the weekly summary leaves it untold.
    */
-  async week(walker: { id: string; createdAt: number }, start: DayString): Promise<WeekSummaryResponse> {
+  async week(walker: AccountAge, start: DayString): Promise<WeekSummaryResponse> {
     if (!hadAccountInWeek(walker.createdAt, start)) return weekSummary(start, new Map(), []);
-    const week = (await this.weeks([walker.id], start)).get(walker.id);
+    const week = (await this.weeks([walker], start)).get(walker.id);
     if (!week) throw new Error("a week is answered for every walker asked for");
     return week;
   }
 
-  /** `week` for each of `userIds`, in one read of their days and one of their goals. */
-  async weeks(userIds: readonly string[], start: DayString): Promise<Map<string, WeekSummaryResponse>> {
+  /**
+   * `week` for each of `walkers`, in one read of their days and one of their goals. The week before
+   * counts only if the walker had an account in it: a first week is a first week, whatever steps
+   * from before it their phone's history brought.
+   */
+  async weeks(walkers: readonly AccountAge[], start: DayString): Promise<Map<string, WeekSummaryResponse>> {
     const weeks = new Map<string, WeekSummaryResponse>();
-    if (userIds.length === 0) return weeks;
+    if (walkers.length === 0) return weeks;
+    const userIds = walkers.map((walker) => walker.id);
     const [goals, rows] = await Promise.all([
       this.goalsOf(userIds),
       this.db
@@ -225,8 +238,10 @@ export class HabitsRepository {
       (row) => row.user_id,
       (row) => [row.day, row.total_steps] as const,
     );
-    for (const userId of userIds) {
-      weeks.set(userId, weekSummary(start, new Map(days.get(userId)), goals.get(userId) ?? []));
+    const weekBefore = addDays(start, -7);
+    for (const { id, createdAt } of walkers) {
+      const week = weekSummary(start, new Map(days.get(id)), goals.get(id) ?? []);
+      weeks.set(id, hadAccountInWeek(createdAt, weekBefore) ? week : { ...week, previousWeekSteps: 0 });
     }
     return weeks;
   }
@@ -238,7 +253,7 @@ export class HabitsRepository {
   async weeklySummaryWalkers(start: DayString, limit: number): Promise<WeeklySummaryWalker[]> {
     const rows = await this.db
       .selectFrom("users")
-      .select(["users.id", "users.first_name", "users.charity_name"])
+      .select(["users.id", "users.first_name", "users.charity_name", "users.created_at"])
       // As `hadAccountInWeek`: a week over before the account began is not the walker's, whatever
       // steps from it their phone's history brought.
       .where("users.created_at", "<", weekEndsAt(start))
@@ -250,7 +265,14 @@ export class HabitsRepository {
             .whereRef("step_days.user_id", "=", "users.id")
             .where("step_days.day", ">=", addDays(start, -7))
             .where("step_days.day", "<=", addDays(start, 6))
-            .where("step_days.total_steps", ">", 0),
+            .where("step_days.total_steps", ">", 0)
+            // The week before counts only if the account was made before it was over.
+            .where((days) =>
+              days.or([
+                days("step_days.day", ">=", start),
+                days("users.created_at", "<", weekEndsAt(addDays(start, -7))),
+              ]),
+            ),
         ),
       )
       .where((eb) =>
@@ -268,6 +290,11 @@ export class HabitsRepository {
       .orderBy("users.id")
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ id: row.id, firstName: row.first_name, charityName: row.charity_name }));
+    return rows.map((row) => ({
+      id: row.id,
+      firstName: row.first_name,
+      charityName: row.charity_name,
+      createdAt: row.created_at,
+    }));
   }
 }

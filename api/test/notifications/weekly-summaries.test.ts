@@ -224,11 +224,12 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     const { habits } = testApp.app.repositories;
     const read = habits.weeks.bind(habits);
     const asked: string[][] = [];
-    const spy = vi.spyOn(habits, "weeks").mockImplementation((userIds, start) => {
-      asked.push([...userIds]);
+    const spy = vi.spyOn(habits, "weeks").mockImplementation((walkers, start) => {
+      const userIds = walkers.map((walker) => walker.id);
+      asked.push(userIds);
       return failing?.(userIds)
         ? Promise.reject(new Error("the disk could not be read"))
-        : read(userIds, start);
+        : read(walkers, start);
     });
     try {
       await work();
@@ -341,10 +342,11 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(await tick("2027-05-13T12:05:00Z")).toBe(0);
     expect(await summaryOwners("2027-05-03")).toEqual([before.user.id, lastEvening.user.id].sort());
 
-    // The week they joined in is theirs, part of it as it was.
-    expect(await tick("2027-05-17T07:00:00Z")).toBe(4);
+    // The week they joined in is theirs, part of it as it was. Ned walked none of his first week,
+    // and his only steps came from before his account: he has nothing to look back on.
+    expect(await tick("2027-05-17T07:00:00Z")).toBe(3);
     expect(await summaryOwners("2027-05-10")).toEqual(
-      [before, lastEvening, afterMidnight, thursday].map(({ user }) => user.id).sort(),
+      [before, lastEvening, thursday].map(({ user }) => user.id).sort(),
     );
     const told = await testApp.app.database.db
       .selectFrom("notifications")
@@ -355,7 +357,8 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     expect(told).toEqual([
       {
         title: "Your week from Mon 10 May",
-        body: "4,000 steps, 0 of 7 days on goal. 56% fewer steps than the week before.",
+        // The week before, from their phone's history, was before the account: this is their first.
+        body: "4,000 steps, 0 of 7 days on goal. Your first week of steps with us.",
       },
     ]);
   });

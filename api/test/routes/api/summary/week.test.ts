@@ -74,7 +74,7 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
     });
   });
 
-  it("answers a week that ended before the walker's account began as nothing, and the week they joined in as it was", async () => {
+  it("answers a week that ended before the walker's account began as nothing, and the week they joined in as their first", async () => {
     // Joined on Saturday 21 November 2026, bringing their phone's last fortnight with them.
     const walker = await createSignedInWalker(testApp.app, "Newcomer");
     await walked(walker.user.id, "2026-11-10", 6_000);
@@ -91,7 +91,8 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
       steps: 4_000,
       daysOnGoal: 0,
       bestDay: { date: "2026-11-17", steps: 4_000 },
-      previousWeekSteps: 6_000,
+      // The week before was over before the account began: it is not compared with.
+      previousWeekSteps: 0,
     });
   });
 
