@@ -1,4 +1,5 @@
 import {
+  countOf,
   formatShortDay,
   WEEK_SUMMARY_PATH,
   type WeekSummaryResponse,
@@ -64,14 +65,15 @@ export function WeekCard({
           <dt className="text-sm text-muted">Days on goal</dt>
           <dd className="text-2xl font-bold">{week.daysOnGoal} of 7</dd>
         </div>
-        <div className="col-span-2">
-          <dt className="text-sm text-muted">Best day</dt>
-          <dd className="font-semibold">
-            {week.bestDay.steps > 0
-              ? `${formatShortDay(week.bestDay.date)}: ${formatSteps(week.bestDay.steps)} steps`
-              : "No steps counted"}
-          </dd>
-        </div>
+        {/* A week without steps has no best day, as the mail leaves it out. */}
+        {week.bestDay.steps > 0 && (
+          <div className="col-span-2">
+            <dt className="text-sm text-muted">Best day</dt>
+            <dd className="font-semibold">
+              {formatShortDay(week.bestDay.date)}: {countOf(week.bestDay.steps, "step")}
+            </dd>
+          </div>
+        )}
       </dl>
       <p className="mt-3 text-sm">{weekChangeText(week.steps, week.previousWeekSteps)}</p>
       {charityName && week.steps > 0 && (
