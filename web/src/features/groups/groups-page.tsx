@@ -41,10 +41,12 @@ export function GroupsPage() {
           connection.
         </p>
       )}
+      {/* Narrower side padding than other buttons: on a 390 px phone "+ Create Group" then fits on
+          one line, its icon beside the words rather than above them. */}
       <div className="grid grid-cols-2 gap-3">
         <button
           type="button"
-          className="btn-primary"
+          className="btn-primary px-3"
           aria-expanded={open === "create"}
           disabled={!online}
           onClick={() => setOpen(open === "create" ? null : "create")}
@@ -53,7 +55,7 @@ export function GroupsPage() {
         </button>
         <button
           type="button"
-          className="btn-secondary"
+          className="btn-secondary px-3"
           aria-expanded={open === "join"}
           disabled={!online}
           onClick={() => setOpen(open === "join" ? null : "join")}
