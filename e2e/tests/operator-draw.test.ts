@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
@@ -51,6 +51,12 @@ let page: Page;
 let errors: string[];
 /** A walker who syncs once more after the close. */
 let lateWalker: Page;
+/**
+ * The late walker's name and email: the longest first name the sign-up takes, and no spaces in
+ * either, so that nothing but breaking inside a word keeps them on a phone's screen.
+ */
+const longName = `${"A".repeat(100)} Walker`;
+const longEmail = `${"e".repeat(60)}@example.org`;
 
 beforeAll(async () => {
   // The server starts in the future, and the accounts are made there: the sign-in pages' cookies
@@ -128,6 +134,51 @@ async function closeToast(title: string): Promise<void> {
   await toast.waitFor({ state: "detached" });
 }
 
+/**
+ * How far each of `texts` runs past the right edge of the card around `element` (its own box, a
+ * Range, whatever element holds it), and how much wider than the screen the page is.
+ */
+async function overflowOf(element: Locator, texts: string[]) {
+  return element.evaluate((root, wanted) => {
+    const card = root.closest(".card");
+    if (!card) throw new Error("The element is in no card");
+    const cardRight = card.getBoundingClientRect().right;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const past: Record<string, number> = {};
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = wanted.find((each) => node?.textContent?.includes(each));
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      past[text.slice(0, 12)] = Math.max(
+        past[text.slice(0, 12)] ?? Number.NEGATIVE_INFINITY,
+        Math.round(range.getBoundingClientRect().right - cardRight),
+      );
+    }
+    return {
+      // Not `innerWidth`, which grows as a phone zooms out to show a wider page.
+      pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      past,
+    };
+  }, texts);
+}
+
+/**
+ * Each of `texts` shown and nothing past its card, nor the page wider than the screen; with
+ * `texts` left out, whichever of them are shown.
+ */
+function inside(texts?: string[]) {
+  const fits = expect.toSatisfy((pixels: number) => pixels <= 0);
+  return {
+    pageWider: fits,
+    past: texts
+      ? Object.fromEntries(texts.map((text) => [text.slice(0, 12), fits]))
+      : expect.toSatisfy((past: Record<string, number>) =>
+          Object.values(past).every((pixels) => pixels <= 0),
+        ),
+  };
+}
+
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
 describe("the operator console's monthly draw", () => {
@@ -138,7 +189,12 @@ describe("the operator console's monthly draw", () => {
     const walkers: Page[] = [];
     for (let n = 0; n < 2; n++) {
       const walker = await (await phoneContext(browser)).newPage();
-      const { email } = await newSignedInWalker(walker, server.origin);
+      // The second walker, the one who syncs late, has a long name and email (see `longName`).
+      const { email } = await newSignedInWalker(
+        walker,
+        server.origin,
+        n === 1 ? { firstName: longName.split(" ")[0], email: longEmail } : {},
+      );
       // Only a walker with a confirmed email holds tickets.
       await confirmEmail(walker, email);
       walkers.push(walker);
@@ -239,6 +295,16 @@ describe("the operator console's monthly draw", () => {
       .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
     expect(values).toEqual([...values].sort().reverse());
     await counted.waitFor();
+    // The late day waits for a check: the walker's card keeps their long name and email on screen.
+    const waiting = page
+      .getByRole("list", { name: "Walkers with steps waiting, the most first" })
+      .getByRole("listitem")
+      .filter({ hasText: longName })
+      .first();
+    await waiting.waitFor();
+    const walkerTexts = ["A".repeat(100), longEmail];
+    const waitingOverflow = await overflowOf(waiting, walkerTexts);
+    expect(waitingOverflow).toEqual(inside(walkerTexts));
     const tiers = drawSection().getByRole("table", {
       name: `Prize tiers for ${monthLabel}, in the order drawn`,
     });
@@ -323,6 +389,10 @@ describe("the operator console's monthly draw", () => {
     const firstRedraw = prizes.getByRole("button", { name: /^Redraw Grand prize, ticket / });
     await firstRedraw.click();
     const confirm = prizes.getByRole("group", { name: /^This gives the prize \(Grand prize, ticket / });
+    const prizeTexts = ["A".repeat(100), longEmail];
+    // The draw's seed decides where the late walker's long name shows besides the table: in this
+    // question (their prize is redrawn), in the new winner's notice, or in the next question.
+    const firstAsked = await overflowOf(drawSection(), prizeTexts);
     await confirm.getByRole("button", { name: "Redraw the prize" }).click();
     const news = drawSection().getByText(/New winner for Grand prize/);
     await news.waitFor();
@@ -334,15 +404,40 @@ describe("the operator console's monthly draw", () => {
       .nth(4)
       .getByText(/^Awaiting claim until /)
       .waitFor();
+    // Every holder has won by now, the late walker too: their long name and email stay in the card.
+    await prizes.getByText(longName).first().waitFor();
+    const prizesOverflow = await overflowOf(drawSection(), prizeTexts);
+    expect(firstAsked).toEqual(inside());
+    expect(prizesOverflow).toEqual(inside(prizeTexts));
     await closeToast("Prize redrawn");
     await news.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await screenshot(page, "94-operator-draw-redrawn", { fullPage: false });
+    const longRow = prizes.getByRole("row").filter({ hasText: longName });
+    await longRow.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await screenshot(page, "94-operator-draw-long-name", { fullPage: false });
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = "dark";
+    });
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await screenshot(page, "94-operator-draw-long-name-dark", { fullPage: false });
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = "light";
+    });
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
 
     // Four holders, four prizes given: a further redraw has nobody left to give it to.
-    await prizes
-      .getByRole("button", { name: /^Redraw Runner-up, ticket / })
-      .first()
-      .click();
+    // The late walker's own prize when they hold a runner-up's, so that the question names them.
+    const runnersUp = prizes.getByRole("button", { name: /^Redraw Runner-up, ticket / });
+    const theirs = prizes
+      .getByRole("row")
+      .filter({ hasText: longName })
+      .and(prizes.getByRole("row").filter({ has: runnersUp }));
+    await ((await theirs.count()) > 0
+      ? theirs.getByRole("button", { name: /^Redraw / })
+      : runnersUp.first()
+    ).click();
+    const secondAsked = await overflowOf(drawSection(), prizeTexts);
+    expect(secondAsked).toEqual(inside());
     await prizes.getByRole("button", { name: "Redraw the prize" }).click();
     await drawSection()
       .getByText(/Runner-up: the prize was not given again/)

@@ -117,7 +117,9 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
         {outcome?.kind === "won" && (
           <p className="draw-notice">
             <Repeat aria-hidden="true" className="size-4 shrink-0" />
-            <span>
+            {/* A flex item is as wide as its longest word unless it may be narrower: a winner's name
+                with no spaces would otherwise run out of the card on a phone. */}
+            <span className="min-w-0">
               New winner for {outcome.tier}: ticket <span className="font-mono">{outcome.prize.ticket}</span>,{" "}
               {winnerLine(outcome.prize)},{" "}
               {outcome.prize.winner.kind === "postal" ? "postal entry" : "walker"}. They have until{" "}
@@ -282,7 +284,9 @@ function RedrawConfirm({
   // The safe choice takes the focus, so that a second press of the key that opened this redraws nothing.
   useEffect(() => cancelRef.current?.focus(), []);
   return (
-    <fieldset className="draw-confirm mt-2">
+    // A fieldset is at least as wide as its longest word (`min-inline-size: min-content`): the winner's
+    // name in the question, with no spaces, would otherwise widen the card past a phone's screen.
+    <fieldset className="draw-confirm mt-2 min-w-0">
       <legend className="text-sm">
         This gives the prize ({prize.tier}, ticket {prize.ticket}) to the next pick of the draw, once and for
         all: {prize.winner.name} can no longer claim it.
