@@ -220,3 +220,16 @@ export async function recordToasts(page: Page): Promise<{
     },
   };
 }
+
+/**
+ * Shows `page` in `theme` as the app does for a walker who chose it (`data-theme` on <html>), and
+ * waits for the colours' CSS transitions to end: a picture taken at once catches buttons halfway.
+ */
+export async function showTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.evaluate((chosen) => {
+    document.documentElement.dataset.theme = chosen;
+  }, theme);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+  );
+}

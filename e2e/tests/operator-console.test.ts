@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
+import { inside, overflowOf } from "../support/layout.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -133,50 +134,15 @@ describe("the operator console", () => {
     await page.getByRole("button", { name: "Close" }).click();
     await page.locator("li.toast").waitFor({ state: "hidden" });
 
-    // Each text's own box (a Range, whatever element holds it) against the card around the list.
-    const overflow = await item.evaluate(
-      (element, texts) => {
-        const card = element.closest(".card");
-        if (!card) throw new Error("The list is in no card");
-        const cardRight = card.getBoundingClientRect().right;
-        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-        const past: Record<string, number> = {};
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const text = texts.find((each) => node?.textContent?.includes(each));
-          if (!text) continue;
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          past[text.slice(0, 12)] = Math.round(range.getBoundingClientRect().right - cardRight);
-        }
-        return {
-          // Not `innerWidth`: a phone zooms out to show a page wider than its screen, and
-          // `innerWidth` grows with it; `clientWidth` stays the screen's 390 px.
-          pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          past,
-        };
-      },
-      [fullName, addressLine, email],
-    );
-    expect(overflow).toEqual({
-      pageWider: expect.toSatisfy((pixels: number) => pixels <= 0),
-      past: {
-        [fullName.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
-        [addressLine.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
-        [email.slice(0, 12)]: expect.toSatisfy((pixels: number) => pixels <= 0),
-      },
-    });
+    // Each text's own box against the card around the list.
+    const texts = [fullName, addressLine, email];
+    expect(await overflowOf(item, texts)).toEqual(inside(texts));
 
     await item.evaluate((element) => element.scrollIntoView({ block: "center" }));
     await screenshot(page, "70-operator-postal-long-name", { fullPage: false });
-    await page.evaluate(() => {
-      document.documentElement.dataset.theme = "dark";
-    });
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await showTheme(page, "dark");
     await screenshot(page, "70-operator-postal-long-name-dark", { fullPage: false });
-    await page.evaluate(() => {
-      document.documentElement.dataset.theme = "light";
-    });
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await showTheme(page, "light");
 
     // The audit log shows the entry as it was recorded, the long name among its JSON.
     const logged = page
@@ -185,22 +151,7 @@ describe("the operator console", () => {
       .first();
     await logged.getByText("Before and after").click();
     await logged.getByText(`"fullName": "${fullName}"`).waitFor();
-    const logOverflow = await logged.evaluate((element) => {
-      const cardRight = element.closest(".card")?.getBoundingClientRect().right ?? 0;
-      return {
-        pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        past: Array.from(element.querySelectorAll("pre"), (pre) =>
-          Math.round(pre.getBoundingClientRect().right - cardRight),
-        ),
-      };
-    });
-    expect(logOverflow).toEqual({
-      pageWider: expect.toSatisfy((pixels: number) => pixels <= 0),
-      past: [
-        expect.toSatisfy((pixels: number) => pixels <= 0),
-        expect.toSatisfy((pixels: number) => pixels <= 0),
-      ],
-    });
+    expect(await overflowOf(logged, [fullName])).toEqual(inside([fullName]));
     await logged
       .locator("pre")
       .last()

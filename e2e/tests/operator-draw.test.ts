@@ -1,12 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible } from "../support/axe.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
+import { inside, overflowOf } from "../support/layout.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -132,51 +133,6 @@ async function closeToast(title: string): Promise<void> {
   const toast = page.locator("li.toast").filter({ hasText: title });
   await toast.getByRole("button", { name: "Close" }).click();
   await toast.waitFor({ state: "detached" });
-}
-
-/**
- * How far each of `texts` runs past the right edge of the card around `element` (its own box, a
- * Range, whatever element holds it), and how much wider than the screen the page is.
- */
-async function overflowOf(element: Locator, texts: string[]) {
-  return element.evaluate((root, wanted) => {
-    const card = root.closest(".card");
-    if (!card) throw new Error("The element is in no card");
-    const cardRight = card.getBoundingClientRect().right;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    const past: Record<string, number> = {};
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = wanted.find((each) => node?.textContent?.includes(each));
-      if (!text) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      past[text.slice(0, 12)] = Math.max(
-        past[text.slice(0, 12)] ?? Number.NEGATIVE_INFINITY,
-        Math.round(range.getBoundingClientRect().right - cardRight),
-      );
-    }
-    return {
-      // Not `innerWidth`, which grows as a phone zooms out to show a wider page.
-      pageWider: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      past,
-    };
-  }, texts);
-}
-
-/**
- * Each of `texts` shown and nothing past its card, nor the page wider than the screen; with
- * `texts` left out, whichever of them are shown.
- */
-function inside(texts?: string[]) {
-  const fits = expect.toSatisfy((pixels: number) => pixels <= 0);
-  return {
-    pageWider: fits,
-    past: texts
-      ? Object.fromEntries(texts.map((text) => [text.slice(0, 12), fits]))
-      : expect.toSatisfy((past: Record<string, number>) =>
-          Object.values(past).every((pixels) => pixels <= 0),
-        ),
-  };
 }
 
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -415,15 +371,9 @@ describe("the operator console's monthly draw", () => {
     const longRow = prizes.getByRole("row").filter({ hasText: longName });
     await longRow.evaluate((element) => element.scrollIntoView({ block: "center" }));
     await screenshot(page, "94-operator-draw-long-name", { fullPage: false });
-    await page.evaluate(() => {
-      document.documentElement.dataset.theme = "dark";
-    });
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await showTheme(page, "dark");
     await screenshot(page, "94-operator-draw-long-name-dark", { fullPage: false });
-    await page.evaluate(() => {
-      document.documentElement.dataset.theme = "light";
-    });
-    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+    await showTheme(page, "light");
 
     // Four holders, four prizes given: a further redraw has nobody left to give it to.
     // The late walker's own prize when they hold a runner-up's, so that the question names them.

@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectAccessible, motionSettled } from "../support/axe.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock } from "../support/fake-clock.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
@@ -231,12 +231,7 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     );
     await screenshot(page, "85-draw-results");
     await expectAccessible(page, "draw results at 320 px");
-    await page.evaluate(() => {
-      document.documentElement.dataset.theme = "dark";
-    });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
-    );
+    await showTheme(page, "dark");
     await screenshot(page, "85-draw-results-dark");
     await expectAccessible(page, "draw results at 320 px, dark");
 

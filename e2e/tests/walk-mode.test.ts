@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker, serverTodaySteps, shownTodaySteps, walk } from "../support/walker.js";
 
@@ -187,18 +187,9 @@ describe("walk mode", () => {
       "This device isn't sending motion readings, so steps won't be counted here.",
     );
     await screenshot(page, "63-no-motion-readings", { fullPage: false });
-    // The dark theme as the app sets it for a walker who chose it.
-    const setTheme = (theme: string) =>
-      page.evaluate((chosen) => {
-        document.documentElement.dataset.theme = chosen;
-      }, theme);
-    await setTheme("dark");
-    // The buttons' colours ease over (a CSS transition): the picture waits for them to settle.
-    await page.waitForFunction(() =>
-      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
-    );
+    await showTheme(page, "dark");
     await screenshot(page, "63-no-motion-readings-dark", { fullPage: false });
-    await setTheme("light");
+    await showTheme(page, "light");
     // A phone slow to start: its first reading still says connected, and counting was on all along.
     await page.evaluate(() =>
       window.dispatchEvent(
