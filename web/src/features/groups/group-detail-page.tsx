@@ -1,10 +1,11 @@
-import type {
-  Group,
-  GroupLeaderboardResponse,
-  GroupMembersResponse,
-  PublicUser,
+import {
+  countOf,
+  type Group,
+  type GroupLeaderboardResponse,
+  type GroupMembersResponse,
+  nameInitials,
+  type PublicUser,
 } from "@charity-steps/shared-types";
-import { countOf, nameInitials } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Crown, Medal, Trophy, Users } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";

@@ -37,10 +37,8 @@ export function DrawOutliersList({ month }: { month: string }) {
           <ol className="review-list" aria-label="Walkers above the 99th percentile, the most tickets first">
             {outliers.data.above.map((walker) => (
               <li key={walker.userId} className="review-item">
-                {/* The card's column is as wide as its widest word unless the name may break anywhere:
-                    a name with no spaces would otherwise push the card past a phone's screen. */}
                 <p className="font-semibold">
-                  <span className="[overflow-wrap:anywhere]">{walker.walkerName}</span>:{" "}
+                  <span className="breaks-anywhere">{walker.walkerName}</span>:{" "}
                   {countOf(walker.tickets, "ticket")}
                 </p>
                 <dl className="review-facts">

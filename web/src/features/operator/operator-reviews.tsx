@@ -59,12 +59,9 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
 
   return (
     <li className="review-item" aria-labelledby={ids.title}>
-      {/* The card's column is as wide as its widest word unless the name may break anywhere: a name
-          with no spaces would otherwise push the card, and the page, past a phone's screen. The span
-          holds the rule, as the stylesheet's own rule for headings (break between words) wins on h3. */}
       <h3 id={ids.title} className="font-semibold">
-        <span className="[overflow-wrap:anywhere]">{item.walkerName}</span>: {formatNumber(item.steps)} steps
-        on {formatDay(item.date)}
+        <span className="breaks-anywhere">{item.walkerName}</span>: {formatNumber(item.steps)} steps on{" "}
+        {formatDay(item.date)}
       </h3>
       <dl className="review-facts">
         <dt>Walker</dt>

@@ -73,12 +73,9 @@ function WalkerCard({ group, onDecided }: { group: WalkerReviewGroup; onDecided:
 
   return (
     <li className="review-item" aria-labelledby={ids.title}>
-      {/* The card's column is as wide as its widest word unless the name may break anywhere: a name
-          with no spaces would otherwise push the card, and the page, past a phone's screen. The span
-          holds the rule, as the stylesheet's own rule for headings (break between words) wins on h3. */}
       <h3 id={ids.title} className="font-semibold">
-        <span className="[overflow-wrap:anywhere]">{group.walkerName}</span>:{" "}
-        {formatSteps(group.pendingSteps)} steps waiting in {month}
+        <span className="breaks-anywhere">{group.walkerName}</span>: {formatSteps(group.pendingSteps)} steps
+        waiting in {month}
       </h3>
       <p className="review-email text-sm">{group.walkerEmail ?? "no email on file"}</p>
       <ul

@@ -40,9 +40,7 @@ export function PostalEntriesList({ month, onMonth }: { month: string; onMonth: 
             <li key={entry.id} className="py-2 text-sm">
               <p className="flex flex-wrap items-center gap-2 font-medium">
                 <span className="text-muted">#{index + 1}</span>
-                {/* A flex item is as wide as its longest word unless it may break anywhere: a name
-                    with no spaces would otherwise run out of the card on a phone. */}
-                <span className="min-w-0 [overflow-wrap:anywhere]">{entry.fullName}</span>
+                <span className="breaks-anywhere">{entry.fullName}</span>
                 <span className="text-muted">received {entry.receivedOn}</span>
                 {entry.possibleDuplicate && (
                   <span className="inline-flex items-center gap-1 rounded-full bg-notice-soft px-2 py-0.5 text-xs font-semibold text-notice-ink">

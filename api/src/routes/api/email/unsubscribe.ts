@@ -61,7 +61,8 @@ const mailOf = (kind: NotificationKind) =>
  * one-click unsubscribe POSTs `List-Unsubscribe=One-Click` to the link (RFC 8058); a person who
  * opens the link is asked first, by a button that posts the same, so that a link scanner fetching
  * the address stops nothing. The link is signed for its walker and kind; a link that is not
- * answers 400 (a page for a browser that opens it, JSON for any other caller). The kind still shows in the app, and by push if the walker has that on.
+ * answers 400 (a page for a browser that opens it, JSON for any other caller). The kind still
+ * shows in the app, and by push if the walker has that on.
  */
 export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(
