@@ -4,7 +4,6 @@ import {
   ErrorResponse,
   FAIR_PLAY_MESSAGES,
   formatMonth,
-  formatNumber,
   formatShortDay,
   londonMonth,
   MonthDecision,
@@ -176,8 +175,10 @@ function entryReviewed(item: ReviewItem): NewNotification {
   const day = formatShortDay(item.date);
   const steps =
     item.kind === "manual"
-      ? `${formatNumber(item.steps)} steps for ${day}`
-      : `${formatNumber(item.steps)} steps counted quickly on ${day}`;
+      ? `${countOf(item.steps, "step")} for ${day}`
+      : `${countOf(item.steps, "step")} counted quickly on ${day}`;
+  // "Your 1 step … was checked and counts", "Your 2 steps … were checked and count".
+  const [were, count, doNot] = item.steps === 1 ? ["was", "counts", "does not"] : ["were", "count", "do not"];
   const approved = item.status === "approved";
   return {
     userId: item.userId,
@@ -185,8 +186,8 @@ function entryReviewed(item: ReviewItem): NewNotification {
     eventKey: item.id,
     title: approved ? "Your steps were approved" : "Your steps were not approved",
     body: approved
-      ? `Your ${steps} were checked and count toward the prize entries for ${formatMonth(item.date.slice(0, 7))}.`
-      : `Your ${steps} were checked and do not count toward prize entries: ${item.decisionReason ?? "no reason was given"}`,
+      ? `Your ${steps} ${were} checked and ${count} toward the prize entries for ${formatMonth(item.date.slice(0, 7))}.`
+      : `Your ${steps} ${were} checked and ${doNot} count toward prize entries: ${item.decisionReason ?? "no reason was given"}`,
     url: "/prize-draw",
   };
 }

@@ -266,26 +266,36 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
   it("tells a walker an operator's decision on their manual entry, with the reason for a refusal", async () => {
     const walker = await subscribedWalker("Entry");
     const operator = await walkerWithEmail(app, OPERATOR_EMAIL, true);
-    const entries = await manualEntries(walker.cookie, ["2500", "3000"]);
+    const entries = await manualEntries(walker.cookie, ["2500", "3000", "1"]);
     const decide = (id: string, body: object) => as(operator.cookie).post(operatorReviewPath(id), body);
     expect((await decide(entries[0] ?? "", { decision: "approve" })).statusCode).toBe(200);
     expect(
       (await decide(entries[1] ?? "", { decision: "reject", reason: "The photo shows another day." }))
         .statusCode,
     ).toBe(200);
-    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 2);
+    expect((await decide(entries[2] ?? "", { decision: "reject", reason: "A test entry." })).statusCode).toBe(
+      200,
+    );
+    await receiver.waitFor(() => receiver.pushesTo(walker.browser.id).length === 3);
     const payloads = receiver.pushesTo(walker.browser.id).map((push) => push.payload);
-    expect(payloads.sort((a, b) => a.title.localeCompare(b.title))).toEqual([
+    const day = formatShortDay(TEST_TODAY);
+    expect(payloads.sort((a, b) => a.body.localeCompare(b.body))).toEqual([
+      {
+        kind: "entry_reviewed",
+        title: "Your steps were not approved",
+        body: `Your 1 step for ${day} was checked and does not count toward prize entries: A test entry.`,
+        url: "/prize-draw",
+      },
       {
         kind: "entry_reviewed",
         title: "Your steps were approved",
-        body: `Your 2,500 steps for ${formatShortDay(TEST_TODAY)} were checked and count toward the prize entries for ${formatMonth(TEST_MONTH)}.`,
+        body: `Your 2,500 steps for ${day} were checked and count toward the prize entries for ${formatMonth(TEST_MONTH)}.`,
         url: "/prize-draw",
       },
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `Your 3,000 steps for ${formatShortDay(TEST_TODAY)} were checked and do not count toward prize entries: The photo shows another day.`,
+        body: `Your 3,000 steps for ${day} were checked and do not count toward prize entries: The photo shows another day.`,
         url: "/prize-draw",
       },
     ]);
