@@ -110,6 +110,7 @@ const WATCH = {
     "&lt;&lt;HKDevice: 0x283c15e00&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.4, creation date:2024-04-02 08:12:40 +0000&gt;",
 };
 type Source = typeof IPHONE;
+const BROKEN_APP: Source = { name: "Step Booster", version: "0.1", device: "" };
 
 function record(
   type: string,
@@ -314,6 +315,19 @@ export async function writeHealthExport({
         typedAt + HOUR_MS,
         "4000",
         `   <MetadataEntry key="HKWasUserEntered" value="1"/>\n`,
+      ).replace(' device=""', ""),
+    );
+    // A record no phone or watch could have measured (a million steps in a minute, from a broken
+    // app, the day before yesterday): the import leaves it out and says so.
+    const brokenAt = typedAt - DAY_MS;
+    await emit(
+      record(
+        "HKQuantityTypeIdentifierStepCount",
+        BROKEN_APP,
+        "count",
+        brokenAt,
+        brokenAt + 60_000,
+        "1000000",
       ).replace(' device=""', ""),
     );
     for (let day = 0; day < days; day++) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { type GeneratedHealthExport, writeHealthExport } from "../support/health-export.js";
 import { newSignedInWalker } from "../support/walker.js";
@@ -93,10 +93,18 @@ describe("importing an Apple Health export", () => {
     const result = page.getByText(`Imported ${healthExport.expected.size} days of steps from Apple Health.`);
     await result.waitFor({ timeout: 60_000 });
     await page.getByText("They are on your Charity Steps total now.").waitFor();
-    await screenshot(
-      page.getByRole("region", { name: "Import a Health export" }),
-      "apple-health-export-imported",
-    );
+    // A broken app's million steps in a minute, two days ago, are left out, and the walker told.
+    await page
+      .getByText(
+        "Left out 1 record that cannot be right: it ends before it starts, or holds more steps than anyone walks in its time.",
+        { exact: false },
+      )
+      .waitFor();
+    const card = page.getByRole("region", { name: "Import a Health export" });
+    await screenshot(card, "apple-health-export-imported");
+    await showTheme(page, "dark");
+    await screenshot(card, "apple-health-export-imported-dark");
+    await showTheme(page, "light");
 
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     const percents = seen.map(Number);
@@ -105,8 +113,8 @@ describe("importing an Apple Health export", () => {
     // The reading started at 0% of the file.
     expect(percents[0]).toBe(0);
 
-    // Per day: the larger of the iPhone and the watch each hour, never their sum; the step typed in
-    // by hand left out.
+    // Per day: the larger of the iPhone and the watch each hour, never their sum; the steps typed in
+    // by hand and the broken app's left out.
     const history = await serverHistory();
     expect(history.size).toBeGreaterThanOrEqual(30);
     for (const [date, steps] of history)

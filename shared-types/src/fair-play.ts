@@ -21,6 +21,17 @@ export const MANUAL_REVIEW_MONTH_STEPS = 100_000;
  */
 export const PACE_STEPS_PER_MINUTE_MAX = 250;
 /**
+ * A step record in a Health export faster than this, in steps a minute of its own time (a record of
+ * less than a minute taken as a minute), could not have been measured: twice the pace above, past a
+ * sprinter's cadence. The import leaves it out and says so.
+ */
+export const RECORD_STEPS_PER_MINUTE_MAX = 2 * PACE_STEPS_PER_MINUTE_MAX;
+/**
+ * The most steps a Health export's record may hold for each 24 hours of its time: more than anyone
+ * walks in a day, so a record of years cannot fill every day it spans to the daily cap.
+ */
+export const RECORD_STEPS_PER_DAY_MAX = 100_000;
+/**
  * Two proof photos whose 64-bit perceptual hashes differ in at most this many bits are taken for the
  * same picture: a re-encoded, resized or slightly cropped copy stays well within it, while different
  * pictures differ in about half their bits.

@@ -13,7 +13,7 @@ import {
 type State =
   | { phase: "idle" }
   | { phase: "reading"; fileName: string; percent: number }
-  | { phase: "imported"; days: number; delivery: ImportDelivery | "sending" }
+  | { phase: "imported"; days: number; impossible: number; delivery: ImportDelivery | "sending" }
   | { phase: "cancelled" }
   | { phase: "failed"; message: string };
 
@@ -23,6 +23,12 @@ const DELIVERY_TEXT: Record<ImportDelivery | "sending", string> = {
   later: "They are saved on this phone and will be sent when you are back online.",
   "signed-out": "They are saved on this phone and will be sent once you sign in again.",
 };
+
+/** What the import left out of the accepted days because no phone or watch could have measured it. */
+function leftOut(records: number): string {
+  const each = records === 1 ? "it" : "each";
+  return `Left out ${countOf(records, "record")} that cannot be right: ${each} ends before it starts, or holds more steps than anyone walks in its time.`;
+}
 
 /**
  * Imports the steps of the last 31 days from the Health app's "Export All Health Data" file, read on
@@ -54,11 +60,15 @@ export function HealthExportImport({ createWorker }: Pick<ImportOptions, "create
         setState({ phase: "cancelled" });
         return;
       }
-      const days = outcome.summary.days.length;
-      setState({ phase: "imported", days, delivery: "sending" });
+      const imported = {
+        phase: "imported",
+        days: outcome.summary.days.length,
+        impossible: outcome.summary.impossibleRecords,
+      } as const;
+      setState({ ...imported, delivery: "sending" });
       const delivery = await outcome.delivery;
       if (running.current !== current) return;
-      setState({ phase: "imported", days, delivery });
+      setState({ ...imported, delivery });
     } catch (error) {
       if (running.current !== current) return;
       setState({ phase: "failed", message: error instanceof Error ? error.message : String(error) });
@@ -123,6 +133,7 @@ export function HealthExportImport({ createWorker }: Pick<ImportOptions, "create
           {state.days === 0
             ? "The export has no measured steps for the last 31 days."
             : DELIVERY_TEXT[state.delivery]}
+          {state.impossible > 0 && ` ${leftOut(state.impossible)}`}
         </p>
       )}
       {state.phase === "cancelled" && (

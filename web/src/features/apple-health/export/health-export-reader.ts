@@ -4,7 +4,11 @@
  * ever held whole, and only the accepted days' hourly step sums are kept (StepBuckets). Pure code:
  * it runs in the import's Web Worker and in Node's tests alike.
  */
-import type { DayString } from "@charity-steps/shared-types";
+import {
+  type DayString,
+  RECORD_STEPS_PER_DAY_MAX,
+  RECORD_STEPS_PER_MINUTE_MAX,
+} from "@charity-steps/shared-types";
 import { Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { canInflateNatively, NativeInflater } from "./native-inflate";
@@ -44,6 +48,11 @@ export interface HealthExportSummary {
   stepRecords: number;
   /** Step records skipped because the walker typed them into the Health app. */
   userEnteredRecords: number;
+  /**
+   * Step records of the accepted days left out because no phone or watch could have measured them:
+   * they end before they start, or hold more steps than anyone takes in their time.
+   */
+  impossibleRecords: number;
   /** Bytes of export.xml read. */
   xmlBytes: number;
 }
@@ -63,6 +72,23 @@ export function parseHealthDate(text: string): number {
   if (sign === undefined) return local;
   const offset = (Number(oh) * 60 + Number(om)) * 60_000;
   return sign === "-" ? local + offset : local - offset;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * Whether a step record could have been measured: its times run forwards, and it holds no more
+ * steps than anyone takes in them. A damaged export, or an app that writes nonsense, must not fill
+ * the walker's days up to the daily cap.
+ */
+export function couldBeMeasured(start: number, end: number, steps: number): boolean {
+  if (!(end >= start) || !(steps >= 0)) return false;
+  const ms = end - start;
+  return (
+    steps <= RECORD_STEPS_PER_MINUTE_MAX * Math.max(1, ms / MINUTE_MS) &&
+    steps <= RECORD_STEPS_PER_DAY_MAX * Math.max(1, ms / DAY_MS)
+  );
 }
 
 interface OpenRecord {
@@ -85,6 +111,7 @@ export class HealthXmlReader {
   private open: OpenRecord | null = null;
   stepRecords = 0;
   userEnteredRecords = 0;
+  impossibleRecords = 0;
 
   constructor(today: DayString) {
     this.buckets = new StepBuckets(today);
@@ -128,7 +155,15 @@ export class HealthXmlReader {
       this.userEnteredRecords++;
       return;
     }
-    this.buckets.add(record.source, record.start, record.end, record.steps);
+    const { source, start, end, steps } = record;
+    // A record with no time that can be read has no day to count on; one with an end that cannot
+    // be read is judged at its start.
+    if (!Number.isFinite(start) || !this.buckets.covers(start, Number.isFinite(end) ? end : start)) return;
+    if (!couldBeMeasured(start, end, steps)) {
+      this.impossibleRecords++;
+      return;
+    }
+    this.buckets.add(source, start, end, steps);
   }
 
   write(text: string): void {
@@ -271,7 +306,13 @@ async function read(
   }
   xml.write(decoder.decode());
   const days = xml.close();
-  return { days, stepRecords: xml.stepRecords, userEnteredRecords: xml.userEnteredRecords, xmlBytes };
+  return {
+    days,
+    stepRecords: xml.stepRecords,
+    userEnteredRecords: xml.userEnteredRecords,
+    impossibleRecords: xml.impossibleRecords,
+    xmlBytes,
+  };
 }
 
 /** Safari's ReadableStream is not async-iterable, so a stream is read through its reader. */

@@ -47,6 +47,13 @@ export class StepBuckets {
     this.lastHour = to - 1;
   }
 
+  /** Whether any of `start` to `end` (ms since the epoch, either way round) falls in the accepted days. */
+  covers(start: number, end: number): boolean {
+    const first = Math.floor(Math.min(start, end) / HOUR_MS);
+    const last = Math.floor(Math.max(start, end) / HOUR_MS);
+    return last >= this.firstHour && first <= this.lastHour;
+  }
+
   /**
    * Adds a record of `steps` from `source` measured from `start` to `end` (ms since the epoch). A
    * record spanning several hours is shared between them by time: sources cut their records at

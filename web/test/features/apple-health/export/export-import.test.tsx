@@ -31,10 +31,13 @@ function todayAt(hour: number, minute: number): string {
   return `${TODAY} ${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}:00 ${offset}`;
 }
 
-function exportZip(): Uint8Array {
+/** A walk counted by an iPhone and a watch, and `impossible` records of a million steps in 35 minutes. */
+function exportZip({ impossible = 0 } = {}): Uint8Array {
   const record = (source: string, value: number) =>
     ` <Record type="HKQuantityTypeIdentifierStepCount" sourceName="${source}" unit="count" startDate="${todayAt(10, 5)}" endDate="${todayAt(10, 40)}" value="${value}"/>\n`;
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_GB">\n${record("Wendy’s iPhone", 1_100)}${record("Wendy’s Apple Watch", 1_234)}</HealthData>\n`;
+  const records = [record("Wendy’s iPhone", 1_100), record("Wendy’s Apple Watch", 1_234)];
+  for (let index = 0; index < impossible; index++) records.push(record("Step Faker", 1_000_000));
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_GB">\n${records.join("")}</HealthData>\n`;
   return zipSync({ "apple_health_export/export.xml": strToU8(xml) });
 }
 
@@ -106,6 +109,31 @@ describe("HealthExportImport", () => {
     expect(await pendingSyncs()).toEqual([]);
   });
 
+  it("says how many records it left out because they cannot be right, and sends only the real steps", async () => {
+    const requests = serve();
+    renderImport(new InThreadWorker());
+    choose(exportZip({ impossible: 2 }));
+    const status = await screen.findByRole("status");
+    await waitFor(() =>
+      expect(status.textContent).toBe(
+        "Imported 1 day of steps from Apple Health. They are on your Charity Steps total now. Left out 2 records that cannot be right: each ends before it starts, or holds more steps than anyone walks in its time.",
+      ),
+    );
+    const syncs = requests.filter((request) => request.url === "/api/steps/sync");
+    expect(syncs.map((request) => request.body)).toEqual([
+      { date: TODAY, steps: 1_234, source: "apple_health" },
+    ]);
+  });
+
+  it("says so of a single record too", async () => {
+    serve();
+    renderImport(new InThreadWorker());
+    choose(exportZip({ impossible: 1 }));
+    expect(
+      await screen.findByText(/Left out 1 record that cannot be right: it ends before it starts/),
+    ).toBeTruthy();
+  });
+
   it("keeps the days queued on the phone when offline", async () => {
     serve({ offline: true });
     renderImport(new InThreadWorker());
@@ -157,7 +185,13 @@ describe("HealthExportImport", () => {
     worker.terminated = false;
     worker.post({
       type: "done",
-      summary: { days: [{ day: TODAY, steps: 5_000 }], stepRecords: 1, userEnteredRecords: 0, xmlBytes: 10 },
+      summary: {
+        days: [{ day: TODAY, steps: 5_000 }],
+        stepRecords: 1,
+        userEnteredRecords: 0,
+        impossibleRecords: 0,
+        xmlBytes: 10,
+      },
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText(/Imported/)).toBeNull();

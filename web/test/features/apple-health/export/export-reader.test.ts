@@ -161,6 +161,71 @@ describe("readHealthExport: which steps count", () => {
   });
 });
 
+describe("readHealthExport: records that cannot be right", () => {
+  const read = async (records: RecordSpec[]) => {
+    const summary = await readHealthExport(chunked(exportZip(records)), { today: "2026-04-15" });
+    return {
+      days: Object.fromEntries(summary.days.map(({ day, steps }) => [day, steps])),
+      impossible: summary.impossibleRecords,
+    };
+  };
+
+  it("leaves out a record that ends before it starts, and counts it", async () => {
+    expect(
+      await read([
+        { start: "2026-04-14 10:00:00 +0100", end: "2026-04-14 10:30:00 +0100", value: 3_000 },
+        { start: "2026-04-14 12:00:00 +0100", end: "2026-04-14 11:00:00 +0100", value: 700 },
+      ]),
+    ).toEqual({ days: { "2026-04-14": 3_000 }, impossible: 1 });
+  });
+
+  it("leaves out a record faster than anyone walks or runs, and keeps one at the fastest possible pace", async () => {
+    expect(
+      await read([
+        // 999,999,999 steps in an hour, and 6,000 in ten minutes (600 a minute): neither is real.
+        { start: "2026-04-13 09:00:00 +0100", end: "2026-04-13 10:00:00 +0100", value: 999_999_999 },
+        { start: "2026-04-13 11:00:00 +0100", end: "2026-04-13 11:10:00 +0100", value: 6_000 },
+        // 5,000 in ten minutes is 500 a minute: a sprint, but possible.
+        { start: "2026-04-12 11:00:00 +0100", end: "2026-04-12 11:10:00 +0100", value: 5_000 },
+        // A record of no time at all is judged as a minute's steps.
+        { start: "2026-04-12 15:00:00 +0100", value: 400 },
+        { start: "2026-04-12 16:00:00 +0100", value: 501 },
+      ]),
+    ).toEqual({ days: { "2026-04-12": 5_400 }, impossible: 3 });
+  });
+
+  it("leaves out a record of a year that would fill every day to the cap, and keeps a long walk", async () => {
+    expect(
+      await read([
+        { start: "2025-04-14 00:00:00 +0100", end: "2026-04-14 00:00:00 +0100", value: 999_999_999 },
+        // A whole day of an ultramarathon, written as one record: under the day's bound.
+        { start: "2026-04-10 00:00:00 +0100", end: "2026-04-11 00:00:00 +0100", value: 80_000 },
+      ]),
+    ).toEqual({ days: { "2026-04-10": 50_000 }, impossible: 1 });
+  });
+
+  it("leaves out a record whose count or end cannot be read", async () => {
+    expect(
+      await read([
+        { start: "2026-04-14 10:00:00 +0100", end: "2026-04-14 10:30:00 +0100", value: Number.NaN },
+        { start: "2026-04-14 11:00:00 +0100", end: "2026-04-14 11:30:00 +0100", value: -200 },
+        { start: "2026-04-14 12:00:00 +0100", end: "later", value: 300 },
+        { start: "2026-04-14 13:00:00 +0100", end: "2026-04-14 13:30:00 +0100", value: 250 },
+      ]),
+    ).toEqual({ days: { "2026-04-14": 250 }, impossible: 3 });
+  });
+
+  it("does not count impossible records outside the last 31 days: they were never going to be imported", async () => {
+    expect(
+      await read([
+        { start: "2025-01-14 12:00:00 +0000", end: "2025-01-14 11:00:00 +0000", value: 700 },
+        { start: "2026-03-01 09:00:00 +0000", end: "2026-03-01 10:00:00 +0000", value: 999_999_999 },
+        { start: "2026-04-14 10:00:00 +0100", end: "2026-04-14 10:30:00 +0100", value: 1_000 },
+      ]),
+    ).toEqual({ days: { "2026-04-14": 1_000 }, impossible: 0 });
+  });
+});
+
 describe("readHealthExport: days and times", () => {
   it("reads the offset of each time exactly, whatever zone the phone was in", () => {
     expect(parseHealthDate("2026-03-29 01:30:00 +0100")).toBe(Date.parse("2026-03-29T00:30:00Z"));
@@ -183,10 +248,10 @@ describe("readHealthExport: days and times", () => {
         // 00:30 BST on the 30th is 23:30 UTC on the 29th: London's 30th.
         { start: "2026-03-30 00:30:00 +0100", end: "2026-03-30 00:40:00 +0100", value: 4_000 },
         // 23:30 GMT on the 28th (00:30 would already be the 29th's first hour).
-        { start: "2026-03-28 23:30:00 +0000", end: "2026-03-28 23:40:00 +0000", value: 50_000 - 1 },
+        { start: "2026-03-28 23:30:00 +0000", end: "2026-03-28 23:40:00 +0000", value: 2_000 },
       ]),
     );
-    expect(days).toEqual({ "2026-03-28": 49_999, "2026-03-29": 123, "2026-03-30": 4_000 });
+    expect(days).toEqual({ "2026-03-28": 2_000, "2026-03-29": 123, "2026-03-30": 4_000 });
   });
 
   it("counts the hour repeated when the clocks go back as two hours, and puts each on the right day", async () => {
