@@ -65,6 +65,10 @@ describe("London days and months", () => {
   it("recognises real calendar dates only", () => {
     expect(isCalendarDay("2026-02-28")).toBe(true);
     expect(isCalendarDay("2028-02-29")).toBe(true);
+    // The years 0–99 are real years, not 1900–1999.
+    expect(isCalendarDay("0050-01-03")).toBe(true);
+    expect(isCalendarDay("0000-02-29")).toBe(true);
+    expect(isCalendarDay("0100-02-29")).toBe(false);
     for (const bad of [
       "2026-02-29",
       "2026-13-01",

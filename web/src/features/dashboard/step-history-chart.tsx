@@ -50,8 +50,8 @@ export interface ChartBar {
 export function barText(bar: ChartBar): string {
   const head =
     bar.days === undefined
-      ? `${bar.label}: ${formatSteps(bar.steps)} steps`
-      : `${bar.label}: ${formatSteps(bar.steps)} steps, ${formatSteps(bar.value)} a day on average`;
+      ? `${bar.label}: ${countOf(bar.steps, "step")}`
+      : `${bar.label}: ${countOf(bar.steps, "step")}, ${formatSteps(bar.value)} a day on average`;
   const parts = [
     ["This phone", bar.motionSteps],
     ["Apple Health", bar.healthSteps],

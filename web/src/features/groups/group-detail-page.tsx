@@ -200,7 +200,7 @@ function GroupDetail({ groupId }: { groupId: number }) {
                       <span className="min-w-0 font-medium">
                         {displayName(entry.user)}
                         {isYou && (
-                          <span className="ml-2 rounded-full bg-brand-strong px-2 py-0.5 text-xs font-semibold text-on-brand">
+                          <span className="ml-2 inline-block whitespace-nowrap rounded-full bg-brand-strong px-2 py-0.5 text-xs font-semibold text-on-brand">
                             You
                           </span>
                         )}

@@ -6,6 +6,7 @@ import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
   axisTop,
+  barText,
   type HistoryDay,
   StepHistoryChart,
   yearDaysFor,
@@ -95,6 +96,12 @@ describe("the step history chart", () => {
     expect(screen.getByTestId("chart-detail").textContent).toBe(yesterday);
     await user.keyboard("{Home}");
     expect(screen.getByTestId("chart-detail").textContent).toBe("Sun 1 Nov: 100 steps. This phone 100.");
+  });
+
+  it('says a day of one step as "1 step"', () => {
+    const one = { key: "d", label: "Thu 3 Dec", value: 1, steps: 1, motionSteps: 1 };
+    const none = { healthSteps: 0, manualSteps: 0, pendingSteps: 0, unsentSteps: 0 };
+    expect(barText({ ...one, ...none })).toBe("Thu 3 Dec: 1 step. This phone 1.");
   });
 
   it("shows the last 7 days in the week's view, and the year as months from the server", async () => {

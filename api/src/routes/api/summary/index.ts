@@ -11,6 +11,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { BadRequestError } from "../../../errors.js";
 
+/** The last Monday whose week ends within the four-digit years. */
+const LAST_WEEK_START = "9999-12-20";
+
 /** The walker's week, looked back on: the dashboard's Monday card. */
 export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -25,6 +28,8 @@ export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { start } = request.query;
       if (!isCalendarDay(start) || !isMonday(start)) throw new BadRequestError(NOT_A_MONDAY_MESSAGE);
+      // Days are written with four-digit years: a week that ends in the year 10000 has no end to read.
+      if (start > LAST_WEEK_START) throw new BadRequestError(`start must be ${LAST_WEEK_START} or earlier.`);
       const walker = signedInUser(request);
       return app.repositories.habits.week({ id: walker.id, createdAt: walker.created_at }, start);
     },

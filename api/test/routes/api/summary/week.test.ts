@@ -106,6 +106,18 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
     },
   );
 
+  it("refuses a Monday whose week ends after the year 9999, and answers a week of the year 50", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Far");
+    const last = await week(walker.cookie, "9999-12-27");
+    expect(last.statusCode).toBe(400);
+    expect(last.json().message).toBe("start must be 9999-12-20 or earlier.");
+    expect((await week(walker.cookie, "9999-12-20")).statusCode).toBe(200);
+    // 3 January 50 was a Monday: a real date, not the 1950 that Date.UTC reads.
+    const ancient = await week(walker.cookie, "0050-01-03");
+    expect(ancient.statusCode).toBe(200);
+    expect(ancient.json()).toMatchObject({ start: "0050-01-03", steps: 0 });
+  });
+
   it("is the walker's own", async () => {
     expect(
       (await testApp.app.inject({ method: "GET", url: `${WEEK_SUMMARY_PATH}?start=2026-11-23` })).statusCode,
