@@ -55,10 +55,10 @@ export const DRAW_TIER_DESCRIPTION_MAX_CHARS = 500;
 
 export const DrawTier = Type.Object({
   /** Platinum, Gold, Silver, Bronze, or an operator's own name. */
-  name: Type.String({ minLength: 1, maxLength: DRAW_TIER_NAME_MAX_CHARS }),
+  name: SingleLineText({ minLength: 1, maxLength: DRAW_TIER_NAME_MAX_CHARS }),
   prizes: Type.Integer({ minimum: 0, maximum: DRAW_PRIZES_MAX }),
   /** What the prize is, as the prize page shows it. */
-  description: Type.String({ maxLength: DRAW_TIER_DESCRIPTION_MAX_CHARS }),
+  description: MultiLineText({ maxLength: DRAW_TIER_DESCRIPTION_MAX_CHARS }),
 });
 export type DrawTier = Static<typeof DrawTier>;
 
@@ -131,8 +131,7 @@ export const DrawMonthParams = Type.Object({ month: Type.String({ maxLength: 20 
 export const DRAW_MESSAGES = {
   badMonth: "The month must be written YYYY-MM, e.g. 2026-03.",
   ticketsNotYet: "The ticket list is published once the month's draw has been run.",
-  neverOpened:
-    "There is no draw for that month: it closed before its draw was opened, and a draw cannot begin after its close.",
+  neverOpened: "There was no prize draw for that month: the month ended before a draw was set up for it.",
   monthOutOfRange:
     "There is no draw for that month: draws exist for this month, the 12 before it and the next one.",
 } as const;

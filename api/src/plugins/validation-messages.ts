@@ -58,8 +58,13 @@ function fieldName(error: FastifySchemaValidationError, context?: string): strin
   return context === "body" || context === undefined ? "The request body" : `The ${context}`;
 }
 
+/** Longest name of a caller's own field repeated back in a message; a longer one is cut short. */
+const FIELD_NAME_SHOWN_MAX = 40;
+
 function join(parent: string, child: string): string {
-  return parent.startsWith("The ") ? child : `${parent}.${child}`;
+  // The name is the caller's (a field this request does not take): it is shown, not echoed whole.
+  const shown = child.length > FIELD_NAME_SHOWN_MAX ? `${child.slice(0, FIELD_NAME_SHOWN_MAX)}…` : child;
+  return parent.startsWith("The ") ? shown : `${parent}.${shown}`;
 }
 
 function plural(count: unknown, noun: string): string {

@@ -210,6 +210,13 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     ]);
     expect(twice.statusCode).toBe(422);
     expect(twice.json().message).toBe("Each tier needs its own name.");
+    // A NUL in a name, or a bell in a description, would be published to everyone: refused.
+    const nul = await put([{ name: "x\u0000y", prizes: 1, description: "A" }]);
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().message).toBe("tiers.0.name must not contain control characters.");
+    const bell = await put([{ name: "Gold", prizes: 1, description: "Ring\u0007" }]);
+    expect(bell.statusCode).toBe(400);
+    expect(bell.json().message).toBe("tiers.0.description must not contain control characters.");
     const tiers = [
       { name: "Grand", prizes: 1, description: "A weekend in the Lakes" },
       { name: "Runner-up", prizes: 3, description: "Walking boots" },

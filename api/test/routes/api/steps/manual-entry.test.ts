@@ -222,6 +222,15 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         400,
         "bonus is not a field this request takes.",
       ],
+      [
+        "an unknown field with a name of 100,000 characters, not repeated back whole",
+        [
+          ...manualForm({ steps: "5000", date: TODAY }, { bytes: png }),
+          { name: "n".repeat(100_000), value: "1" },
+        ],
+        400,
+        `${"n".repeat(40)}… is not a field this request takes.`,
+      ],
     ];
     for (const [name, form, status, message] of cases) {
       const response = await api.addManual(form);
