@@ -73,7 +73,8 @@ describe.each(dialects)("a walker's step history (%s)", (dialect) => {
   it("refuses a number of days it cannot answer with a 400 that says the range", async () => {
     const walker = await createSignedInWalker(testApp.app, "Bounds");
     const api = stepsClient(testApp.app, walker.cookie);
-    for (const days of ["0", "367", "1.5", "-3", "a-year", "1e9"]) {
+    // Ajv alone would read "0x10" as 16, "1e2" as 100 and "Infinity" as a number.
+    for (const days of ["0", "367", "1.5", "-3", "a-year", "1e9", "0x10", "1e2", "Infinity", " 7"]) {
       const response = await api.get(`${STEP_HISTORY_PATH}?days=${days}`);
       expect(response.statusCode, days).toBe(400);
       expect(response.json<{ message: string }>().message, days).toBe(
