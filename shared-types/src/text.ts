@@ -2,13 +2,16 @@ import { type TString, type TStringOptions, Type } from "typebox";
 
 /**
  * Control characters (C0 such as NUL and escape, DEL, and C1) have no place in a name, an email,
- * a code or a note, and PostgreSQL cannot store NUL in text at all. Every text field a walker
+ * a code or a note, and PostgreSQL cannot store NUL in text at all. Nor have the bidirectional
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): "\u202EAdmin" shows another
+ * walker a name written backwards. Right-to-left names need none of them. Every text field a walker
  * sends is held to one of these two patterns, so that both databases refuse the same input, with
  * a 400, before anything is stored.
  */
-const CONTROL_CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F";
+const CONTROL_CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069";
 /** The same, less tab, line feed and carriage return: what a multi-line box may hold. */
-const CONTROL_CHARACTERS_BUT_LINE_BREAKS = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F";
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS =
+  "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069";
 
 export const SINGLE_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS}]*$`;
 export const MULTI_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS_BUT_LINE_BREAKS}]*$`;
@@ -83,4 +86,15 @@ export function firstCharacter(text: string): string {
 export function sentenceCase(text: string): string {
   const first = firstCharacter(text);
   return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
+}
+
+/** Space, and the characters that show nothing on their own (zero-width space and joiners, word joiner). */
+const INVISIBLE_AT_ENDS = /^[\s\u200B-\u200D\u2060]+|[\s\u200B-\u200D\u2060]+$/gu;
+
+/**
+ * `text` without the space and invisible characters at its ends: a name of a zero-width space alone
+ * is as empty as one of spaces, and is refused alike.
+ */
+export function trimInvisible(text: string): string {
+  return text.replace(INVISIBLE_AT_ENDS, "");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { characterCount, firstCharacter, isPlainText, sentenceCase } from "../src/text.js";
+import { characterCount, firstCharacter, isPlainText, sentenceCase, trimInvisible } from "../src/text.js";
 
 describe("characterCount", () => {
   it("counts characters as the server's schemas do, an emoji as one", () => {
@@ -19,6 +19,35 @@ describe("isPlainText", () => {
     expect(isPlainText("Dusk\nto dawn")).toBe(false);
     expect(isPlainText("Dusk\nto dawn", { lineBreaks: true })).toBe(true);
     expect(isPlainText("Dusk\u001bto dawn", { lineBreaks: true })).toBe(false);
+  });
+
+  it("refuses the bidirectional overrides and isolates, and keeps right-to-left names and joiners", () => {
+    for (const control of [
+      "\u202A",
+      "\u202B",
+      "\u202C",
+      "\u202D",
+      "\u202E",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+    ]) {
+      expect(isPlainText(`${control}Admin`), control).toBe(false);
+      expect(isPlainText(`${control}Admin`, { lineBreaks: true }), control).toBe(false);
+    }
+    expect(isPlainText("محمد")).toBe(true);
+    expect(isPlainText("\u{1F469}\u200D\u{1F467} walkers")).toBe(true);
+    expect(isPlainText("می\u200Cخواهم")).toBe(true);
+  });
+});
+
+describe("trimInvisible", () => {
+  it("takes spaces and characters that show nothing off the ends, and nothing from the middle", () => {
+    expect(trimInvisible("\u200B")).toBe("");
+    expect(trimInvisible(" \u200B\u2060 Ada \u200D")).toBe("Ada");
+    expect(trimInvisible("می\u200Cخواهم")).toBe("می\u200Cخواهم");
+    expect(trimInvisible("  Night walkers ")).toBe("Night walkers");
   });
 });
 

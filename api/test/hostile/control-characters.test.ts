@@ -71,6 +71,21 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
     expect(await snapshot()).toBe(before);
   });
 
+  it("refuses a name written backwards by a bidirectional override, and a name of invisible characters alone", async () => {
+    const before = await snapshot();
+    const override = await json("/api/groups", { name: "\u202EAdmin" });
+    expect(override.statusCode).toBe(400);
+    expect(override.json().message).toBe("name must not contain control characters.");
+    for (const name of ["\u200B", "\u200B\u2060 "]) {
+      const invisible = await json("/api/groups", { name });
+      expect(invisible.statusCode).toBe(400);
+      expect(invisible.json().message).toBe("name must not be empty.");
+      const key = await json("/api/health/keys", { name });
+      expect(key.statusCode).toBe(400);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
   it("refuses NUL, escape, DEL and C1 in a manual entry's note, and takes a note on two lines with a tab", async () => {
     const before = await snapshot();
     for (const control of ["\u0000", "\u001b", "\u007f", "\u0085"]) {
@@ -102,6 +117,20 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
     expect(page.body).toContain(escaped(CONTROL_CHARACTERS_FORM_MESSAGE));
     expect(page.body).toContain('action="/auth/interaction/');
     expect(await snapshot()).toBe(before);
+  });
+
+  it("answers a sign-up whose last name is a zero-width space, or whose first name holds an override, by the form again", async () => {
+    for (const names of [{ lastName: "\u200B" }, { firstName: "\u202EAdmin" }]) {
+      const browser = new TestBrowser();
+      const form = await formPage(browser, true);
+      const before = await snapshot();
+      const page = await browser.submit(form, "/signup", { ...newWalker(), ...names });
+      expect(page.response.status).toBe(400);
+      expect(page.body).toContain(
+        escaped(names.lastName ? "Enter your first name and last name." : CONTROL_CHARACTERS_FORM_MESSAGE),
+      );
+      expect(await snapshot()).toBe(before);
+    }
   });
 
   it("answers a sign-in with NUL in the email by the form again, with a sentence, before counting it", async () => {

@@ -1,3 +1,4 @@
+import { trimInvisible } from "@charity-steps/shared-types";
 import formbody from "@fastify/formbody";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
@@ -165,8 +166,8 @@ export async function interactionRoutes(
         return html(reply, 400, signUpPage(details.uid, {}, formProblem(request.validationError)));
       }
       const values: Required<SignUpValues> = {
-        firstName: (request.body.firstName ?? "").trim(),
-        lastName: (request.body.lastName ?? "").trim(),
+        firstName: trimInvisible(request.body.firstName ?? ""),
+        lastName: trimInvisible(request.body.lastName ?? ""),
         email: (request.body.email ?? "").trim(),
       };
       const password = request.body.password ?? "";

@@ -21,6 +21,7 @@ import {
   StepImportKeyList,
   StepImportKeyParams,
   type StepImportKey as StepImportKeyType,
+  trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -142,7 +143,8 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A name of spaces alone names nothing: trimmed first, it is refused as empty.
       preValidation: async (request) => {
         const body = request.body as { name?: unknown } | null;
-        if (body && typeof body === "object" && typeof body.name === "string") body.name = body.name.trim();
+        if (body && typeof body === "object" && typeof body.name === "string")
+          body.name = trimInvisible(body.name);
       },
       schema: {
         body: CreateStepImportKeyRequest,

@@ -18,6 +18,7 @@ import {
   NoContent,
   normaliseJoinCode,
   shortDisplayName,
+  trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
@@ -214,8 +215,8 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 // Names are one line, descriptions keep their line breaks; other control characters go (PostgreSQL's
 // text cannot hold NUL, and no walker means to type one).
-const normaliseName = (text: string) => text.replace(/\p{Cc}/gu, "").trim();
-const normaliseDescription = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, "").trim();
+const normaliseName = (text: string) => trimInvisible(text.replace(/\p{Cc}/gu, ""));
+const normaliseDescription = (text: string) => trimInvisible(text.replace(/(?![\t\n\r])\p{Cc}/gu, ""));
 
 /** Normalises the given text fields of a JSON body, before the schema checks their length. */
 function normaliseFields(
