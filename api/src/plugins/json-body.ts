@@ -45,6 +45,9 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 export const jsonBodyPlugin = fp(
   async (app) => {
     const parseJson = app.getDefaultJsonParser("error", "error");
+    // No route reads plain text: JSON sent as text/plain is a 415, as any other type the API does
+    // not take, not a string that then fails the route's schema with a puzzling 400.
+    app.removeContentTypeParser("text/plain");
     app.removeContentTypeParser("application/json");
     app.addContentTypeParser(
       "application/json",

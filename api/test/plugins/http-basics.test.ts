@@ -48,6 +48,16 @@ describe.each(dialects)("health, errors, CSRF and headers (%s)", (dialect) => {
     expect(wrongType.statusCode).toBe(415);
     expect(typeof wrongType.json().message).toBe("string");
 
+    // JSON labelled as plain text is a type the API does not take, not a body of the wrong shape.
+    const plain = await testApp.app.inject({
+      method: "POST",
+      url: "/api/steps/sync",
+      headers: { cookie, "content-type": "text/plain" },
+      payload: JSON.stringify({ date: "2026-11-21", steps: 10, source: "device_motion" }),
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json().message).toBe(wrongType.json().message);
+
     const huge = await post(
       { "content-type": "application/json" },
       JSON.stringify({ email: "x".repeat(2_000_000) }),
