@@ -18,6 +18,7 @@ const MAX_SIDE_PX = 2048;
  * Only the first frame of an animated GIF or WebP is ever decoded, so this bounds all of its frames too.
  */
 export const MAX_INPUT_PIXELS = 50_000_000;
+export const TOO_MANY_PIXELS_MESSAGE = `This photo has more pixels than we can check (at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels). Please upload a smaller photo or a screenshot.`;
 /** Quality of the lossy encodings: a photo of a step counter stays readable at a fraction of the size. */
 const QUALITY = 80;
 /** The last try when every other encoding came out larger than the upload (an already low-quality photo). */
@@ -89,7 +90,11 @@ export async function prepareProofPhoto(bytes: Buffer): Promise<ProofPhoto> {
       const photo = await reencode(sharp, bytes, mime);
       // Read from the upload: the stored photo carries no metadata.
       return { ...photo, captureDay: await captureDay(bytes) };
-    } catch {
+    } catch (error) {
+      // sharp refuses a photo over the limit from its header, before decoding anything.
+      if (error instanceof Error && error.message.includes("exceeds pixel limit")) {
+        throw new UnsupportedMediaTypeError(TOO_MANY_PIXELS_MESSAGE);
+      }
       throw new UnsupportedMediaTypeError(UNREADABLE_IMAGE_MESSAGE);
     }
   });

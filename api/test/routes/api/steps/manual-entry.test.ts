@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   EMPTY_IMAGE_MESSAGE,
   NOT_AN_IMAGE_MESSAGE,
+  TOO_MANY_PIXELS_MESSAGE,
   UNREADABLE_IMAGE_MESSAGE,
 } from "../../../../src/images/proof-photo.js";
 import { MANUAL_MESSAGES } from "../../../../src/routes/api/steps/manual-entry.js";
@@ -149,7 +150,13 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         "a decompression bomb (a PNG claiming 50,000 × 50,000 pixels)",
         manualForm({ steps: "5000", date: TODAY }, { bytes: pngClaiming(50_000, 50_000) }),
         415,
-        UNREADABLE_IMAGE_MESSAGE,
+        TOO_MANY_PIXELS_MESSAGE,
+      ],
+      [
+        "a photo of 8,000 × 7,000 pixels, just over the 50 megapixels",
+        manualForm({ steps: "5000", date: TODAY }, { bytes: pngClaiming(8_000, 7_000) }),
+        415,
+        "This photo has more pixels than we can check (at most 50 megapixels). Please upload a smaller photo or a screenshot.",
       ],
       [
         "half a PNG",
