@@ -23,6 +23,11 @@ export function isJoinCode(code: string): boolean {
 
 /** Group ids are positive integers that fit the database's integer column. */
 export const GROUP_ID_MAX = 2_147_483_647;
+/**
+ * The most groups a walker can be in, the ones they started included: more than anyone walks with,
+ * and a bound on what one walker's list, export and challenges can grow to.
+ */
+export const GROUPS_PER_WALKER_MAX = 50;
 
 export const GroupId = Type.Integer({ minimum: 1, maximum: GROUP_ID_MAX });
 

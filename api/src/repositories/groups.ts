@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import {
   type DayString,
+  GROUPS_PER_WALKER_MAX,
   type Group,
   type GroupLeaderboardEntry,
   type GroupMember,
@@ -23,8 +24,14 @@ export interface NewGroup {
   description: string;
 }
 
-/** A new membership, or the one the walker already had (never a duplicate); or no group has the code. */
-export type JoinOutcome = { kind: "joined" | "already-member"; group: Group } | { kind: "unknown-code" };
+/**
+ * A new membership, or the one the walker already had (never a duplicate); or no group has the code;
+ * or the walker is in GROUPS_PER_WALKER_MAX groups already.
+ */
+export type JoinOutcome =
+  | { kind: "joined" | "already-member"; group: Group }
+  | { kind: "unknown-code" }
+  | { kind: "too-many" };
 
 /** A join code of JOIN_CODE_LENGTH characters from JOIN_CODE_ALPHABET, from a cryptographic source. */
 export function randomJoinCode(): string {
@@ -48,11 +55,32 @@ export class GroupsRepository {
     return this.database.db;
   }
 
-  /** Creates the group with its creator as admin and first member; a join code clash picks another. */
-  async create(input: NewGroup, now = Date.now()): Promise<Group> {
+  /**
+   * Whether the walker is in GROUPS_PER_WALKER_MAX groups already. Two changes at once must not both
+   * pass the count: PostgreSQL holds the walker's row until the transaction ends; SQLite has one
+   * writer at a time already.
+   */
+  private async groupsFull(trx: Kysely<DatabaseSchema>, userId: string): Promise<boolean> {
+    if (this.database.dialect === "postgres") {
+      await sql`select id from users where id = ${userId} for update`.execute(trx);
+    }
+    const { held } = await trx
+      .selectFrom("group_members")
+      .select((eb) => eb.fn.countAll<number>().as("held"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return Number(held) >= GROUPS_PER_WALKER_MAX;
+  }
+
+  /**
+   * Creates the group with its creator as admin and first member; a join code clash picks another.
+   * Undefined when the walker is in GROUPS_PER_WALKER_MAX groups already.
+   */
+  async create(input: NewGroup, now = Date.now()): Promise<Group | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
         const id = await this.database.transaction(async (trx) => {
+          if (await this.groupsFull(trx, input.adminUserId)) return undefined;
           const { id } = await trx
             .insertInto("groups")
             .values({
@@ -70,6 +98,7 @@ export class GroupsRepository {
             .execute();
           return id;
         });
+        if (id === undefined) return undefined;
         const group = await this.findById(id);
         if (!group) throw new Error(`Group ${id} vanished right after it was created`);
         return group;
@@ -136,21 +165,34 @@ export class GroupsRepository {
       .where("join_code", "=", joinCode)
       .executeTakeFirst();
     if (!found) return { kind: "unknown-code" };
-    // Inserted only while the group still exists, so a join racing its deletion finds no group.
-    const inserted = await this.db
-      .insertInto("group_members")
-      .columns(["group_id", "user_id", "joined_at"])
-      .expression((eb) =>
-        eb
-          .selectFrom("groups")
-          .select((inner) => ["groups.id", inner.val(userId).as("user_id"), inner.val(now).as("joined_at")])
-          .where("groups.id", "=", found.id),
-      )
-      .onConflict((conflict) => conflict.columns(["group_id", "user_id"]).doNothing())
-      .executeTakeFirst();
+    const joined = await this.database.transaction(async (trx) => {
+      const member = await trx
+        .selectFrom("group_members")
+        .select("user_id")
+        .where("group_id", "=", found.id)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      // A walker already in the group is answered as before, however many groups they are in.
+      if (member) return false;
+      if (await this.groupsFull(trx, userId)) return "too-many" as const;
+      // Inserted only while the group still exists, so a join racing its deletion finds no group.
+      const inserted = await trx
+        .insertInto("group_members")
+        .columns(["group_id", "user_id", "joined_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("groups")
+            .select((inner) => ["groups.id", inner.val(userId).as("user_id"), inner.val(now).as("joined_at")])
+            .where("groups.id", "=", found.id),
+        )
+        .onConflict((conflict) => conflict.columns(["group_id", "user_id"]).doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
+    });
+    if (joined === "too-many") return { kind: "too-many" };
     const group = await this.findById(found.id);
     if (!group) return { kind: "unknown-code" };
-    return { kind: Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0 ? "joined" : "already-member", group };
+    return { kind: joined ? "joined" : "already-member", group };
   }
 
   /** Removes the walker's membership; true when there was one. Their steps are untouched. */

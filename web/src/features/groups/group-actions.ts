@@ -1,6 +1,6 @@
 import type { MyGroup } from "@charity-steps/shared-types";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../lib/api-client";
+import { ApiError, apiRequest, serverMessage } from "../../lib/api-client";
 import { toast } from "../../lib/toast-store";
 import { handleUnauthorizedError } from "../../lib/unauthorized";
 
@@ -8,7 +8,14 @@ export const GROUPS_KEY = ["/api/groups"] as const;
 
 const failed = (description: string) => (error: unknown) => {
   if (handleUnauthorizedError(error)) return;
-  toast({ title: "Error", description, variant: "destructive" });
+  // A conflict (a walker in as many groups as they can be) is not fixed by trying again: the
+  // server's sentence says what to do instead.
+  const conflict = error instanceof ApiError && error.status === 409;
+  toast({
+    title: "Error",
+    description: conflict ? serverMessage(error, description) : description,
+    variant: "destructive",
+  });
 };
 
 const refreshGroups = (queryClient: QueryClient, id?: number) =>

@@ -83,6 +83,23 @@ describe("making a group", () => {
   });
 });
 
+describe("a walker in as many groups as they can be", () => {
+  it("is told the server's reason, not to try again", async () => {
+    const full = "You are in 50 groups, the most a walker can be in. Leave one to start or join another.";
+    server.use(
+      signedInAs(testWalker),
+      http.get("/api/groups", () => HttpResponse.json([striders])),
+      http.post("/api/groups/join", () => HttpResponse.json({ message: full }, { status: 409 })),
+    );
+    renderApp("/groups");
+    fireEvent.click(await screen.findByRole("button", { name: "Join Group" }, LOADED));
+    fireEvent.change(screen.getByLabelText("Join code"), { target: { value: "ABCDEFGH" } });
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(await screen.findByText(full, {}, LOADED)).toBeTruthy();
+    expect(screen.queryByText("Failed to join group. Please check the code and try again.")).toBeNull();
+  });
+});
+
 describe("a group's name and description", () => {
   it("keep what is pasted whole, count it in characters, and hold Create until it fits", async () => {
     server.use(

@@ -5,6 +5,7 @@ import {
   ErrorResponse,
   formatNumber,
   GROUP_INVITATION_PATH,
+  GROUPS_PER_WALKER_MAX,
   Group,
   GroupIdParams,
   GroupInvitation,
@@ -23,7 +24,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import { signedInUser } from "../../../auth/sessions.js";
-import { BadRequestError, ForbiddenError, NotFoundError } from "../../../errors.js";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../../errors.js";
 
 export const GROUP_MESSAGES = {
   notFound: "This group does not exist: it may have been deleted.",
@@ -33,6 +34,7 @@ export const GROUP_MESSAGES = {
   adminCannotLeave: "You are this group's admin, so you cannot leave it: delete the group instead.",
   adminOnly: "Only the group's admin can delete it.",
   idNotWhole: "id must be a whole number.",
+  tooMany: `You are in ${GROUPS_PER_WALKER_MAX} groups, the most a walker can be in. Leave one to start or join another.`,
 } as const;
 
 /**
@@ -78,12 +80,16 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       preValidation: async (request) =>
         normaliseFields(request, { name: normaliseName, description: normaliseDescription }),
-      schema: { body: CreateGroupRequest, response: { 201: Group, 400: ErrorResponse, 401: ErrorResponse } },
+      schema: {
+        body: CreateGroupRequest,
+        response: { 201: Group, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse },
+      },
     },
     async (request, reply) => {
       const { name, description = "" } = request.body;
       const adminUserId = signedInUser(request).id;
       const group = await groups.create({ adminUserId, name, description });
+      if (!group) throw new ConflictError(GROUP_MESSAGES.tooMany);
       await app.services.badges.joinedGroup(adminUserId);
       return reply.status(201).send(group);
     },
@@ -116,7 +122,14 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: async (request) => normaliseFields(request, { joinCode: normaliseJoinCode }),
       schema: {
         body: JoinGroupRequest,
-        response: { 200: Group, 201: Group, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        response: {
+          200: Group,
+          201: Group,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+        },
       },
     },
     async (request, reply) => {
@@ -126,6 +139,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const userId = walker.id;
       const outcome = await groups.join(joinCode, userId);
       if (outcome.kind === "unknown-code") throw new NotFoundError(GROUP_MESSAGES.unknownCode);
+      if (outcome.kind === "too-many") throw new ConflictError(GROUP_MESSAGES.tooMany);
       await app.services.badges.joinedGroup(userId);
       const { group } = outcome;
       if (outcome.kind === "joined" && group.adminUserId !== userId) {

@@ -1,4 +1,4 @@
-import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from "@charity-steps/shared-types";
+import { GROUPS_PER_WALKER_MAX, JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from "@charity-steps/shared-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GroupsRepository, randomJoinCode } from "../../../../src/repositories/groups.js";
 import { buildTestApp, dialects, type TestApp } from "../../../helper.js";
@@ -25,6 +25,35 @@ describe.each(dialects)("groups (%s)", (dialect) => {
   afterAll(async () => testApp.close());
 
   const newWalker = (name?: string) => groupsWalker(testApp.app, name);
+
+  it(`lets a walker be in at most ${GROUPS_PER_WALKER_MAX} groups, started or joined, even when asked twice at once`, async () => {
+    const walker = await newWalker("Busy");
+    const other = await newWalker("Other");
+    const theirs = (await other.api.createGroup("Their walk")).json();
+    const made: number[] = [];
+    for (let index = 0; index < GROUPS_PER_WALKER_MAX - 1; index++) {
+      const created = await walker.api.createGroup(`Walk ${index + 1}`);
+      expect(created.statusCode).toBe(201);
+      made.push(created.json().id);
+    }
+    // One place left, asked for twice at once: one of the two takes it.
+    const both = await Promise.all([walker.api.createGroup("Fiftieth"), walker.api.join(theirs.joinCode)]);
+    expect(both.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+    const refused = both.find((response) => response.statusCode === 409);
+    const message = `You are in ${GROUPS_PER_WALKER_MAX} groups, the most a walker can be in. Leave one to start or join another.`;
+    expect(refused?.json().message).toBe(message);
+    const listed = (await walker.api.get("/api/groups")).json();
+    expect(listed).toHaveLength(GROUPS_PER_WALKER_MAX);
+    // Full: neither a new group nor someone else's, and nothing is stored.
+    const again = await walker.api.createGroup("One more");
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(message);
+    if (both[1].statusCode === 409) expect((await walker.api.join(theirs.joinCode)).statusCode).toBe(409);
+    expect((await walker.api.get("/api/groups")).json()).toHaveLength(GROUPS_PER_WALKER_MAX);
+    // Leaving (here: deleting one they started) makes room again.
+    expect((await walker.api.delete(`/api/groups/${made[0]}`)).statusCode).toBe(204);
+    expect((await walker.api.createGroup("Room again")).statusCode).toBe(201);
+  });
 
   it("makes the creator admin and first member, with the name and description trimmed", async () => {
     const admin = await newWalker("Ada");
@@ -79,9 +108,11 @@ describe.each(dialects)("groups (%s)", (dialect) => {
   });
 
   it("gives 200 groups 200 different join codes from the alphabet", async () => {
-    const { api } = await newWalker();
+    // Four walkers, each starting as many groups as a walker can be in.
+    const walkers = await Promise.all([1, 2, 3, 4].map(() => newWalker()));
     const codes = new Set<string>();
     for (let i = 0; i < 200; i++) {
+      const { api } = walkers[i % 4] as (typeof walkers)[number];
       const response = await api.createGroup(`Group ${i}`);
       expect(response.statusCode).toBe(201);
       const { joinCode } = response.json();
@@ -89,7 +120,7 @@ describe.each(dialects)("groups (%s)", (dialect) => {
       codes.add(joinCode);
     }
     expect(codes.size).toBe(200);
-    expect((await api.get("/api/groups")).json()).toHaveLength(200);
+    for (const { api } of walkers) expect((await api.get("/api/groups")).json()).toHaveLength(50);
   });
 
   it("picks another join code when a new one is already taken", async () => {
