@@ -5,10 +5,13 @@ import { AppError } from "../errors.js";
 import { describeValidationErrors } from "./validation-messages.js";
 
 export const BODY_TOO_LARGE_MESSAGE = "The request body is larger than this request takes.";
+export const UNSUPPORTED_BODY_MESSAGE =
+  "This request does not take a body of that type: send JSON (application/json), or a photo as a form (multipart/form-data) where one is asked for.";
 
 /** Messages for the refusals that libraries raise with their own wording (bodies, multipart uploads). */
 const LIBRARY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: BODY_TOO_LARGE_MESSAGE,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_BODY_MESSAGE,
   FST_REQ_FILE_TOO_LARGE: PHOTO_TOO_LARGE_MESSAGE,
   FST_FILES_LIMIT: "Please send one image only.",
   FST_FIELDS_LIMIT: "The form has more fields than this request takes.",

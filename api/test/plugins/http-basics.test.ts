@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { CROSS_SITE_MESSAGE } from "../../src/plugins/csrf.js";
-import { SERVER_ERROR_MESSAGE } from "../../src/plugins/errors.js";
+import { SERVER_ERROR_MESSAGE, UNSUPPORTED_BODY_MESSAGE } from "../../src/plugins/errors.js";
 import {
   buildTestApp,
   createSignedInWalker,
@@ -46,7 +46,7 @@ describe.each(dialects)("health, errors, CSRF and headers (%s)", (dialect) => {
 
     const wrongType = await post({ "content-type": "application/x-unknown" }, "x");
     expect(wrongType.statusCode).toBe(415);
-    expect(typeof wrongType.json().message).toBe("string");
+    expect(wrongType.json().message).toBe(UNSUPPORTED_BODY_MESSAGE);
 
     // JSON labelled as plain text is a type the API does not take, not a body of the wrong shape.
     const plain = await testApp.app.inject({
