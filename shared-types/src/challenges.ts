@@ -155,7 +155,7 @@ export const ChallengeLeaderboardResponse = Type.Object({
 export type ChallengeLeaderboardResponse = Static<typeof ChallengeLeaderboardResponse>;
 
 export const FundraisingRequest = Type.Object(
-  { url: Type.String({ minLength: 1, maxLength: FUNDRAISING_URL_MAX }) },
+  { url: /* @__PURE__ */ SingleLineText({ minLength: 1, maxLength: FUNDRAISING_URL_MAX }) },
   { additionalProperties: false },
 );
 

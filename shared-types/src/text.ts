@@ -88,13 +88,18 @@ export function sentenceCase(text: string): string {
   return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
 }
 
-/** Space, and the characters that show nothing on their own (zero-width space and joiners, word joiner). */
-const INVISIBLE_AT_ENDS = /^[\s\u200B-\u200D\u2060]+|[\s\u200B-\u200D\u2060]+$/gu;
+/** Space, or a character that shows nothing on its own (zero-width space and joiners, word joiner). */
+const invisible = (character: string) => /^[\s\u200B-\u200D\u2060]$/u.test(character);
 
 /**
  * `text` without the space and invisible characters at its ends: a name of a zero-width space alone
- * is as empty as one of spaces, and is refused alike.
+ * is as empty as one of spaces, and is refused alike. Walked from each end (each of these characters
+ * is one UTF-16 unit), not matched by one pattern, which backtracks at every inner space.
  */
 export function trimInvisible(text: string): string {
-  return text.replace(INVISIBLE_AT_ENDS, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && invisible(text.charAt(start))) start++;
+  while (end > start && invisible(text.charAt(end - 1))) end--;
+  return text.slice(start, end);
 }

@@ -48,6 +48,10 @@ describe("trimInvisible", () => {
     expect(trimInvisible(" \u200B\u2060 Ada \u200D")).toBe("Ada");
     expect(trimInvisible("می\u200Cخواهم")).toBe("می\u200Cخواهم");
     expect(trimInvisible("  Night walkers ")).toBe("Night walkers");
+    // Spaces inside are kept, however many (a pattern that backtracked at each was slow here).
+    const spaced = `a${" ".repeat(40_000)}a`;
+    expect(trimInvisible(` ${spaced} `)).toBe(spaced);
+    expect(trimInvisible("")).toBe("");
   });
 });
 

@@ -1,3 +1,4 @@
+import { trimInvisible } from "@charity-steps/shared-types";
 import fastifyCookie from "@fastify/cookie";
 import fastifyOauth2, { type OAuth2Namespace } from "@fastify/oauth2";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
@@ -151,9 +152,13 @@ export class OidcClient {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     if (typeof claims.sub !== "string" || claims.sub === "") throw new IdentityProviderUnavailableError();
-    // Control characters are taken out: no name or email holds one, and PostgreSQL cannot store NUL.
+    // Control characters and bidirectional overrides are taken out: no name or email holds one, and
+    // PostgreSQL cannot store NUL.
     const text = (key: string) => {
-      const value = typeof claims[key] === "string" ? claims[key].replace(/\p{Cc}/gu, "").trim() : "";
+      const value =
+        typeof claims[key] === "string"
+          ? trimInvisible(claims[key].replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu, ""))
+          : "";
       return value === "" ? null : value;
     };
     return {

@@ -166,6 +166,8 @@ export class GroupsRepository {
       .executeTakeFirst();
     if (!found) return { kind: "unknown-code" };
     const joined = await this.database.transaction(async (trx) => {
+      // The walker's row is held first, so that two joins of one group at once see each other.
+      const full = await this.groupsFull(trx, userId);
       const member = await trx
         .selectFrom("group_members")
         .select("user_id")
@@ -174,7 +176,7 @@ export class GroupsRepository {
         .executeTakeFirst();
       // A walker already in the group is answered as before, however many groups they are in.
       if (member) return false;
-      if (await this.groupsFull(trx, userId)) return "too-many" as const;
+      if (full) return "too-many" as const;
       // Inserted only while the group still exists, so a join racing its deletion finds no group.
       const inserted = await trx
         .insertInto("group_members")

@@ -86,7 +86,7 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
     expect(users).toHaveLength(1);
   });
 
-  it("takes control characters out of the names an issuer sends", async () => {
+  it("takes control characters, bidirectional overrides and invisible ends out of the names an issuer sends", async () => {
     const browser = new TestBrowser();
     const walker = newWalker();
     await signUp(browser, appOrigin, walker);
@@ -95,7 +95,7 @@ describe.each(dialects)("sign-in with an external OIDC issuer (%s)", (dialect) =
     const control = dialect === "sqlite" ? "\u0000" : "\u0007";
     await identityServer.database.db
       .updateTable("local_accounts")
-      .set({ first_name: `Nan${control}\u001b`, last_name: `Shep${control}herd` })
+      .set({ first_name: `\u202ENan${control}\u001b\u200B`, last_name: `Shep${control}herd\u2066` })
       .where("email", "=", walker.email)
       .execute();
 

@@ -346,6 +346,12 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       expect(refused.json().message, url).toBe(CHALLENGE_MESSAGES.fundraisingUrl);
       for (const host of FUNDRAISING_HOSTS) expect(refused.json().message).toContain(host);
     }
+    // A NUL (PostgreSQL cannot store it) or a bidirectional override inside an allowed link.
+    for (const url of ["https://www.justgiving.com/page/a\u0000b", "https://www.justgiving.com/\u202Eevil"]) {
+      const refused = await eve.api.put(challengeFundraisingPath(item.id), { url });
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json().message, url).toBe("url must not contain control characters.");
+    }
     for (const url of [
       "https://bhf.org.uk/my-page",
       "https://fundraise.cancerresearchuk.org/page/eve",
