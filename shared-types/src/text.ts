@@ -46,6 +46,13 @@ export function MultiLineText(options: TStringOptions = {}): TString {
 const singleLine = new RegExp(SINGLE_LINE_TEXT_PATTERN, "u");
 const multiLine = new RegExp(MULTI_LINE_TEXT_PATTERN, "u");
 
+const anyControl = new RegExp(`[${CONTROL_CHARACTERS}]`, "gu");
+
+/** `text` with every character the patterns above refuse taken out: for text from elsewhere (an identity provider). */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(anyControl, "");
+}
+
 /** True when `text` holds no control character (line breaks and tabs too when `lineBreaks`). */
 export function isPlainText(text: string, { lineBreaks = false } = {}): boolean {
   return (lineBreaks ? multiLine : singleLine).test(text);

@@ -1,4 +1,4 @@
-import { trimInvisible } from "@charity-steps/shared-types";
+import { trimInvisible, withoutControlCharacters } from "@charity-steps/shared-types";
 import fastifyCookie from "@fastify/cookie";
 import fastifyOauth2, { type OAuth2Namespace } from "@fastify/oauth2";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
@@ -156,9 +156,7 @@ export class OidcClient {
     // PostgreSQL cannot store NUL.
     const text = (key: string) => {
       const value =
-        typeof claims[key] === "string"
-          ? trimInvisible(claims[key].replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu, ""))
-          : "";
+        typeof claims[key] === "string" ? trimInvisible(withoutControlCharacters(claims[key])) : "";
       return value === "" ? null : value;
     };
     return {

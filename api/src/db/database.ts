@@ -395,6 +395,19 @@ function isSqliteBusy(error: unknown): boolean {
   return error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
 }
 
+/**
+ * Holds the walker's row until the transaction ends, so that two changes counted against one of the
+ * walker's limits (keys, groups) run one after the other and cannot both pass the count. PostgreSQL
+ * needs the lock; SQLite has one writer at a time already.
+ */
+export async function holdWalker(
+  trx: Kysely<DatabaseSchema>,
+  dialect: DialectName,
+  userId: string,
+): Promise<void> {
+  if (dialect === "postgres") await sql`select id from users where id = ${userId} for update`.execute(trx);
+}
+
 /** True when `error` is a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof Error) || !("code" in error)) return false;

@@ -12,7 +12,7 @@ import {
   type PublicUser,
 } from "@charity-steps/shared-types";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import { type Database, isUniqueViolation } from "../db/database.js";
+import { type Database, holdWalker, isUniqueViolation } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
 /** Fresh join codes a new group tries before giving up; with 31^8 (8.5 × 10^11) codes, clashes are rare. */
@@ -55,15 +55,9 @@ export class GroupsRepository {
     return this.database.db;
   }
 
-  /**
-   * Whether the walker is in GROUPS_PER_WALKER_MAX groups already. Two changes at once must not both
-   * pass the count: PostgreSQL holds the walker's row until the transaction ends; SQLite has one
-   * writer at a time already.
-   */
+  /** Whether the walker is in GROUPS_PER_WALKER_MAX groups already; their row is held until commit. */
   private async groupsFull(trx: Kysely<DatabaseSchema>, userId: string): Promise<boolean> {
-    if (this.database.dialect === "postgres") {
-      await sql`select id from users where id = ${userId} for update`.execute(trx);
-    }
+    await holdWalker(trx, this.database.dialect, userId);
     const { held } = await trx
       .selectFrom("group_members")
       .select((eb) => eb.fn.countAll<number>().as("held"))

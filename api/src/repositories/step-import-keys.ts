@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { MAX_STEP_IMPORT_KEYS, STEP_IMPORT_KEY_PREFIX } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
-import type { Database, DialectName } from "../db/database.js";
+import { type Database, type DialectName, holdWalker } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { StepImportKeysTable } from "../db/schema/step-import-keys.js";
 import { hashSessionToken } from "./sessions.js";
@@ -67,11 +67,7 @@ export class StepImportKeysRepository {
       last_used_at: null,
     };
     return this.database.transaction(async (trx) => {
-      // Two creations at once must not both pass the count: PostgreSQL holds the walker's row until
-      // commit; SQLite has one writer at a time already.
-      if (this.dialect === "postgres") {
-        await sql`select id from users where id = ${userId} for update`.execute(trx);
-      }
+      await holdWalker(trx, this.dialect, userId);
       const { held } = await trx
         .selectFrom("step_import_keys")
         .select((eb) => eb.fn.countAll<number>().as("held"))
