@@ -47,9 +47,17 @@ export const validationPlugin = fp(
     app.setValidatorCompiler(({ schema, httpPart }) => {
       if (httpPart === "body") return strict.compile(schema);
       const validate = coercing.compile(schema);
-      // Coercion reads "1e309" as Infinity, which then passes the schema's type and bounds: text
-      // that is too large to be a number is refused here as what it is, not a number.
+      const numeric = numericFields(schema);
+      // Coercion reads "0x10", "1e2", " 12" and "+5" as numbers: a number in a path or a query is
+      // written in digits, and anything else is refused before Ajv reads it. Coercion also reads
+      // "1e309" or 400 digits as Infinity, which then passes the schema's type and bounds: text that
+      // is too large to be a number is refused as what it is, not a number.
       const checked = (data: unknown) => {
+        const notDigits = notWrittenInDigits(data, numeric);
+        if (notDigits) {
+          checked.errors = [notDigits];
+          return false;
+        }
         if (!validate(data)) {
           checked.errors = validate.errors;
           return false;
@@ -65,6 +73,36 @@ export const validationPlugin = fp(
   { name: "validation" },
 );
 
+type NumericField = { type: "integer" | "number"; schema: object };
+
+/** The fields of an object schema that hold numbers (a path's or a query's parts), by name. */
+function numericFields(schema: unknown): Map<string, NumericField> {
+  const fields = new Map<string, NumericField>();
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (property.type === "integer" || property.type === "number") {
+      fields.set(name, { type: property.type, schema: property });
+    }
+  }
+  return fields;
+}
+
+const DIGITS: Record<NumericField["type"], RegExp> = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+/**
+ * The first numeric field whose text is not plain digits, as the error a wrong type makes. It
+ * carries its field's schema, so a field that states its rule (`errorMessage`) is told that rule.
+ */
+function notWrittenInDigits(data: unknown, numeric: Map<string, NumericField>): ErrorObject | undefined {
+  if (numeric.size === 0 || data === null || typeof data !== "object") return undefined;
+  for (const [field, value] of Object.entries(data)) {
+    const expected = numeric.get(field);
+    if (!expected || typeof value !== "string" || DIGITS[expected.type].test(value)) continue;
+    return { ...notANumber(field, expected.type), parentSchema: expected.schema };
+  }
+  return undefined;
+}
+
 /** The first field of a coerced object that holds a number that is not finite. */
 function nonFiniteField(data: unknown): string | undefined {
   if (data === null || typeof data !== "object") return undefined;
@@ -74,12 +112,12 @@ function nonFiniteField(data: unknown): string | undefined {
   return undefined;
 }
 
-function notANumber(field: string): ErrorObject {
+function notANumber(field: string, type: NumericField["type"] = "number"): ErrorObject {
   return {
     keyword: "type",
     instancePath: `/${field}`,
-    schemaPath: "#/type",
-    params: { type: "number" },
-    message: "must be a number",
+    schemaPath: `#/properties/${field}/type`,
+    params: { type },
+    message: `must be ${type === "integer" ? "an integer" : "a number"}`,
   };
 }

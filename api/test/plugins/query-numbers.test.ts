@@ -23,8 +23,38 @@ describe.each(dialects)("numbers in query strings (%s)", (dialect) => {
     }
   });
 
-  it("still reads ordinary numbers", async () => {
+  it("reads a number written in digits, and refuses one written any other way by name", async () => {
     expect((await auditLog("limit=5&before=10")).statusCode).toBe(200);
-    expect((await auditLog("limit=1e1")).statusCode).toBe(200);
+    // Each of these is a number to JavaScript's Number(), which Ajv's coercion uses.
+    const refused: [query: string, message: string][] = [
+      ["limit=1e1", "limit must be a whole number."],
+      ["limit=0x10", "limit must be a whole number."],
+      ["before=0b11", "before must be a whole number."],
+      ["limit=%205", "limit must be a whole number."],
+      ["limit=%2B5", "limit must be a whole number."],
+      ["limit=5.0", "limit must be a whole number."],
+    ];
+    for (const [query, message] of refused) {
+      const response = await auditLog(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().message, query).toBe(message);
+    }
+  });
+
+  it("holds every route to it: a walker's notifications and an operator's review pages", async () => {
+    const { cookie: walker } = await walkerWithEmail(testApp.app, "digits@example.com", true);
+    const notifications = (query: string) =>
+      testApp.app.inject({ method: "GET", url: `/api/notifications?${query}`, headers: { cookie: walker } });
+    expect((await notifications("limit=3")).statusCode).toBe(200);
+    const hex = await notifications("limit=0x3");
+    expect(hex.statusCode).toBe(400);
+    expect(hex.json().message).toBe("limit must be a whole number.");
+    const reviews = await testApp.app.inject({
+      method: "GET",
+      url: "/api/operator/reviews/walkers?page=1e0",
+      headers: { cookie },
+    });
+    expect(reviews.statusCode).toBe(400);
+    expect(reviews.json().message).toBe("page must be a whole number.");
   });
 });

@@ -24,7 +24,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import { signedInUser } from "../../../auth/sessions.js";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../../errors.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../../errors.js";
 
 export const GROUP_MESSAGES = {
   notFound: "This group does not exist: it may have been deleted.",
@@ -33,7 +33,6 @@ export const GROUP_MESSAGES = {
   notMember: "You are not a member of this group.",
   adminCannotLeave: "You are this group's admin, so you cannot leave it: delete the group instead.",
   adminOnly: "Only the group's admin can delete it.",
-  idNotWhole: "id must be a whole number.",
   tooMany: `You are in ${GROUPS_PER_WALKER_MAX} groups, the most a walker can be in. Leave one to start or join another.`,
 } as const;
 
@@ -52,11 +51,6 @@ const refusals = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 4
  */
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("onRequest", app.requireUser);
-  // Ajv's coercion reads "Infinity", "0x10" and "1e3" as numbers; a group id is written in digits.
-  app.addHook("preValidation", async (request) => {
-    const { id } = request.params as { id?: unknown };
-    if (typeof id === "string" && !/^-?\d+$/.test(id)) throw new BadRequestError(GROUP_MESSAGES.idNotWhole);
-  });
   const { groups } = app.repositories;
 
   /** The group, for one of its members; 404 when there is none, 403 for anyone else. */

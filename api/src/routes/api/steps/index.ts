@@ -16,7 +16,6 @@ import {
   RealtimeStepsRequest,
   RealtimeStepsResponse,
   STEP_HISTORY_DAYS,
-  STEP_HISTORY_DAYS_RULE,
   STEP_HISTORY_PATH,
   StepHistoryQuery,
   StepHistoryResponse,
@@ -29,7 +28,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
-import { BadRequestError, ForbiddenError } from "../../../errors.js";
+import { ForbiddenError } from "../../../errors.js";
 import { acceptedStepDate, counterReading } from "./counter-reading.js";
 import { manualEntryRoutes } from "./manual-entry.js";
 import { photoRoutes } from "./photos.js";
@@ -132,13 +131,6 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     STEP_HISTORY_PATH,
     {
-      // Ajv's coercion reads "0x10", "1e2" and "Infinity" as numbers; a count of days is written in digits.
-      preValidation: async (request) => {
-        const { days } = request.query as { days?: unknown };
-        if (typeof days === "string" && !/^\d+$/.test(days)) {
-          throw new BadRequestError(`days ${STEP_HISTORY_DAYS_RULE}.`);
-        }
-      },
       schema: {
         querystring: StepHistoryQuery,
         response: { 200: StepHistoryResponse, 400: ErrorResponse, ...readResponses },
