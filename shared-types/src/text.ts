@@ -95,8 +95,13 @@ export function sentenceCase(text: string): string {
   return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
 }
 
-/** Space, or a character that shows nothing on its own (zero-width space and joiners, word joiner). */
-const invisible = (character: string) => /^[\s\u200B-\u200D\u2060]$/u.test(character);
+/**
+ * Space, or a character that shows nothing on its own: the zero-width space and joiners, the word
+ * joiner, the left-to-right, right-to-left and Arabic letter marks, the soft hyphen, the Mongolian
+ * vowel separator, and the Hangul fillers (which render as blank space in most fonts).
+ */
+const invisible = (character: string) =>
+  /^[\s\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2060\u3164\uFFA0]$/u.test(character);
 
 /**
  * `text` without the space and invisible characters at its ends: a name of a zero-width space alone

@@ -53,6 +53,23 @@ describe("trimInvisible", () => {
     expect(trimInvisible(` ${spaced} `)).toBe(spaced);
     expect(trimInvisible("")).toBe("");
   });
+
+  it("counts marks, fillers and a soft hyphen as nothing: a name of them alone is empty", () => {
+    for (const blank of [
+      "\u200E",
+      "\u200F\u200E",
+      "\u061C",
+      "\u00AD",
+      "\u3164",
+      "\u115F\u1160",
+      "\uFFA0",
+      "\u180E",
+    ]) {
+      expect(trimInvisible(` ${blank} `), JSON.stringify(blank)).toBe("");
+    }
+    // A right-to-left mark inside a name keeps its place.
+    expect(trimInvisible("\u200Fשרה\u200F כהן\u200F")).toBe("שרה\u200F כהן");
+  });
 });
 
 describe("firstCharacter", () => {

@@ -21,6 +21,7 @@ import {
   isFundraisingUrl,
   londonDay,
   type PublicChallenge,
+  trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
@@ -485,8 +486,8 @@ export class ChallengeService {
 
 function fieldsOf(input: ChallengeInput) {
   return {
-    name: input.name.trim(),
-    description: input.description.trim(),
+    name: trimInvisible(input.name),
+    description: trimInvisible(input.description),
     charity_name: input.charityName,
     kind: input.kind,
     target: input.target,
@@ -523,7 +524,7 @@ function publicFields(row: ChallengeRow) {
 
 /** What the schema cannot say: real days, the period, the daily target's place, a target in days. */
 function checkInput(input: ChallengeInput, today: DayString): void {
-  if (!input.name.trim()) throw new BadRequestError("name must not be blank.");
+  if (!trimInvisible(input.name)) throw new BadRequestError("name must not be blank.");
   for (const field of ["startsOn", "endsOn"] as const) {
     if (!isCalendarDay(input[field])) throw new BadRequestError(`${field} must be a real date, YYYY-MM-DD.`);
   }

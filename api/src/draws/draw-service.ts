@@ -27,6 +27,7 @@ import {
   type PrizeClaimRequest,
   type PrizeStatus,
   prizeClaimPagePath,
+  trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
@@ -166,8 +167,8 @@ export class DrawService {
   ): Promise<OperatorDraw> {
     const clean = tiers.map((tier) => ({
       ...tier,
-      name: tier.name.trim(),
-      description: tier.description.trim(),
+      name: trimInvisible(tier.name),
+      description: trimInvisible(tier.description),
     }));
     if (clean.some((tier) => tier.name === ""))
       throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("A tier's name"));
@@ -502,9 +503,9 @@ const DAY_MS = 86_400_000;
 /** A claim's fields trimmed; a blank one is the caller's mistake (400). */
 function cleanClaim(request: PrizeClaimRequest) {
   const claim = {
-    publicName: request.publicName.trim(),
-    county: request.county.trim(),
-    deliveryAddress: request.deliveryAddress.trim(),
+    publicName: trimInvisible(request.publicName),
+    county: trimInvisible(request.county),
+    deliveryAddress: trimInvisible(request.deliveryAddress),
   };
   if (claim.publicName === "")
     throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("The name to publish"));

@@ -354,7 +354,21 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     await expect(
       testApp.app.services.draws.claim(prize.id, loser?.w.user.id ?? "", claim, inTime),
     ).rejects.toThrow("There is no such prize.");
-    const claimed = await testApp.app.services.draws.claim(prize.id, claimer.w.user.id, claim, inTime);
+    // A name of marks that show nothing would publish a blank winner.
+    await expect(
+      testApp.app.services.draws.claim(
+        prize.id,
+        claimer.w.user.id,
+        { ...claim, publicName: "\u200E\u00AD\u200B" },
+        inTime,
+      ),
+    ).rejects.toThrow("The name to publish must not be blank.");
+    const claimed = await testApp.app.services.draws.claim(
+      prize.id,
+      claimer.w.user.id,
+      { ...claim, publicName: "\u200FA. Walker " },
+      inTime,
+    );
     expect(claimed).toMatchObject({ status: "claimed", publicName: "A. Walker", county: "Kent" });
     await expect(
       testApp.app.services.draws.claim(prize.id, claimer.w.user.id, claim, inTime),

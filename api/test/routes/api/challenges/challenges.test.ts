@@ -104,6 +104,8 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
       [challenge({ endsOn: "2026-11-20" }), CHALLENGE_MESSAGES.endsBeforeStart],
       [challenge({ startsOn: "2026-11-20" }), CHALLENGE_MESSAGES.startsInPast],
       [challenge({ startsOn: "2026-02-30" }), "startsOn must be a real date, YYYY-MM-DD."],
+      // Marks and fillers show nothing: a name of them alone is blank.
+      [{ ...challenge(), name: " \u200B\u200F\u3164 " }, "name must not be blank."],
     ] as const) {
       const refused = await operator.post(OPERATOR_CHALLENGES_PATH, body);
       expect(refused.statusCode, message).toBe(400);
