@@ -117,11 +117,13 @@ export function daysBetween(from: DayString, to: DayString): number {
 
 /**
  * The day `offset` days after `day` (negative goes back). Streaks step through days one at a
- * time, so this is built from numbers (`Date.UTC` rolls a day past the month's end over), which
- * costs less than parsing and printing an ISO string.
+ * time, so this is built from numbers (`setUTCFullYear` rolls a day past the month's end over),
+ * which costs less than parsing and printing an ISO string; not `Date.UTC`, which reads the years
+ * 0–99 as 1900–1999.
  */
 export function addDays(day: DayString, offset: number): DayString {
-  const date = new Date(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10) + offset));
+  const date = new Date(0);
+  date.setUTCFullYear(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10) + offset);
   const year = String(date.getUTCFullYear()).padStart(4, "0");
   return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
 }

@@ -93,11 +93,21 @@ describe("London days and months", () => {
   it("steps days as UTC's calendar does, over leap years and across centuries", () => {
     const iso = (day: string, offset: number) =>
       new Date(Date.parse(`${day}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
-    for (const day of ["1999-12-31", "2000-02-28", "2024-02-29", "2026-11-30", "2100-02-28"]) {
+    for (const day of [
+      "0005-06-15",
+      "0099-12-31",
+      "1999-12-31",
+      "2000-02-28",
+      "2024-02-29",
+      "2026-11-30",
+      "2100-02-28",
+    ]) {
       for (let offset = -800; offset <= 800; offset += 7) expect(addDays(day, offset)).toBe(iso(day, offset));
     }
     expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
     expect(addDays("2100-02-28", 1)).toBe("2100-03-01");
+    // The first century's years are years, not the 1900s.
+    expect(addDays("0050-12-31", 1)).toBe("0051-01-01");
   });
 });
 
