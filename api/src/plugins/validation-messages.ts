@@ -62,8 +62,13 @@ function fieldName(error: FastifySchemaValidationError, context?: string): strin
 const FIELD_NAME_SHOWN_MAX = 40;
 
 function join(parent: string, child: string): string {
-  // The name is the caller's (a field this request does not take): it is shown, not echoed whole.
-  const shown = child.length > FIELD_NAME_SHOWN_MAX ? `${child.slice(0, FIELD_NAME_SHOWN_MAX)}…` : child;
+  // The name is the caller's (a field this request does not take): it is shown, not echoed whole,
+  // and cut between characters (code points), never inside an emoji's pair of UTF-16 units.
+  const characters = [...child];
+  const shown =
+    characters.length > FIELD_NAME_SHOWN_MAX
+      ? `${characters.slice(0, FIELD_NAME_SHOWN_MAX).join("")}…`
+      : child;
   return parent.startsWith("The ") ? shown : `${parent}.${shown}`;
 }
 

@@ -122,6 +122,11 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
         { steps: 5, date: TODAY, source: "device_motion", bonus: 1 },
         "bonus is not a field this request takes.",
       ],
+      // A long name of the caller's own is cut short, and never in the middle of a character.
+      [
+        { steps: 5, date: TODAY, source: "device_motion", [`a${"\u{1F6B6}".repeat(60)}`]: 1 },
+        `a${"\u{1F6B6}".repeat(39)}… is not a field this request takes.`,
+      ],
       [[1, 2], "The request body must be of type object."],
     ];
     for (const [body, message] of cases) {
