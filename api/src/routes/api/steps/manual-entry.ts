@@ -36,6 +36,8 @@ export const MANUAL_MESSAGES = {
     "The Idempotency-Key header is required: a new random id for each entry, the same one when it is sent again.",
   keyReused: "This Idempotency-Key was already used for a different entry. Use a new key for a new entry.",
   malformedForm: "The form could not be read: it is incomplete or not valid multipart/form-data.",
+  sentTwice: (field: string) => `${field} was sent more than once: send each field once.`,
+  fileForText: (field: string) => `${field} must be text, not a file.`,
   tooManyEntries: `You can add steps with a photo at most ${MANUAL_ENTRIES_PER_DAY_MAX} times a day. Please try again tomorrow.`,
   tooManyPhotoBytes: `Your photos today have reached the daily limit of ${MANUAL_PHOTO_BYTES_PER_DAY_MAX / (1024 * 1024)}MB. Please try again tomorrow, or send a smaller photo.`,
   dayFull: (date: DayString, room: number) =>
@@ -141,11 +143,26 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** The form as key and value (a Buffer for a file, an array for a repeated field). */
+/** The form's fields this route reads, each sent once; only the photo is a file. */
+const FORM_IMAGE_FIELD = "justificationImage";
+const FORM_TEXT_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys(ManualEntryFields.properties).filter((field) => field !== FORM_IMAGE_FIELD),
+);
+
+/**
+ * The form as key and value (a Buffer for a file, an array for a repeated field the route does not
+ * read, which the schema then refuses by name).
+ */
 async function readForm(request: FastifyRequest): Promise<Record<string, unknown>> {
   const fields = new Map<string, unknown>();
   try {
     for await (const part of request.parts()) {
+      const known = FORM_TEXT_FIELDS.has(part.fieldname) || part.fieldname === FORM_IMAGE_FIELD;
+      if (known && fields.has(part.fieldname))
+        throw new BadRequestError(MANUAL_MESSAGES.sentTwice(part.fieldname));
+      if (part.type === "file" && FORM_TEXT_FIELDS.has(part.fieldname)) {
+        throw new BadRequestError(MANUAL_MESSAGES.fileForText(part.fieldname));
+      }
       const value = part.type === "file" ? await part.toBuffer() : part.value;
       const earlier = fields.get(part.fieldname);
       fields.set(part.fieldname, earlier === undefined ? value : [earlier, value].flat());

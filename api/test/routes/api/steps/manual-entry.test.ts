@@ -224,6 +224,23 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
         "Please send one image only.",
       ],
       [
+        "steps sent twice",
+        [...manualForm({ steps: "5000", date: TODAY }, { bytes: png }), { name: "steps", value: "6000" }],
+        400,
+        "steps was sent more than once: send each field once.",
+      ],
+      [
+        "a file for the steps",
+        [
+          { name: "steps", value: Buffer.from("5000"), filename: "steps.txt", contentType: "text/plain" },
+          ...manualForm({ steps: "5000", date: TODAY }, { bytes: png }).filter(
+            (part) => part.name !== "steps",
+          ),
+        ],
+        400,
+        "steps must be text, not a file.",
+      ],
+      [
         "an unknown field",
         [...manualForm({ steps: "5000", date: TODAY }, { bytes: png }), { name: "bonus", value: "1" }],
         400,
