@@ -8,6 +8,7 @@ import {
   phoneContext,
   recordToasts,
   screenshot,
+  showTheme,
   watchForErrors,
 } from "../support/chromium.js";
 import { accountsMadeAt } from "../support/database.js";
@@ -72,12 +73,23 @@ describe("a new walker's first days", () => {
     await page.getByText(/counts only while it is open with the screen on/).waitFor();
     await screenshot(page, "109-welcome-counting");
     await expectAccessible(page, "welcome: how will you count?");
+    // A reload keeps her place, and the browser's Back goes back a step.
+    await page.reload();
+    await page.getByRole("heading", { name: "How will you count?" }).waitFor();
+    await page.goBack();
+    await page.getByRole("heading", { name: "Choose your charity" }).waitFor();
+    await page.goForward();
+    await page.getByRole("heading", { name: "How will you count?" }).waitFor();
 
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "Your daily goal" }).waitFor();
     await page.getByRole("spinbutton", { name: "Steps a day" }).fill("8000");
     await screenshot(page, "110-welcome-goal");
     await expectAccessible(page, "welcome: your daily goal");
+    await showTheme(page, "dark");
+    await screenshot(page, "110-welcome-goal-dark");
+    await expectAccessible(page, "welcome: your daily goal, dark");
+    await showTheme(page, "light");
     await page.getByRole("button", { name: "Done" }).click();
 
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();

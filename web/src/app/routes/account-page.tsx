@@ -113,7 +113,9 @@ export function AccountPage() {
         </h2>
         <p className="text-sm text-muted">
           A key lets the Shortcuts app on your iPhone send Apple Health's steps to your account.{" "}
-          <Link to={paths.appleHealth}>How to set up Apple Health</Link>
+          <Link className="link" to={paths.appleHealth}>
+            How to set up Apple Health
+          </Link>
         </p>
         <StepImportKeys />
       </section>

@@ -1,7 +1,7 @@
 import { DEFAULT_DAILY_GOAL, isDailyGoal } from "@charity-steps/shared-types";
 import { Apple, Camera, Smartphone } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { Page } from "../../components/page";
 import { CharityCards, useCharityChoice } from "../../features/charity/charity-choice";
 import { DailyGoalField } from "../../features/preferences/daily-goal-field";
@@ -12,6 +12,12 @@ import { handleUnauthorizedError } from "../../lib/unauthorized";
 
 const STEPS = ["Choose your charity", "How will you count?", "Your daily goal"] as const;
 
+/** The step the address names (`?step=2`, counted from 1), so that a reload keeps the walker's place. */
+function stepOf(params: URLSearchParams): number {
+  const named = Number(params.get("step"));
+  return Number.isInteger(named) && named >= 1 && named <= STEPS.length ? named - 1 : 0;
+}
+
 /**
  * A new walker's welcome, in three short steps: their charity, how they will count, and their
  * daily goal. Skip is always there; finishing or skipping marks the welcome done, so it is never
@@ -20,16 +26,22 @@ const STEPS = ["Choose your charity", "How will you count?", "Your daily goal"] 
  */
 export function WelcomePage() {
   const navigate = useNavigate();
-  const [step, setStep] = useState(0);
+  const [params, setParams] = useSearchParams();
+  const step = stepOf(params);
+  // Each step is an entry in the browser's history: its Back button goes back a step.
+  const goTo = (next: number) => setParams(next === 0 ? {} : { step: String(next + 1) });
   const preferences = usePreferences();
   const [goal, setGoal] = useState<number | null>(null);
   const shownGoal = goal ?? preferences.data?.dailyGoal ?? DEFAULT_DAILY_GOAL;
   const charity = useCharityChoice();
   const save = useSavePreferences();
   const heading = useRef<HTMLHeadingElement>(null);
-  // Each step's heading takes the focus, so a screen reader hears where the walker now is.
+  // A step moved to (Next, Back, the browser's Back) has its heading take the focus, so a screen
+  // reader hears where the walker now is; the step a page opens on leaves the focus to the page.
+  const shownStep = useRef(step);
   useEffect(() => {
-    if (step > 0) heading.current?.focus();
+    if (shownStep.current !== step) heading.current?.focus();
+    shownStep.current = step;
   }, [step]);
 
   const finish = (change: { dailyGoal?: number }) =>
@@ -93,6 +105,12 @@ export function WelcomePage() {
         <button type="button" className="btn-secondary" disabled={save.isPending} onClick={() => finish({})}>
           Skip
         </button>
+        <span className="flex-1" />
+        {step > 0 && (
+          <button type="button" className="btn-secondary" onClick={() => goTo(step - 1)}>
+            Back
+          </button>
+        )}
         {last ? (
           <button
             type="button"
@@ -103,7 +121,7 @@ export function WelcomePage() {
             Done
           </button>
         ) : (
-          <button type="button" className="btn-primary" onClick={() => setStep(step + 1)}>
+          <button type="button" className="btn-primary" onClick={() => goTo(step + 1)}>
             Next
           </button>
         )}
@@ -122,7 +140,10 @@ function CountingWays() {
       </Way>
       <Way icon={<Apple aria-hidden="true" className="size-6" />} title="Apple Health, on an iPhone">
         Your iPhone counts all day, even with the app closed.{" "}
-        <Link to={paths.appleHealth}>Set up Apple Health</Link> with a Shortcut or an export.
+        <Link className="link" to={paths.appleHealth}>
+          Set up Apple Health
+        </Link>{" "}
+        with a Shortcut or an export.
       </Way>
       <Way icon={<Camera aria-hidden="true" className="size-6" />} title="By hand, with a photo">
         Add steps from any other tracker on the dashboard, with a photo of its count.

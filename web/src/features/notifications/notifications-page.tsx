@@ -23,7 +23,11 @@ export function NotificationsPage() {
           <p className="font-semibold">Nothing yet</p>
           <p className="text-muted">
             Prize news, your goal and streaks, and your groups will show here. Choose what comes to your phone
-            on the <Link to={paths.account}>Account</Link> page.
+            on the{" "}
+            <Link className="link" to={paths.account}>
+              Account
+            </Link>{" "}
+            page.
           </p>
         </div>
       ) : (

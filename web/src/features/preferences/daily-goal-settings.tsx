@@ -52,7 +52,9 @@ export function DailyGoalSettings() {
         </button>
       </form>
       <p className="text-sm">
-        <Link to={paths.welcome}>Open the welcome again</Link>
+        <Link className="link" to={paths.welcome}>
+          Open the welcome again
+        </Link>
       </p>
     </section>
   );

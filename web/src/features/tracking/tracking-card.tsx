@@ -165,7 +165,11 @@ export function TrackingCard({
             </p>
             <p className="text-muted">
               To count a whole walk, keep the app open or use the pocket screen. To count the whole day on an
-              iPhone, <Link to={paths.appleHealth}>send your steps from Apple Health</Link>.
+              iPhone,{" "}
+              <Link className="link" to={paths.appleHealth}>
+                send your steps from Apple Health
+              </Link>
+              .
             </p>
           </div>
           <button

@@ -81,6 +81,25 @@ describe("the welcome", () => {
     expect(await screen.findByTestId("today-goal-text")).toBeTruthy();
   });
 
+  it("keeps the walker's step in the address, so a reload opens where they were, and goes Back a step", async () => {
+    stubNewWalker();
+    const user = userEvent.setup();
+    renderApp("/welcome?step=3");
+    expect(await screen.findByRole("heading", { name: "Your daily goal" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    const counting = screen.getByRole("heading", { name: "How will you count?" });
+    expect(document.activeElement).toBe(counting);
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.getByRole("heading", { name: "Choose your charity" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Back" })).toBeNull();
+  });
+
+  it("opens the first step for an address naming no step there is", async () => {
+    stubNewWalker();
+    renderApp("/welcome?step=9");
+    expect(await screen.findByRole("heading", { name: "Choose your charity" })).toBeTruthy();
+  });
+
   it("is not forced on a walker already welcomed, who can still open it", async () => {
     server.use(signedInAs(testWalker));
     renderApp("/");
