@@ -4,14 +4,17 @@ import { type TString, type TStringOptions, Type } from "typebox";
  * Control characters (C0 such as NUL and escape, DEL, and C1) have no place in a name, an email,
  * a code or a note, and PostgreSQL cannot store NUL in text at all. Nor have the bidirectional
  * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): "\u202EAdmin" shows another
- * walker a name written backwards. Right-to-left names need none of them. Every text field a walker
- * sends is held to one of these two patterns, so that both databases refuse the same input, with
- * a 400, before anything is stored.
+ * walker a name written backwards. Right-to-left names need none of them. Nor has half of a
+ * character written as two UTF-16 units (an unpaired surrogate, U+D800–U+DFFF: what is left of an
+ * emoji cut in two), which neither database can store as sent. Every text field a walker sends is
+ * held to one of these two patterns, read as Unicode (the `u` flag, as Ajv reads them, where a
+ * whole emoji is one character), so that both databases refuse the same input, with a 400, before
+ * anything is stored.
  */
-const CONTROL_CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069";
+const CONTROL_CHARACTERS = "\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF";
 /** The same, less tab, line feed and carriage return: what a multi-line box may hold. */
 const CONTROL_CHARACTERS_BUT_LINE_BREAKS =
-  "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069";
+  "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\uD800-\\uDFFF";
 
 export const SINGLE_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS}]*$`;
 export const MULTI_LINE_TEXT_PATTERN = `^[^${CONTROL_CHARACTERS_BUT_LINE_BREAKS}]*$`;
@@ -114,4 +117,18 @@ export function trimInvisible(text: string): string {
   while (start < end && invisible(text.charAt(start))) start++;
   while (end > start && invisible(text.charAt(end - 1))) end--;
   return text.slice(start, end);
+}
+
+/** The longest email address taken (RFC 5321's longest path, less its angle brackets). */
+export const EMAIL_MAX_CHARS = 254;
+
+/**
+ * One @ with text either side and a dot after it, and no space or invisible formatting character
+ * (a zero-width space or a direction mark inside makes a look-alike of someone else's address).
+ */
+const emailAddress = /^[^\s@\p{Cf}]+@[^\s@\p{Cf}]+\.[^\s@\p{Cf}]+$/u;
+
+/** True for text shaped like an email address, no longer than `EMAIL_MAX_CHARS`. */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= EMAIL_MAX_CHARS && emailAddress.test(text);
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { characterCount, firstCharacter, isPlainText, sentenceCase, trimInvisible } from "../src/text.js";
+import {
+  characterCount,
+  firstCharacter,
+  isEmailAddress,
+  isPlainText,
+  sentenceCase,
+  trimInvisible,
+} from "../src/text.js";
 
 describe("characterCount", () => {
   it("counts characters as the server's schemas do, an emoji as one", () => {
@@ -39,6 +46,31 @@ describe("isPlainText", () => {
     expect(isPlainText("محمد")).toBe(true);
     expect(isPlainText("\u{1F469}\u200D\u{1F467} walkers")).toBe(true);
     expect(isPlainText("می\u200Cخواهم")).toBe(true);
+  });
+});
+
+describe("isPlainText and isEmailAddress", () => {
+  it("takes a whole emoji and refuses half of one", () => {
+    expect(isPlainText("Walkers \u{1F6B6}")).toBe(true);
+    expect(isPlainText("Walkers \uD83D")).toBe(false);
+    expect(isPlainText("\uDEB6 walkers", { lineBreaks: true })).toBe(false);
+  });
+
+  it("takes an address and refuses spaces, a second @ and invisible characters inside one", () => {
+    expect(isEmailAddress("ada.walker+steps@example.org")).toBe(true);
+    expect(isEmailAddress("zoë@bücher.example")).toBe(true);
+    for (const address of [
+      "no at sign",
+      "a@b",
+      "a@@b.org",
+      "a b@c.org",
+      "ada@exa\u200Bmple.org",
+      "\u200Fada@example.org",
+      "ad\u00ADa@example.org",
+    ]) {
+      expect(isEmailAddress(address), JSON.stringify(address)).toBe(false);
+    }
+    expect(isEmailAddress(`${"a".repeat(243)}@example.org`)).toBe(false);
   });
 });
 

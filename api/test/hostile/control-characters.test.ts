@@ -76,6 +76,12 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
     const override = await json("/api/groups", { name: "\u202EAdmin" });
     expect(override.statusCode).toBe(400);
     expect(override.json().message).toBe("name must not contain control characters.");
+    // Half of an emoji (an unpaired surrogate) neither database stores as sent; a whole one is a name.
+    for (const broken of ["Walkers \uD83D", "\uDEB6 walkers"]) {
+      const refused = await json("/api/groups", { name: broken });
+      expect(refused.statusCode, JSON.stringify(broken)).toBe(400);
+      expect(refused.json().message).toBe("name must not contain control characters.");
+    }
     for (const name of ["\u200B", "\u200B\u2060 "]) {
       const invisible = await json("/api/groups", { name });
       expect(invisible.statusCode).toBe(400);
@@ -131,6 +137,16 @@ describe.each(dialects)("control characters in text fields (%s)", (dialect) => {
       );
       expect(await snapshot()).toBe(before);
     }
+  });
+
+  it("answers a sign-up whose email holds a zero-width space, a look-alike of someone else's, by the form again", async () => {
+    const browser = new TestBrowser();
+    const form = await formPage(browser, true);
+    const before = await snapshot();
+    const page = await browser.submit(form, "/signup", { ...newWalker(), email: "ada@exa\u200Bmple.org" });
+    expect(page.response.status).toBe(400);
+    expect(page.body).toContain(escaped("Enter a valid email address, like name@example.com."));
+    expect(await snapshot()).toBe(before);
   });
 
   it("answers a sign-in with NUL in the email by the form again, with a sentence, before counting it", async () => {

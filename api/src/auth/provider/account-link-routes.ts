@@ -1,4 +1,4 @@
-import { SingleLineText } from "@charity-steps/shared-types";
+import { isEmailAddress, SingleLineText } from "@charity-steps/shared-types";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
@@ -35,8 +35,6 @@ const PROVIDER_SESSION_COOKIE = "_session";
  * their own): 3 for one email, 10 from one network address. Past that the form answers 429.
  */
 export const PASSWORD_RESET_THROTTLE = { perEmail: 3, perAddress: 10 } as const;
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const html = (reply: FastifyReply, status: number, page: string) =>
   reply
@@ -86,7 +84,7 @@ export async function accountLinkRoutes(
     async (request, reply) => {
       if (request.validationError) return html(reply, 400, forgotPasswordPage({}, ENTER_EMAIL_MESSAGE));
       const email = (request.body.email ?? "").trim().toLowerCase();
-      if (!EMAIL_PATTERN.test(email) || email.length > 254) {
+      if (!isEmailAddress(email)) {
         return html(reply, 400, forgotPasswordPage({ email }, ENTER_EMAIL_MESSAGE));
       }
       // A browser that has signed in to this account before asks under its own name: requests for

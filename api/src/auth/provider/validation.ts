@@ -1,11 +1,9 @@
-import { SingleLineText } from "@charity-steps/shared-types";
+import { isEmailAddress, SingleLineText } from "@charity-steps/shared-types";
 import { Type } from "typebox";
 import { passwordWeakness } from "../passwords.js";
 import type { SignUpValues } from "./pages.js";
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const NAME_MAX = 100;
-const EMAIL_MAX = 254;
 
 export const UidParams = Type.Object({ uid: SingleLineText({ minLength: 1, maxLength: 100 }) });
 
@@ -38,7 +36,7 @@ export async function signUpProblem(
   if (values.firstName.length > NAME_MAX || values.lastName.length > NAME_MAX) {
     return `Names can be at most ${NAME_MAX} characters long.`;
   }
-  if (!EMAIL_PATTERN.test(values.email) || values.email.length > EMAIL_MAX) {
+  if (!isEmailAddress(values.email)) {
     return "Enter a valid email address, like name@example.com.";
   }
   return passwordWeakness(password, values.email, [values.firstName, values.lastName]);

@@ -3,6 +3,7 @@ import {
   ChangeEmailRequest,
   ChangePasswordRequest,
   ErrorResponse,
+  isEmailAddress,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -37,9 +38,6 @@ export const CREDENTIALS_MESSAGES = {
     `You've asked for several confirmation mails already. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
   noAccount: "Your account could not be found. Please sign in again.",
 } as const;
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const EMAIL_MAX = 254;
 
 const responses = (success: 200 | 202) => ({
   [success]: AccountMessage,
@@ -140,7 +138,7 @@ export const credentialsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { user, account, links } = await builtInAccount(request);
       const newEmail = request.body.newEmail.trim().toLowerCase();
-      if (!EMAIL_PATTERN.test(newEmail) || newEmail.length > EMAIL_MAX) {
+      if (!isEmailAddress(newEmail)) {
         throw new BadRequestError(CREDENTIALS_MESSAGES.invalidEmail);
       }
       await checkCurrentPassword(request, reply, account, request.body.currentPassword);

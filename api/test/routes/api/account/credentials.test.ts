@@ -116,6 +116,13 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     });
     expect(notEmail.response.status).toBe(400);
     expect(messageOf(notEmail.body)).toBe(CREDENTIALS_MESSAGES.invalidEmail);
+    // A zero-width space would make a look-alike of someone else's address.
+    const lookAlike = await postJson(browser, origin, ACCOUNT_EMAIL_PATH, {
+      newEmail: "ada@exa\u200Bmple.org",
+      currentPassword: walker.password,
+    });
+    expect(lookAlike.response.status).toBe(400);
+    expect(messageOf(lookAlike.body)).toBe(CREDENTIALS_MESSAGES.invalidEmail);
 
     const asked = await postJson(browser, origin, ACCOUNT_EMAIL_PATH, {
       newEmail: newEmail.toUpperCase(),
