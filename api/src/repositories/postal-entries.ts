@@ -9,6 +9,7 @@ import type { AuditLogRepository } from "./audit-log.js";
 
 export type PostalEntryRow = Selectable<PostalEntriesTable>;
 
+/** A postal entry as the operator's route has cleaned it: names and address trimmed, a blank email null. */
 export interface NewPostalEntry {
   month: string;
   fullName: string;
@@ -83,15 +84,15 @@ export class PostalEntriesRepository {
       if (Number(recent.n) >= perDay) return null;
 
       const key = nameKey(entry.fullName);
-      const emailKey = entry.email ? entry.email.trim().toLowerCase() : null;
+      const emailKey = entry.email ? entry.email.toLowerCase() : null;
       const resembles = await findResembling(trx, entry.month, entry.receivedOn, key, emailKey);
       const row: PostalEntryRow = {
         id: randomUUID(),
         month: entry.month,
-        full_name: entry.fullName.trim(),
+        full_name: entry.fullName,
         name_key: key,
-        address: entry.address.trim(),
-        email: entry.email?.trim() || null,
+        address: entry.address,
+        email: entry.email,
         email_key: emailKey,
         received_on: entry.receivedOn,
         recorded_by: operatorId,

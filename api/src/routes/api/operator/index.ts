@@ -17,6 +17,7 @@ import {
   PostalEntryList,
   PostalEntryRequest,
   postalClosingDay,
+  trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { signedInUser } from "../../../auth/sessions.js";
@@ -88,15 +89,18 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { month, fullName, address, email, receivedOn } = request.body;
+      const { month, receivedOn } = request.body;
+      const fullName = trimInvisible(request.body.fullName);
+      const address = trimInvisible(request.body.address);
+      const email = request.body.email?.trim() || null;
       if (!isCalendarDay(receivedOn))
-        throw new BadRequestError("receivedOn must be a calendar day, YYYY-MM-DD");
-      if (fullName.trim() === "") throw new BadRequestError("fullName must not be blank");
-      if (address.trim() === "") throw new BadRequestError("address must not be blank");
+        throw new BadRequestError("receivedOn must be a calendar day, YYYY-MM-DD.");
+      if (fullName === "") throw new BadRequestError("fullName must not be blank.");
+      if (address === "") throw new BadRequestError("address must not be blank.");
       const refusal = postalEntryRefusal(month, receivedOn);
       if (refusal) throw new UnprocessableError(refusal);
       const row = await postalEntries.create(
-        { month, fullName, address, email: email ?? null, receivedOn },
+        { month, fullName, address, email, receivedOn },
         signedInUser(request).id,
         POSTAL_ENTRIES_PER_OPERATOR_PER_DAY,
       );

@@ -187,6 +187,7 @@ describe.each(dialects)("operators (%s)", (dialect) => {
     ["a day that is no day", entry({ receivedOn: `${lastMonth}-32` })],
     ["a name too long", entry({ fullName: "A".repeat(121) })],
     ["a blank name", entry({ fullName: "   " })],
+    ["a name of zero-width characters", entry({ fullName: "\u200B\u200B" })],
     ["a name on two lines", entry({ fullName: "Mary\nO'Brien" })],
     ["an address too long", entry({ address: "A".repeat(501) })],
     ["an address with a control character", entry({ address: "1 High Street\u0007" })],
