@@ -62,14 +62,23 @@ function fieldName(error: FastifySchemaValidationError, context?: string): strin
 const FIELD_NAME_SHOWN_MAX = 40;
 
 function join(parent: string, child: string): string {
-  // The name is the caller's (a field this request does not take): it is shown, not echoed whole,
-  // and cut between characters (code points), never inside an emoji's pair of UTF-16 units.
-  const characters = [...child];
-  const shown =
-    characters.length > FIELD_NAME_SHOWN_MAX
-      ? `${characters.slice(0, FIELD_NAME_SHOWN_MAX).join("")}…`
-      : child;
+  const shown = callersFieldName(child);
   return parent.startsWith("The ") ? shown : `${parent}.${shown}`;
+}
+
+/**
+ * A field name the caller made up (a field this request does not take), as a message shows it: not
+ * echoed whole, and cut between characters (code points), never inside an emoji's two UTF-16 units.
+ */
+function callersFieldName(name: string): string {
+  const characters = [...name];
+  if (characters.length <= FIELD_NAME_SHOWN_MAX) return name;
+  return `${characters.slice(0, FIELD_NAME_SHOWN_MAX).join("")}…`;
+}
+
+/** What a request is told of a top-level field it sent that it does not take. */
+export function notAField(name: string): string {
+  return `${callersFieldName(name)} is not a field this request takes.`;
 }
 
 function plural(count: unknown, noun: string): string {

@@ -24,6 +24,8 @@ import { Type } from "typebox";
 import { signedInUser } from "../../../auth/sessions.js";
 import { AppError, BadRequestError, UnprocessableError } from "../../../errors.js";
 import { PhotosBusyError, type ProofPhoto, prepareProofPhoto } from "../../../images/proof-photo.js";
+import { carriesBody } from "../../../plugins/request-bodies.js";
+import { notAField } from "../../../plugins/validation-messages.js";
 import type { ManualEntryOutcome, ManualEntryRefusal } from "../../../repositories/manual-entries.js";
 import { acceptedStepDate } from "./counter-reading.js";
 
@@ -36,6 +38,8 @@ export const MANUAL_MESSAGES = {
     "The Idempotency-Key header is required: a new random id for each entry, the same one when it is sent again.",
   keyReused: "This Idempotency-Key was already used for a different entry. Use a new key for a new entry.",
   malformedForm: "The form could not be read: it is incomplete or not valid multipart/form-data.",
+  notAForm:
+    "Send the entry as a form (multipart/form-data): steps, date and an optional note as text, and the photo as justificationImage.",
   sentTwice: (field: string) => `${field} was sent more than once: send each field once.`,
   fileForText: (field: string) => `${field} must be text, not a file.`,
   tooManyEntries: `You can add steps with a photo at most ${MANUAL_ENTRIES_PER_DAY_MAX} times a day. Please try again tomorrow.`,
@@ -69,7 +73,9 @@ const ManualEntryHeaders = Type.Object({
 export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Multipart only here, with limits that stop an oversize photo or form while it is still arriving.
   await app.register(fastifyMultipart, {
-    limits: { fileSize: MANUAL_IMAGE_MAX_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 8 * 1024 },
+    // Two files, so that a second one is told by name what is wrong with it: readForm refuses it
+    // before reading a byte of it, so no more than one photo is ever held.
+    limits: { fileSize: MANUAL_IMAGE_MAX_BYTES, files: 2, fields: 8, parts: 10, fieldSize: 8 * 1024 },
   });
 
   app.post(
@@ -77,8 +83,12 @@ export const manualEntryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // The form's text fields and its photo become the body, which the schema then validates.
       preValidation: async (request) => {
+        // A photo comes only in a form: any other body (JSON, say) is of a type this route does not take.
+        if (!request.isMultipart()) {
+          throw new AppError(carriesBody(request) ? 415 : 400, MANUAL_MESSAGES.notAForm);
+        }
         // Validated next, against the schema below.
-        if (request.isMultipart()) request.body = (await readForm(request)) as typeof request.body;
+        request.body = (await readForm(request)) as typeof request.body;
       },
       schema: {
         consumes: ["multipart/form-data"],
@@ -163,6 +173,7 @@ async function readForm(request: FastifyRequest): Promise<Record<string, unknown
       if (part.type === "file" && FORM_TEXT_FIELDS.has(part.fieldname)) {
         throw new BadRequestError(MANUAL_MESSAGES.fileForText(part.fieldname));
       }
+      if (part.type === "file" && !known) throw new BadRequestError(notAField(part.fieldname));
       const value = part.type === "file" ? await part.toBuffer() : part.value;
       const earlier = fields.get(part.fieldname);
       fields.set(part.fieldname, earlier === undefined ? value : [earlier, value].flat());

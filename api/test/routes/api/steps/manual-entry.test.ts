@@ -220,8 +220,17 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
           ...manualForm({ steps: "5000", date: TODAY }, { bytes: png }),
           { name: "justificationImage", value: png, filename: "b.png", contentType: "image/png" },
         ],
-        413,
-        "Please send one image only.",
+        400,
+        "justificationImage was sent more than once: send each field once.",
+      ],
+      [
+        "a second file under a name of its own",
+        [
+          ...manualForm({ steps: "5000", date: TODAY }, { bytes: png }),
+          { name: "justificationImage2", value: png, filename: "b.png", contentType: "image/png" },
+        ],
+        400,
+        "justificationImage2 is not a field this request takes.",
       ],
       [
         "steps sent twice",
@@ -397,15 +406,20 @@ describe.each(dialects)("manual entries with a photo (%s)", (dialect) => {
     expect((await storedFor(user.id)).entries).toBe(1);
   });
 
-  it("refuses a body that is not multipart, or a broken one, with 400 and a message", async () => {
+  it("refuses a body that is not a form with 415, no body with 400, and a broken form with 400, each with a message", async () => {
     const { api } = await newWalker();
     const response = await api.post(
       "/api/steps/add-manual-verified",
       { steps: 5, date: TODAY },
       { "idempotency-key": randomUUID() },
     );
-    expect(response.statusCode).toBe(400);
-    expect(response.json().message).toBe("steps must be of type string.");
+    expect(response.statusCode).toBe(415);
+    expect(response.json().message).toBe(MANUAL_MESSAGES.notAForm);
+    const empty = await api.post("/api/steps/add-manual-verified", undefined, {
+      "idempotency-key": randomUUID(),
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(MANUAL_MESSAGES.notAForm);
     const { body, contentType } = multipartBody([{ name: "steps", value: "5" }]);
     const missingDate = await testApp.app.inject({
       method: "POST",
