@@ -21,7 +21,11 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     case "additionalProperties":
       return `${join(field, String(params.additionalProperty))} is not a field this request takes.`;
     case "type":
-      return `${field} must be ${params.type === "integer" ? "a whole number" : `of type ${String(params.type)}`}.`;
+      // A query's or a path's field given twice (`?start=a&start=b`) arrives as a list of them.
+      if (Array.isArray((first as { data?: unknown }).data) && context !== undefined && context !== "body") {
+        return `${field} must be given once.`;
+      }
+      return `${field} must be ${typeNames(params.type)}.`;
     case "minimum":
       return `${field} must be at least ${limitText(params.limit)}.`;
     case "maximum":
@@ -79,6 +83,25 @@ function callersFieldName(name: string): string {
 /** What a request is told of a top-level field it sent that it does not take. */
 export function notAField(name: string): string {
   return `${callersFieldName(name)} is not a field this request takes.`;
+}
+
+/** JSON's types as a person names them: "a whole number", "text", "true or false". */
+const TYPE_NAMES: Record<string, string> = {
+  integer: "a whole number",
+  number: "a number",
+  string: "text",
+  boolean: "true or false",
+  object: "an object",
+  array: "a list",
+  null: "null",
+};
+
+/** One type, or several ("string,null" from a schema that takes either), in words. */
+function typeNames(types: unknown): string {
+  return String(types)
+    .split(",")
+    .map((type) => TYPE_NAMES[type] ?? type)
+    .join(" or ");
 }
 
 function plural(count: unknown, noun: string): string {

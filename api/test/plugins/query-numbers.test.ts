@@ -41,6 +41,23 @@ describe.each(dialects)("numbers in query strings (%s)", (dialect) => {
     }
   });
 
+  it("tells a query that gives one field twice to give it once, numbers and text alike", async () => {
+    const { cookie: walker } = await walkerWithEmail(testApp.app, "twice@example.com", true);
+    for (const [url, message] of [
+      ["/api/operator/audit-log?limit=5&limit=6", "limit must be given once."],
+      ["/api/notifications?before=a&before=b", "before must be given once."],
+      ["/api/summary/week?start=2026-11-30&start=2026-11-23", "start must be given once."],
+    ]) {
+      const response = await testApp.app.inject({
+        method: "GET",
+        url: url ?? "",
+        headers: { cookie: url?.startsWith("/api/operator") ? cookie : walker },
+      });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().message, url).toBe(message);
+    }
+  });
+
   it("holds every route to it: a walker's notifications and an operator's review pages", async () => {
     const { cookie: walker } = await walkerWithEmail(testApp.app, "digits@example.com", true);
     const notifications = (query: string) =>

@@ -98,7 +98,7 @@ describe.each(dialects)("step-import keys (%s)", (dialect) => {
       ["   ", "name must not be empty."],
       ["x".repeat(61), "name must be at most 60 characters."],
       ["Ana's\niPhone", "name must not contain control characters."],
-      [42, "name must be of type string."],
+      [42, "name must be text."],
     ];
     for (const [name, message] of cases) {
       const response = await testApp.app.inject({

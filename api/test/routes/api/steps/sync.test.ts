@@ -127,7 +127,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
         { steps: 5, date: TODAY, source: "device_motion", [`a${"\u{1F6B6}".repeat(60)}`]: 1 },
         `a${"\u{1F6B6}".repeat(39)}… is not a field this request takes.`,
       ],
-      [[1, 2], "The request body must be of type object."],
+      [[1, 2], "The request body must be an object."],
     ];
     for (const [body, message] of cases) {
       const response = await api.post("/api/steps/sync", body);
