@@ -57,6 +57,7 @@ export const CharityImpactQuery = Type.Object(
     month: Type.Optional(
       Type.String({
         pattern: "^[0-9]{4}-(0[1-9]|1[0-2])$",
+        errorMessage: "must be a month, YYYY-MM",
         description: "YYYY-MM; London's current month when absent",
       }),
     ),

@@ -130,6 +130,7 @@ export const WeekSummaryQuery = Type.Object(
   {
     start: Type.String({
       pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+      errorMessage: "must be a date, YYYY-MM-DD",
       description: "The week's Monday, YYYY-MM-DD",
     }),
   },

@@ -20,13 +20,20 @@ export function isHealthSource(source: string): source is HealthSource {
 export const DEVICE_ID_HEADER = "x-device-id";
 export const DEFAULT_DEVICE_ID = "default";
 export const DEVICE_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+export const DEVICE_ID_RULE = "must be 1 to 64 letters, digits, _ or -";
 /** A client-made UUID that makes a manual entry safe to send again. */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_KEY_PATTERN = "^[A-Za-z0-9_-]{8,128}$";
+export const IDEMPOTENCY_KEY_RULE =
+  "must be 8 to 128 letters, digits, _ or -: a new random id, such as a UUID, for each entry";
 
 const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
-export const StepDate = Type.String({ pattern: DAY_PATTERN, description: "London calendar day, YYYY-MM-DD" });
+export const StepDate = Type.String({
+  pattern: DAY_PATTERN,
+  errorMessage: "must be a date, YYYY-MM-DD",
+  description: "London calendar day, YYYY-MM-DD",
+});
 /** A device's whole count for one day: the server keeps the larger of this and what it had. */
 export const StepCount = Type.Integer({ minimum: 0, maximum: DAILY_STEP_MAX });
 /** Sources a count may be synced from; manual steps come only with a photo. */

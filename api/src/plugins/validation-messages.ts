@@ -10,6 +10,15 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
   if (!first) return "The request is not valid.";
   const field = fieldName(first, context);
   const params = first.params as Record<string, unknown>;
+  // A query's or a path's field given twice (`?start=a&start=b`) arrives as a list of them.
+  if (
+    first.keyword === "type" &&
+    Array.isArray((first as { data?: unknown }).data) &&
+    context !== undefined &&
+    context !== "body"
+  ) {
+    return `${field} must be given once.`;
+  }
   // A field whose schema states its rule in a sentence (`errorMessage`) is told that rule.
   const rule = (first as { parentSchema?: { errorMessage?: unknown } }).parentSchema?.errorMessage;
   if (typeof rule === "string" && first.keyword !== "required" && first.keyword !== "additionalProperties") {
@@ -21,10 +30,6 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     case "additionalProperties":
       return `${join(field, String(params.additionalProperty))} is not a field this request takes.`;
     case "type":
-      // A query's or a path's field given twice (`?start=a&start=b`) arrives as a list of them.
-      if (Array.isArray((first as { data?: unknown }).data) && context !== undefined && context !== "body") {
-        return `${field} must be given once.`;
-      }
       return `${field} must be ${typeNames(params.type)}.`;
     case "minimum":
       return `${field} must be at least ${limitText(params.limit)}.`;
@@ -46,6 +51,7 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
       if (TEXT_PATTERNS.includes(String(params.pattern))) return `${field} ${CONTROL_CHARACTERS_MESSAGE}.`;
       return `${field} is not in the expected format.`;
     case "format":
+      if (params.format === "email") return `${field} must be an email address, such as name@example.com.`;
       return `${field} is not in the expected format.`;
     case "enum":
       return `${field} must be one of: ${(params.allowedValues as unknown[]).join(", ")}.`;

@@ -2,6 +2,7 @@ import {
   addDays,
   DEVICE_ID_HEADER,
   DEVICE_ID_PATTERN,
+  DEVICE_ID_RULE,
   ErrorResponse,
   LocalStepSyncRequest,
   londonDay,
@@ -36,7 +37,9 @@ import { photoRoutes } from "./photos.js";
 export const OTHER_WALKER_MESSAGE = "These steps belong to another walker: sign in as them to sync them.";
 
 const DeviceHeaders = Type.Object({
-  [DEVICE_ID_HEADER]: Type.Optional(Type.String({ pattern: DEVICE_ID_PATTERN })),
+  [DEVICE_ID_HEADER]: Type.Optional(
+    Type.String({ pattern: DEVICE_ID_PATTERN, errorMessage: DEVICE_ID_RULE }),
+  ),
 });
 
 const syncResponses = {

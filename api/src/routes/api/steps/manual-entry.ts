@@ -7,6 +7,7 @@ import {
   formatNumber,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
   londonDay,
   MANUAL_ENTRIES_PER_DAY_MAX,
   MANUAL_IMAGE_MAX_BYTES,
@@ -63,7 +64,9 @@ function refusalError(refusal: ManualEntryRefusal, date: string): AppError {
 }
 
 const ManualEntryHeaders = Type.Object({
-  [IDEMPOTENCY_KEY_HEADER]: Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
+  [IDEMPOTENCY_KEY_HEADER]: Type.Optional(
+    Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, errorMessage: IDEMPOTENCY_KEY_RULE }),
+  ),
 });
 
 /**

@@ -187,7 +187,7 @@ describe.each(dialects)("importing Apple Health steps (%s)", (dialect) => {
       [{ steps: null }, "steps must be a whole number."],
       [{ date: TODAY }, "steps is required (or days, to send several days at once)."],
       [{}, "steps is required (or days, to send several days at once)."],
-      [{ date: "21/11/2026", steps: 10 }, "date is not in the expected format."],
+      [{ date: "21/11/2026", steps: 10 }, "date must be a date, YYYY-MM-DD."],
       [{ date: "2026-02-30", steps: 10 }, "date 2026-02-30 is not a calendar date (YYYY-MM-DD)."],
       [{ days: [] }, "days must hold at least 1 item."],
       [{ days: days(MAX_IMPORT_DAYS + 1) }, "days must hold at most 31 items."],

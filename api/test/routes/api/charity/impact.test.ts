@@ -89,7 +89,7 @@ describe.each(dialects)("the charities' impact (%s)", (dialect) => {
     async (month) => {
       const response = await impact(`?month=${month}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe("month is not in the expected format.");
+      expect(response.json().message).toBe("month must be a month, YYYY-MM.");
     },
   );
 });

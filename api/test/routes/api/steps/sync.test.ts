@@ -109,7 +109,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
       [{ steps: 12.5, date: TODAY, source: "device_motion" }, "steps must be a whole number."],
       [{ steps: "5000", date: TODAY, source: "device_motion" }, "steps must be a whole number."],
       [{ date: TODAY, source: "device_motion" }, "steps is required."],
-      [{ steps: 5, date: "21/11/2026", source: "device_motion" }, "date is not in the expected format."],
+      [{ steps: 5, date: "21/11/2026", source: "device_motion" }, "date must be a date, YYYY-MM-DD."],
       [
         { steps: 5, date: TODAY, source: "fitbit" },
         "source must be one of: device_motion, background_device_motion, local_tracker, apple_health, google_fit.",
@@ -138,7 +138,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
     expect(broken.statusCode).toBe(400);
     const badDevice = await api.sync({ steps: 5, date: TODAY, source: "device_motion" }, "no spaces allowed");
     expect(badDevice.statusCode).toBe(400);
-    expect(badDevice.json().message).toBe("x-device-id is not in the expected format.");
+    expect(badDevice.json().message).toBe("x-device-id must be 1 to 64 letters, digits, _ or -.");
     expect((await api.get("/api/steps/today")).json().steps).toBe(0);
   });
 

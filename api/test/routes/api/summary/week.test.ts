@@ -102,7 +102,7 @@ describe.each(dialects)("the week, looked back on (%s)", (dialect) => {
       const walker = await createSignedInWalker(testApp.app, "Wrong");
       const response = await week(walker.cookie, start);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toMatch(/^start (must be a Monday|is not in the expected format)/);
+      expect(response.json().message).toMatch(/^start must be a (Monday|date, YYYY-MM-DD)/);
     },
   );
 
