@@ -12,6 +12,7 @@ import { type AppConfig, isHttps } from "./config.js";
 import type { SpeedOptions } from "./db/database.js";
 import { configPlugin } from "./plugins/config.js";
 import {
+  answerClientError,
   CONNECTION_LIMITS,
   type ConnectionLimits,
   capConnectionsPerClient,
@@ -145,6 +146,7 @@ function createFastify(config: AppConfig, options: BuildOptions) {
     requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
+    clientErrorHandler: answerClientError,
     http: {
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: limits.checkIntervalMs,

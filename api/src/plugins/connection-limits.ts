@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import ipaddr from "ipaddr.js";
@@ -88,4 +89,31 @@ function trustedProxyTest(proxies: string[]): (address: string) => boolean {
     const parsed = ipaddr.process(address);
     return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
   };
+}
+
+/** What a request Node's HTTP parser refused is told, by the parser's error code. */
+const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: "The request took too long to arrive." },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: "The request's address and headers are too long: at most 16 KB together.",
+  },
+};
+const UNREADABLE_REQUEST = { status: 400, message: "The request could not be read as HTTP." };
+
+/**
+ * Answers a request that never reached the app (Node's HTTP parser refused it: headers too large,
+ * too slow, not HTTP at all) with the app's `{message}`, as Fastify's own handler does with its own
+ * wording, and closes the connection.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const { status, message } = CLIENT_ERRORS[error.code ?? ""] ?? UNREADABLE_REQUEST;
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

@@ -124,7 +124,27 @@ describe.each(dialects)("slow, unwanted and oversize bodies, on a listening serv
     clearInterval(trickle);
     expect(closedByServer).toBe(true);
     expect(statusOf(text)).toBe(408);
-    expect(typeof messageOf(text)).toBe("string");
+    expect(messageOf(text)).toBe("The request took too long to arrive.");
+  });
+
+  it("answers an address too long for the server's headers with 431 and a sentence, and closes", async () => {
+    const connection = await rawConnection(port);
+    connection.socket.write(
+      `GET /api/steps/today?${"x".repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
+    const { text, closedByServer } = await connection.closed;
+    expect(closedByServer).toBe(true);
+    expect(statusOf(text)).toBe(431);
+    expect(messageOf(text)).toBe("The request's address and headers are too long: at most 16 KB together.");
+  });
+
+  it("answers bytes that are not HTTP with 400 and a sentence, and closes", async () => {
+    const connection = await rawConnection(port);
+    connection.socket.write("HELLO THERE\r\n\r\n");
+    const { text, closedByServer } = await connection.closed;
+    expect(closedByServer).toBe(true);
+    expect(statusOf(text)).toBe(400);
+    expect(messageOf(text)).toBe("The request could not be read as HTTP.");
   });
 
   it("closes a connection whose headers never end", async () => {
