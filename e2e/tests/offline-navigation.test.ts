@@ -99,6 +99,40 @@ describe("opened with no signal", () => {
   });
 });
 
+describe("the signal dropping during a visit", () => {
+  it("shows a screen first opened after it dropped as the worker kept it, not as empty", async () => {
+    const phone = await (await phoneContext(browser)).newPage();
+    const phoneErrors = watchForErrors(phone);
+    await newSignedInWalker(phone, server.origin, { firstName: "Dara", lastName: "Dropout" });
+    // Choices made once the worker has the page, as on any visit after the first.
+    await phone.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await phone.goto(`${server.origin}/charity`);
+    await phone.getByRole("button", { name: "Select Crohn's & Colitis UK" }).click();
+    await phone.getByText("Your Beta Selection").waitFor();
+    await phone.goto(`${server.origin}/groups`);
+    await phone.getByRole("button", { name: "Create Group" }).click();
+    await phone.getByLabel("Group name").fill("Canal Path Walkers");
+    await phone.getByRole("button", { name: "Create", exact: true }).click();
+    await phone.getByRole("heading", { name: "Canal Path Walkers" }).waitFor();
+    // A fresh page, online: neither screen has been read in it when the signal drops.
+    await phone.goto(`${server.origin}/`);
+    await phone.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    await phone.waitForLoadState("networkidle");
+    await phone.context().setOffline(true);
+    await phone.getByRole("link", { name: "Groups", exact: true }).first().click();
+    await phone.getByRole("heading", { name: "Canal Path Walkers" }).waitFor();
+    expect(await phone.getByText("No Groups Yet").count()).toBe(0);
+    await screenshot(phone, "22c-groups-offline-mid-visit");
+    await phone.getByRole("link", { name: "Charity", exact: true }).first().click();
+    await phone.getByText("Your Beta Selection").waitFor();
+    expect(await phone.getByRole("button", { name: "Selected: Crohn's & Colitis UK" }).count()).toBe(1);
+    expect(withoutOfflineNoise(phoneErrors)).toEqual([]);
+    await phone.context().close();
+  });
+});
+
 describe("a walker's first visit", () => {
   it("keeps the first screen's reads for offline, though they were made before the worker took the page", async () => {
     const firstVisit = await phoneContext(browser);

@@ -8,6 +8,11 @@ import { getQueryFn } from "./api-client";
  * again because another screen shows it: it is asked again when the signal comes back, or when the
  * walker asks. Otherwise every screen that mounts while the first one waits would ask once more, and
  * a screen that remounts as it asks would ask without end.
+ *
+ * A read is asked even when the browser says it is offline ("offlineFirst"): the service worker
+ * answers it from what it kept. Left to the library's default, a screen first opened after the
+ * signal dropped would ask nothing at all and show its empty state ("No Groups Yet") for a walker
+ * who has groups.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -20,6 +25,7 @@ export function createQueryClient(): QueryClient {
         retryOnMount: false,
         refetchOnWindowFocus: false,
         refetchInterval: false,
+        networkMode: "offlineFirst",
       },
       mutations: { retry: false },
     },

@@ -21,6 +21,9 @@ export function useCharityChoice() {
       ).json()) as CharitySelectionResponse,
     onSuccess: async (answer) => {
       queryClient.setQueryData(CHARITY_SELECTION_KEY, answer);
+      // Read once more through the service worker, so that the copy it keeps for a visit with no
+      // signal is the new choice, not the one before it.
+      void queryClient.invalidateQueries({ queryKey: CHARITY_SELECTION_KEY });
       toast({
         title: "Charity Selected!",
         description: `You've chosen to support ${answer.charityName} in the beta.`,
