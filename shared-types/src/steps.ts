@@ -159,6 +159,8 @@ export const StepHistoryResponse = Type.Object({
       healthSteps: Type.Integer(),
       /** Added by hand with a photo. */
       manualSteps: Type.Integer(),
+      /** The walker's daily goal on that day: a goal changed later leaves the days before it alone. */
+      goal: Type.Integer(),
       /** Of the day's steps, those waiting for a check before they count for prizes; absent when none. */
       pendingSteps: Type.Optional(Type.Integer()),
       /** Why those steps wait, in fair play's words; absent when none wait. */

@@ -44,6 +44,8 @@ export interface ChartBar {
   unsentSteps: number;
   /** Days the month's average is over (the year's view only). */
   days?: number;
+  /** The day's own goal (a day's bar only): the goal it had then, not today's. */
+  goal?: number;
 }
 
 /** What a bar's steps were, in words: "Sat 21 Nov: 8,200 steps. This phone 6,000 · Apple Health 7,500". */
@@ -77,6 +79,7 @@ function dayBar(day: HistoryDay): ChartBar {
     manualSteps: day.manualSteps,
     pendingSteps: day.pendingSteps ?? 0,
     unsentSteps: Math.max(0, day.steps - counted),
+    goal: day.goal,
   };
 }
 
@@ -86,10 +89,11 @@ export function monthBars(days: readonly HistoryDay[]): ChartBar[] {
   for (const day of days) {
     const month = monthOfDay(day.date);
     const bar = months.get(month) ?? {
-      ...dayBar({ date: day.date, steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0 }),
+      ...dayBar({ date: day.date, steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0, goal: 0 }),
       key: month,
       label: formatMonth(month),
       days: 0,
+      goal: undefined,
     };
     const one = dayBar(day);
     bar.steps += one.steps;
@@ -210,7 +214,11 @@ function Bars({
   );
   const percent = (steps: number) => `${(Math.min(steps, top) / top) * 100}%`;
   const total = bars.reduce((sum, bar) => sum + bar.steps, 0);
-  const goalDays = view === "year" ? null : bars.filter((bar) => bar.steps >= goal).length;
+  // Each day is judged by the goal it had: raising the goal today leaves the days before it alone. A
+  // month (the year's view) is its average a day against today's goal.
+  // Today is judged by the goal as it stands now, which a change made today may have just set.
+  const reached = (bar: ChartBar) => bar.value >= (bar.key === today ? goal : (bar.goal ?? goal));
+  const goalDays = view === "year" ? null : bars.filter(reached).length;
   const first = bars[0];
   const last = bars.at(-1);
 
@@ -239,6 +247,11 @@ function Bars({
         {formatSteps(total)} steps
         {goalDays !== null && ` · daily goal reached on ${countOf(goalDays, "day")}`}
       </p>
+      {/* The goal's line is named here, not on the line, where its label would hide the newest bars. */}
+      <p aria-hidden="true" className="mt-1 flex items-center gap-2 text-xs font-semibold">
+        <span className="w-6 border-t-2 border-dashed border-ink" />
+        Goal {formatSteps(goal)}
+      </p>
       <div className="mt-6 flex h-44 gap-1">
         {/* As tall inside as the plot beside it, whose floor is above its bottom border. */}
         <div
@@ -257,7 +270,7 @@ function Bars({
           className="relative min-w-0 flex-1 cursor-pointer touch-manipulation border-b border-l border-line outline-offset-4"
           role="slider"
           tabIndex={0}
-          aria-label={`${VIEWS[view].picture}; the dashed line is your daily goal of ${formatSteps(goal)} steps. Use the arrow keys to read each bar.`}
+          aria-label={`${VIEWS[view].picture}; the dashed line is your daily goal of ${formatSteps(goal)} steps today. Use the arrow keys to read each bar.`}
           aria-valuemin={0}
           aria-valuemax={Math.max(0, bars.length - 1)}
           aria-valuenow={index}
@@ -270,7 +283,7 @@ function Bars({
             {bars.map((bar, barIndex) => (
               <div
                 key={bar.key}
-                className={`min-w-0 flex-1 rounded-t-sm ${bar.value >= goal ? "bg-brand-strong" : "bg-brand/60"} ${
+                className={`min-w-0 flex-1 rounded-t-sm ${reached(bar) ? "bg-brand-strong" : "bg-brand/60"} ${
                   barIndex === index ? "outline-2 outline-ink outline-solid" : ""
                 }`}
                 style={{ height: bar.value > 0 ? `max(2px, ${percent(bar.value)})` : 0 }}
@@ -281,11 +294,7 @@ function Bars({
             aria-hidden="true"
             className="pointer-events-none absolute inset-x-0 border-t border-dashed border-ink"
             style={{ bottom: percent(goal) }}
-          >
-            <span className="absolute right-0 bottom-0.5 rounded bg-surface/90 px-1 text-xs font-semibold">
-              Goal {formatSteps(goal)}
-            </span>
-          </div>
+          />
         </div>
       </div>
       {first && last && (
@@ -324,7 +333,7 @@ function Bars({
                 </th>
                 <td className="py-1 text-right tabular-nums">{formatSteps(bar.steps)}</td>
                 <td className="py-1 text-right tabular-nums">
-                  {view === "year" ? formatSteps(bar.value) : goalText(bar.steps >= goal, bar.key === today)}
+                  {view === "year" ? formatSteps(bar.value) : goalText(reached(bar), bar.key === today)}
                 </td>
               </tr>
             ))}

@@ -35,6 +35,7 @@ const history = {
     motionSteps: i * 400,
     healthSteps: 0,
     manualSteps: 0,
+    goal: 10_000,
   })),
 };
 

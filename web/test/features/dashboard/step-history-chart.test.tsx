@@ -21,6 +21,7 @@ const day = (date: string, steps: number, parts: Partial<HistoryDay> = {}): Hist
   motionSteps: steps,
   healthSteps: 0,
   manualSteps: 0,
+  goal: 8_000,
   ...parts,
 });
 /** The last 30 days to the 30th of November: the 1st walked 100, each day 100 more, today 12,000. */
@@ -60,6 +61,21 @@ describe("the step history chart", () => {
     // A day that is over did not reach its goal; today has not reached it yet.
     const goalOf = (row: number) => within(rows[row] as HTMLElement).getAllByRole("cell")[1]?.textContent;
     expect(goalOf(29)).toBe("Not reached");
+  });
+
+  it("judges each day by the goal it had, so raising the goal today leaves the days before it reached", () => {
+    // Two days of 9,000 on a goal of 8,000, then today the goal was raised to 12,000.
+    const days = [
+      day(addDays(TODAY, -2), 9_000),
+      day(addDays(TODAY, -1), 9_000),
+      day(TODAY, 9_000, { goal: 12_000 }),
+    ];
+    renderChart(days, 12_000);
+    expect(screen.getByText("Goal 12,000")).toBeTruthy();
+    const rows = within(screen.getByRole("table")).getAllByRole("row");
+    const goalOf = (row: number) => within(rows[row] as HTMLElement).getAllByRole("cell")[1]?.textContent;
+    expect([goalOf(1), goalOf(2), goalOf(3)]).toEqual(["Reached", "Reached", "Not yet"]);
+    expect(screen.getByText("27,000 steps · daily goal reached on 2 days")).toBeTruthy();
   });
 
   it("says today's goal is not reached yet, where a day that is over did not reach it", () => {

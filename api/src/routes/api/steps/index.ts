@@ -4,6 +4,7 @@ import {
   DEVICE_ID_PATTERN,
   DEVICE_ID_RULE,
   ErrorResponse,
+  goalOn,
   LocalStepSyncRequest,
   londonDay,
   londonMonth,
@@ -56,7 +57,7 @@ const NO_STEPS = { steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0 };
 export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Before the body is read (an upload is not received for nobody), and before validation.
   app.addHook("onRequest", app.requireUser);
-  const { ledger, eligibleSteps, manualEntries, reviews } = app.repositories;
+  const { ledger, eligibleSteps, manualEntries, reviews, habits } = app.repositories;
   const { badges } = app.services;
 
   const sync = async (userId: string, deviceId: string | undefined, body: StepSyncRequest) => {
@@ -144,7 +145,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const today = londonDay();
       const from = addDays(today, -(count - 1));
       const userId = signedInUser(request).id;
-      const parts = await ledger.dayParts(userId, from, today);
+      const [parts, goals] = await Promise.all([ledger.dayParts(userId, from, today), habits.goals(userId)]);
       const held = new Map(
         (await eligibleSteps.heldDays({ from, to: today, userId })).map((day) => [day.day, day]),
       );
@@ -158,7 +159,7 @@ export const stepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 pendingReasons: day.reasons.map((code) => ({ code, message: REVIEW_REASON_MESSAGES[code] })),
               }
             : {};
-        return { date, ...(parts.get(date) ?? NO_STEPS), ...waiting };
+        return { date, ...(parts.get(date) ?? NO_STEPS), goal: goalOn(goals, date), ...waiting };
       });
       return { days };
     },

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_PREFERENCES_PATH,
   addDays,
   STEP_HISTORY_DAYS_MAX,
   STEP_HISTORY_PATH,
@@ -59,6 +60,7 @@ describe.each(dialects)("a walker's step history (%s)", (dialect) => {
       motionSteps: 0,
       healthSteps: 0,
       manualSteps: 0,
+      goal: 10_000,
     });
 
     const year = (
@@ -68,6 +70,14 @@ describe.each(dialects)("a walker's step history (%s)", (dialect) => {
     expect(year.days[0]).toMatchObject({ date: addDays(TEST_TODAY, -365), steps: 4_321, motionSteps: 4_321 });
     // Without `days`, the last 30, as the dashboard always had.
     expect((await api.get(STEP_HISTORY_PATH)).json<StepHistoryResponse>().days).toHaveLength(30);
+  });
+
+  it("gives each day the goal it had: a goal raised today leaves the days before it alone", async () => {
+    const walker = await createSignedInWalker(testApp.app, "Goals");
+    const api = stepsClient(testApp.app, walker.cookie);
+    expect((await api.put(ACCOUNT_PREFERENCES_PATH, { dailyGoal: 12_000 })).statusCode).toBe(200);
+    const { days } = (await api.get(`${STEP_HISTORY_PATH}?days=3`)).json<StepHistoryResponse>();
+    expect(days.map((day) => day.goal)).toEqual([10_000, 10_000, 12_000]);
   });
 
   it("refuses a number of days it cannot answer with a 400 that says the range", async () => {
