@@ -243,7 +243,11 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     expect(verify.status).toBe(0);
 
     await page.goto(`${server.origin}/prize-draw/results/2026-13`);
-    await page.getByText("The month must be written YYYY-MM, e.g. 2026-03.").waitFor();
+    await page
+      .getByText(
+        "There is no such month: a month is written YYYY-MM, its number from 01 to 12, e.g. 2026-03.",
+      )
+      .waitFor();
     expect(visitorErrors).toEqual([]);
     await visitor.close();
   });

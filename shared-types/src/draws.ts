@@ -129,7 +129,7 @@ export type DrawRulesResponse = Static<typeof DrawRulesResponse>;
 export const DrawMonthParams = Type.Object({ month: Type.String({ maxLength: 20 }) });
 
 export const DRAW_MESSAGES = {
-  badMonth: "The month must be written YYYY-MM, e.g. 2026-03.",
+  badMonth: "There is no such month: a month is written YYYY-MM, its number from 01 to 12, e.g. 2026-03.",
   ticketsNotYet: "The ticket list is published once the month's draw has been run.",
   neverOpened: "There was no prize draw for that month: the month ended before a draw was set up for it.",
   monthOutOfRange:

@@ -8,6 +8,7 @@ import {
   formatMonth,
   formatNumber,
   londonDateTime,
+  londonMonth,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -26,6 +27,8 @@ const STATUS_TEXT: Record<DrawResults["status"], string> = {
   closed: "Closed: waiting to be drawn",
   drawn: "Drawn",
 };
+/** An open draw whose month has not begun: set up ahead, with nothing yet to count. */
+const NOT_BEGUN_TEXT = "Open from the 1st: the month has not begun";
 
 const MONTH = new RegExp(DRAW_MONTH_PATTERN);
 
@@ -60,7 +63,10 @@ export function DrawResultsPage() {
           The draw
         </h2>
         <p>
-          Status: <strong data-testid="draw-status">{STATUS_TEXT[draw.status]}</strong>
+          Status:{" "}
+          <strong data-testid="draw-status">
+            {draw.status === "open" && draw.month > londonMonth() ? NOT_BEGUN_TEXT : STATUS_TEXT[draw.status]}
+          </strong>
         </p>
         {draw.status === "open" && (
           <p data-testid="draw-closes">This draw closes on {londonDateTime(draw.closesAt)} (London time).</p>

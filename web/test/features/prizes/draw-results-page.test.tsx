@@ -32,6 +32,18 @@ describe("a month's public draw results", () => {
     expect(screen.queryByRole("heading", { name: "How to check this draw yourself" })).toBeNull();
   });
 
+  it("set up ahead for next month: says the month has not begun, not that entries are being counted", async () => {
+    server.use(
+      http.get(drawResultsPath("2026-12"), () =>
+        HttpResponse.json({ ...openDraw, month: "2026-12", closesAt: "2027-01-03T12:00:00.000Z" }),
+      ),
+    );
+    renderApp("/prize-draw/results/2026-12");
+    expect((await screen.findByTestId("draw-status")).textContent).toBe(
+      "Open from the 1st: the month has not begun",
+    );
+  });
+
   it("closed but not drawn: says it closed and that winners come with the draw", async () => {
     server.use(
       http.get(drawResultsPath("2026-10"), () =>
