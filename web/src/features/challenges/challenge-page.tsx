@@ -148,7 +148,9 @@ function FundraisingForm({ id }: { id: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const url = String(new FormData(event.currentTarget).get("url") ?? "").trim();
+    const typed = String(new FormData(event.currentTarget).get("url") ?? "").trim();
+    // An address typed as people say it ("justgiving.com/page/ada") is meant over https.
+    const url = typed === "" || /^[a-z][a-z0-9+.-]*:/i.test(typed) ? typed : `https://${typed}`;
     setProblem(null);
     fundraising.mutate(
       { id, url: url === "" ? null : url },
@@ -171,8 +173,10 @@ function FundraisingForm({ id }: { id: string }) {
         Address
         <input
           name="url"
-          type="url"
+          type="text"
           inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
           className="field"
           placeholder="https://www.justgiving.com/…"
         />

@@ -1,11 +1,13 @@
 import {
   CHALLENGES_PATH,
   type ChallengeItem,
+  challengeFundraisingPath,
   challengeLeaderboardPath,
   challengePath,
   challengeProgress,
 } from "@charity-steps/shared-types";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signedInAs } from "../../support/handlers";
@@ -126,5 +128,24 @@ describe("challenges", () => {
       "1Ada L35,000 steps5,000 steps waiting for a quick check",
       "2Ben K1,000 steps",
     ]);
+  });
+
+  it("takes a fundraising address typed without https://, as people say it, and saves it over https", async () => {
+    const item = challenge({});
+    const saved: unknown[] = [];
+    server.use(
+      signedInAs(testWalker),
+      http.get(challengePath(item.id), () => HttpResponse.json(item)),
+      http.get(challengeLeaderboardPath(item.id), () => HttpResponse.json({ items: [], nextCursor: null })),
+      http.put(challengeFundraisingPath(item.id), async ({ request }) => {
+        saved.push(await request.json());
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderApp(`/challenges/${item.id}`);
+    await user.type(await screen.findByLabelText("Address"), "justgiving.com/page/ada");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(saved).toEqual([{ url: "https://justgiving.com/page/ada" }]));
   });
 });
