@@ -200,6 +200,8 @@ function ChangeEmailForm() {
     },
   });
   const submit = handleSubmit((values) => {
+    // A new try replaces the answer to the last one: never a problem beside an old success.
+    setSent(null);
     if (!values.newEmail.trim() || !values.currentPassword) {
       return setProblem("Enter the new email and your current password.");
     }

@@ -132,6 +132,12 @@ describe("the account's sign-in details", () => {
       currentPassword: "long-walks-2026",
     });
     expect((screen.getByLabelText("New email") as HTMLInputElement).value).toBe("");
+    // Sent again without a password: the problem alone, not beside the last success.
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Enter the new email and your current password.",
+    );
+    expect(screen.queryByText(message)).toBeNull();
   });
 
   it("asks for both fields before sending a form", async () => {
