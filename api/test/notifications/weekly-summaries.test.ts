@@ -402,12 +402,21 @@ describe.each(dialects)("the week's summary (%s)", (dialect) => {
     }
     expect((await preferences(eve.cookie)).weeklyEmail).toBe(true);
     expect((await preferences(other.cookie)).weeklyEmail).toBe(true);
-    // Another kind, or no signature at all, is a 400 from the address's own checks.
-    const noKind = await testApp.app.inject({
-      method: "GET",
-      url: `${EMAIL_UNSUBSCRIBE_PATH}?u=${eve.user.id}`,
+    // A link cut short (no kind, no signature) is one that is not valid, whichever way it comes.
+    for (const method of ["GET", "POST"] as const) {
+      const noKind = await testApp.app.inject({ method, url: `${EMAIL_UNSUBSCRIBE_PATH}?u=${eve.user.id}` });
+      expect(noKind.statusCode, method).toBe(400);
+      expect(noKind.json().message, method).toBe(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
+    }
+    // A one-click body the route does not take is told what is wrong with it, not that the link is bad.
+    const wrongBody = await testApp.app.inject({
+      method: "POST",
+      url: `${link.pathname}${link.search}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: `List-Unsubscribe=${"x".repeat(65)}`,
     });
-    expect(noKind.statusCode).toBe(400);
+    expect(wrongBody.statusCode).toBe(400);
+    expect(wrongBody.json().message).toBe("List-Unsubscribe must be at most 64 characters.");
 
     // A person who opens a spoiled link in a browser is shown a page that says what to do, not JSON:
     // a tampered one, and one a mail client cut short.

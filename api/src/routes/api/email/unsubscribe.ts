@@ -129,11 +129,16 @@ export const emailUnsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => 
         request.body ??= {};
       },
       schema: { querystring: EmailUnsubscribeQuery, body: OneClickBody, response: htmlAnswer },
+      attachValidation: true,
     },
     async (request, reply) => {
+      const refused = request.validationError;
+      // A body that is not RFC 8058's is told what is wrong with it, as any call's would be.
+      if (refused && refused.validationContext !== "querystring") throw refused;
       const { u, kind, t } = request.query;
-      // The API's JSON error, as for any refused call: a browser shows its message as it is.
-      if (!(await unsubscribeLinks.verify(u, kind, t))) {
+      // A link spoiled on its way (cut short, a part missing) is a link that is not valid, as the
+      // GET says: the API's JSON error, whose message a browser shows as it is.
+      if (refused || !(await unsubscribeLinks.verify(u, kind, t))) {
         throw new BadRequestError(UNSUBSCRIBE_LINK_NOT_VALID_MESSAGE);
       }
       // A walker who has since deleted their account gets no mail to stop.
