@@ -214,7 +214,8 @@ const calendarDate = (day: DayString) => new Date(`${day}T00:00:00Z`);
 /** A calendar day as a person reads it: "Sat, 21 Nov 2026". */
 export function formatDay(day: DayString): string {
   const date = calendarDate(day);
-  return `${WEEKDAY_SHORT_NAMES[date.getUTCDay()]}, ${date.getUTCDate()} ${MONTH_SHORT_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  // The year as written (four digits), so that a date of the first millennium reads as one.
+  return `${WEEKDAY_SHORT_NAMES[date.getUTCDay()]}, ${date.getUTCDate()} ${MONTH_SHORT_NAMES[date.getUTCMonth()]} ${day.slice(0, 4)}`;
 }
 
 /** A calendar day in few letters, where many stand side by side: "Sat 21 Nov". */
@@ -226,13 +227,13 @@ export function formatShortDay(day: DayString): string {
 /** A calendar day in words, for certificates and letters: "5 September 2026". */
 export function formatLongDay(day: DayString): string {
   const date = calendarDate(day);
-  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()]} ${day.slice(0, 4)}`;
 }
 
 /** A calendar month (YYYY-MM) as a person reads it: "November 2026". */
 export function formatMonth(month: MonthString): string {
   const date = calendarDate(`${month}-15`);
-  return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  return `${MONTH_NAMES[date.getUTCMonth()]} ${month.slice(0, 4)}`;
 }
 
 /** A calendar day's date and short month: "5 Sept". */

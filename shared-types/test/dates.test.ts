@@ -228,6 +228,8 @@ describe("calendar days as a walker reads them", () => {
     });
     expect(wrong.slice(0, 5)).toEqual([]);
     expect(formatDay("2026-11-21")).toBe("Sat, 21 Nov 2026");
+    expect(formatDay("0000-01-01")).toBe("Sat, 1 Jan 0000");
+    expect(formatMonth("0050-03")).toBe("March 0050");
     expect(formatShortDay("2026-09-05")).toBe("Sat 5 Sept");
     expect(formatMonth("2026-11")).toBe("November 2026");
     expect(formatLongDay("2026-09-05")).toBe("5 September 2026");
