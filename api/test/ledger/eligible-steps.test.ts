@@ -212,6 +212,7 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       motionSteps: 3_000,
       healthSteps: 0,
       manualSteps: 14_000,
+      goal: 10_000,
       pendingSteps: 5_000,
       // Why, in fair play's words: the held entry's reasons.
       pendingReasons: held.reasons,
@@ -222,6 +223,7 @@ describe.each(dialects)("fair play: manual entries and eligible steps (%s)", (di
       motionSteps: 0,
       healthSteps: 0,
       manualSteps: 0,
+      goal: 10_000,
     });
 
     const list = await walker.api.get(MANUAL_ENTRIES_PATH);

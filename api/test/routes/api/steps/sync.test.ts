@@ -190,13 +190,21 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
     expect((await api.get("/api/steps/monthly")).json()).toEqual({ month: "2026-11", steps: 5_000 });
     const { days } = (await api.get("/api/steps/history")).json();
     expect(days).toHaveLength(30);
-    expect(days[0]).toEqual({ date: "2026-10-23", steps: 0, motionSteps: 0, healthSteps: 0, manualSteps: 0 });
+    expect(days[0]).toEqual({
+      date: "2026-10-23",
+      steps: 0,
+      motionSteps: 0,
+      healthSteps: 0,
+      manualSteps: 0,
+      goal: 10_000,
+    });
     expect(days.at(-1)).toEqual({
       date: TODAY,
       steps: 3_000,
       motionSteps: 3_000,
       healthSteps: 0,
       manualSteps: 0,
+      goal: 10_000,
     });
     expect(days.find((d: { date: string }) => d.date === "2026-10-31")).toEqual({
       date: "2026-10-31",
@@ -204,6 +212,7 @@ describe.each(dialects)("step syncs and totals (%s)", (dialect) => {
       motionSteps: 9_000,
       healthSteps: 0,
       manualSteps: 0,
+      goal: 10_000,
     });
     expect(days.reduce((sum: number, d: { steps: number }) => sum + d.steps, 0)).toBe(14_000);
   });
