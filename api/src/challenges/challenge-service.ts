@@ -114,11 +114,14 @@ export class ChallengeService {
       throw new NotFoundError("There is no such group.");
     }
     if (group.adminUserId !== userId) throw new ForbiddenError(CHALLENGE_MESSAGES.notAdmin);
-    const row = this.newRow(input, "group", groupId, userId, now);
-    if ((await this.deps.challenges.groupNotEnded(groupId, londonDay(now))) >= GROUP_RUNNING_CHALLENGES_MAX) {
-      throw new ConflictError(CHALLENGE_MESSAGES.tooManyRunning);
-    }
-    await this.deps.challenges.create(row, null);
+    const row = { ...this.newRow(input, "group", groupId, userId, now), group_id: groupId };
+    const outcome = await this.deps.challenges.createInGroup(
+      row,
+      londonDay(now),
+      GROUP_RUNNING_CHALLENGES_MAX,
+    );
+    if (outcome === "gone") throw new NotFoundError("There is no such group.");
+    if (outcome === "full") throw new ConflictError(CHALLENGE_MESSAGES.tooManyRunning);
     return this.itemOf(row, null, userId, now);
   }
 
@@ -184,15 +187,11 @@ export class ChallengeService {
     const challenge = await this.visible(id, userId);
     const today = londonDay(now);
     if (today > challenge.ends_on) throw new ConflictError(CHALLENGE_MESSAGES.ended);
-    const { challenges } = this.deps;
-    if (!(await challenges.member(id, userId))) {
-      if ((await challenges.membershipsOf(userId, today)).length >= CHALLENGES_JOINED_MAX) {
-        throw new ConflictError(CHALLENGE_MESSAGES.tooManyJoined);
-      }
-    }
-    const joined = await challenges.join(id, userId, now);
+    const outcome = await this.deps.challenges.join(id, userId, now, { today, max: CHALLENGES_JOINED_MAX });
+    if (outcome === "gone") throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
+    if (outcome === "full") throw new ConflictError(CHALLENGE_MESSAGES.tooManyJoined);
     this.deps.standings.forget(id);
-    return { joined, item: await this.item(id, userId, now) };
+    return { joined: outcome === "joined", item: await this.item(id, userId, now) };
   }
 
   async leave(id: string, userId: string, now = Date.now()): Promise<ChallengeItem> {

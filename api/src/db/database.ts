@@ -408,6 +408,15 @@ export async function holdWalker(
   if (dialect === "postgres") await sql`select id from users where id = ${userId} for update`.execute(trx);
 }
 
+/**
+ * True when `error` is a foreign-key violation on either dialect: the row written refers to one
+ * deleted meanwhile (a group, a challenge, a key), which is the caller's 404, not a fault.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  return error.code === "23503" || error.code === "SQLITE_CONSTRAINT_FOREIGNKEY";
+}
+
 /** True when `error` is a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof Error) || !("code" in error)) return false;

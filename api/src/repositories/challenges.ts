@@ -1,6 +1,6 @@
 import { type DayString, groupBy } from "@charity-steps/shared-types";
 import type { Kysely } from "kysely";
-import type { Database } from "../db/database.js";
+import { type Database, holdWalker, isForeignKeyViolation } from "../db/database.js";
 import type { ChallengeMembersTable, ChallengesTable } from "../db/schema/challenges.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { AuditEntry, AuditLogRepository } from "./audit-log.js";
@@ -47,6 +47,37 @@ export class ChallengesRepository {
       await trx.insertInto("challenges").values(row).execute();
       if (audit) await this.auditLog.append(trx, audit);
     });
+  }
+
+  /**
+   * Stores a group's new challenge unless the group has `max` not ended on `today` already: "full",
+   * or "gone" when the group was deleted meanwhile. The group's row is held until commit, so that
+   * admins' creates at once are counted one after another.
+   */
+  async createInGroup(
+    row: ChallengeRow & { group_id: number },
+    today: DayString,
+    max: number,
+  ): Promise<"created" | "full" | "gone"> {
+    try {
+      return await this.database.transaction(async (trx) => {
+        let held = trx.selectFrom("groups").select("id").where("id", "=", row.group_id);
+        if (this.database.dialect === "postgres") held = held.forUpdate();
+        if (!(await held.executeTakeFirst())) return "gone";
+        const { count } = await trx
+          .selectFrom("challenges")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where("group_id", "=", row.group_id)
+          .where("ends_on", ">=", today)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= max) return "full";
+        await trx.insertInto("challenges").values(row).execute();
+        return "created";
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return "gone";
+      throw error;
+    }
   }
 
   async update(
@@ -127,31 +158,54 @@ export class ChallengesRepository {
     return row !== undefined;
   }
 
-  /** How many of the group's challenges end on or after `today`. */
-  async groupNotEnded(groupId: number, today: DayString): Promise<number> {
-    const { count } = await this.db
-      .selectFrom("challenges")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("group_id", "=", groupId)
-      .where("ends_on", ">=", today)
-      .executeTakeFirstOrThrow();
-    return Number(count);
-  }
-
-  /** Adds the walker; false when they had joined already. */
-  async join(challengeId: string, userId: string, now: number): Promise<boolean> {
-    const result = await this.db
-      .insertInto("challenge_members")
-      .values({
-        challenge_id: challengeId,
-        user_id: userId,
-        joined_at: now,
-        completed_at: null,
-        fundraising_url: null,
-      })
-      .onConflict((conflict) => conflict.columns(["challenge_id", "user_id"]).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  /**
+   * Adds the walker: "member" when they had joined already, "full" when `limit` is given and they
+   * are in `limit.max` challenges not ended on `limit.today`, "gone" when the challenge was deleted
+   * meanwhile. The walker's row is held until commit, so that their joins at once (on any process)
+   * are counted one after another.
+   */
+  async join(
+    challengeId: string,
+    userId: string,
+    now: number,
+    limit?: { today: DayString; max: number },
+  ): Promise<"joined" | "member" | "full" | "gone"> {
+    try {
+      return await this.database.transaction(async (trx) => {
+        await holdWalker(trx, this.database.dialect, userId);
+        const member = await trx
+          .selectFrom("challenge_members")
+          .select("user_id")
+          .where("challenge_id", "=", challengeId)
+          .where("user_id", "=", userId)
+          .executeTakeFirst();
+        if (member) return "member";
+        if (limit) {
+          const { count } = await trx
+            .selectFrom("challenge_members as m")
+            .innerJoin("challenges as c", "c.id", "m.challenge_id")
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .where("m.user_id", "=", userId)
+            .where("c.ends_on", ">=", limit.today)
+            .executeTakeFirstOrThrow();
+          if (Number(count) >= limit.max) return "full";
+        }
+        await trx
+          .insertInto("challenge_members")
+          .values({
+            challenge_id: challengeId,
+            user_id: userId,
+            joined_at: now,
+            completed_at: null,
+            fundraising_url: null,
+          })
+          .execute();
+        return "joined";
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return "gone";
+      throw error;
+    }
   }
 
   async leave(challengeId: string, userId: string): Promise<void> {

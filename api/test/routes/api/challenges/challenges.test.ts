@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   BADGES_PATH,
   type BadgesResponse,
@@ -30,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CERTIFICATES_DRAWN_PER_MINUTE } from "../../../../src/challenges/challenge-service.js";
 import { READINGS_SHARED_MS } from "../../../../src/db/shared-readings.js";
 import { buildTestApp, createSignedInWalker, dialects, type TestApp } from "../../../helper.js";
-import { atMoment, TEST_NOW, useTestClock } from "../../../support/clock.js";
+import { atMoment, TEST_NOW, TEST_TODAY, useTestClock } from "../../../support/clock.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../../../support/operators.js";
 import { stepsClient, walkedOn } from "../../../support/steps.js";
 
@@ -326,6 +327,25 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
     expect(sixth.json().message).toBe(CHALLENGE_MESSAGES.tooManyRunning);
   });
 
+  it("counts an admin's challenges asked for at once one after another: five, never more", async () => {
+    const admin = await walker("Rae");
+    const group = (await admin.api.post("/api/groups", { name: "Racers" })).json();
+    const team = { ...challenge(), kind: "total_steps", target: 40_000 };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        admin.api.post(groupChallengesPath(group.id), { ...team, name: `At once ${index}` }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([...Array(5).fill(201), ...Array(7).fill(409)]);
+    const stored = await app.database.db
+      .selectFrom("challenges")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("group_id", "=", group.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.count)).toBe(GROUP_RUNNING_CHALLENGES_MAX);
+  });
+
   it("takes a fundraising page only on the listed sites, over https, from a walker in the challenge", async () => {
     const item = await createPublic({ name: "Fundraisers" });
     const eve = await walker("Eve");
@@ -576,5 +596,27 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
     // Leaving one makes room.
     await fay.api.post(challengeLeavePath(many[0]?.id ?? ""));
     expect((await fay.api.post(challengeJoinPath(last.id))).statusCode).toBe(201);
+  });
+
+  it("counts a walker's joins at once one after another, so the limit holds, and a challenge gone meanwhile is a 404", async () => {
+    const gus = await walker("Gus");
+    const room = 3;
+    const many = [];
+    for (let index = 0; index < CHALLENGES_JOINED_MAX - room + 6; index++) {
+      many.push(await createPublic({ name: `Race ${index}`, target: 1_000_000 }));
+    }
+    for (const each of many.slice(0, CHALLENGES_JOINED_MAX - room)) {
+      await app.repositories.challenges.join(each.id, gus.user.id, TEST_NOW.getTime());
+    }
+    const answers = await Promise.all(
+      many.slice(CHALLENGES_JOINED_MAX - room).map((each) => gus.api.post(challengeJoinPath(each.id))),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    const joined = await app.repositories.challenges.membershipsOf(gus.user.id, TEST_TODAY);
+    expect(joined).toHaveLength(CHALLENGES_JOINED_MAX);
+    // A challenge deleted between the look and the join (an operator's cancel) is not a fault.
+    expect(await app.repositories.challenges.join(randomUUID(), gus.user.id, TEST_NOW.getTime())).toBe(
+      "gone",
+    );
   });
 });
