@@ -130,7 +130,7 @@ export async function buildDataLayer(
   const auditLog = new AuditLogRepository(db);
   const users = new UsersRepository(db);
   const localAccounts = new LocalAccountsRepository(db);
-  const accountTokens = new AccountTokensRepository(db, dialect);
+  const accountTokens = new AccountTokensRepository(database);
   const mailOutbox = new MailOutboxRepository(database);
   const eligibleSteps = new EligibleSteps(database);
   const draws = new DrawsRepository(database, auditLog, eligibleSteps);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
-import type { DialectName } from "../db/database.js";
+import type { Database } from "../db/database.js";
 import type { AccountTokenKind, AccountTokensTable } from "../db/schema/account-tokens.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 
@@ -16,10 +16,15 @@ export function hashAccountToken(token: string): string {
  * checks it is unused and unexpired, so two requests racing with one link cannot both use it.
  */
 export class AccountTokensRepository {
-  constructor(
-    private readonly db: Kysely<DatabaseSchema>,
-    private readonly dialect: DialectName,
-  ) {}
+  constructor(private readonly database: Database) {}
+
+  private get db(): Kysely<DatabaseSchema> {
+    return this.database.db;
+  }
+
+  private get dialect() {
+    return this.database.dialect;
+  }
 
   /** A new token for `accountId`; the caller mails or sets it, and it is never seen again. */
   async issue(
@@ -28,9 +33,10 @@ export class AccountTokensRepository {
     email: string,
     ttlMs: number,
     now = Date.now(),
+    db: Kysely<DatabaseSchema> = this.db,
   ): Promise<string> {
     const token = randomBytes(32).toString("base64url");
-    await this.db
+    await db
       .insertInto("account_tokens")
       .values({
         token_hash: hashAccountToken(token),
@@ -76,9 +82,35 @@ export class AccountTokensRepository {
     return row && normalise(row);
   }
 
+  /**
+   * A new token of `kind` for `accountId` in place of its unused ones, in one transaction that holds
+   * the account's row: of two asked for at once (on any process), only the later one works, as a
+   * mail that says "the older link stops working" promises.
+   */
+  async replace(
+    kind: AccountTokenKind,
+    accountId: string,
+    email: string,
+    ttlMs: number,
+    now = Date.now(),
+  ): Promise<string> {
+    return this.database.transaction(async (trx) => {
+      if (this.dialect === "postgres") {
+        await trx.selectFrom("local_accounts").select("id").where("id", "=", accountId).forUpdate().execute();
+      }
+      await this.withdraw(accountId, [kind], now, trx);
+      return this.issue(kind, accountId, email, ttlMs, now, trx);
+    });
+  }
+
   /** An account's unused tokens of `kind` stop working (a newer link, or a reset, replaces them). */
-  async withdraw(accountId: string, kinds: AccountTokenKind[], now = Date.now()): Promise<void> {
-    await this.db
+  async withdraw(
+    accountId: string,
+    kinds: AccountTokenKind[],
+    now = Date.now(),
+    db: Kysely<DatabaseSchema> = this.db,
+  ): Promise<void> {
+    await db
       .updateTable("account_tokens")
       .set({ used_at: now })
       .where("account_id", "=", accountId)

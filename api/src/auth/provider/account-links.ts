@@ -100,8 +100,7 @@ export class AccountLinks {
 
   /** Mails a link confirming the account's email; earlier links of the kind stop working. */
   async sendEmailConfirmation(account: LocalAccount): Promise<void> {
-    await this.tokens.withdraw(account.id, ["email-confirmation"]);
-    const token = await this.tokens.issue(
+    const token = await this.tokens.replace(
       "email-confirmation",
       account.id,
       account.email,
@@ -145,8 +144,7 @@ export class AccountLinks {
       });
       return;
     }
-    await this.tokens.withdraw(account.id, ["email-change"]);
-    const token = await this.tokens.issue("email-change", account.id, newEmail, EMAIL_CONFIRMATION_TTL_MS);
+    const token = await this.tokens.replace("email-change", account.id, newEmail, EMAIL_CONFIRMATION_TTL_MS);
     const link = this.url(`${CONFIRM_EMAIL_PATH}/${token}`);
     await this.send({
       to: newEmail,

@@ -195,6 +195,32 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
     expect(mailsTo(env.smtp, `change.more.${walker.email}`)).toHaveLength(0);
   });
 
+  it("keeps one link working of two email changes asked for at once, so the account ends with one email", async () => {
+    const { walker, browser } = await signedUp();
+    const [first, second] = [`first.${walker.email}`, `second.${walker.email}`];
+    const asked = await Promise.all(
+      [first, second].map((newEmail) =>
+        postJson(browser, origin, ACCOUNT_EMAIL_PATH, { newEmail, currentPassword: walker.password }),
+      ),
+    );
+    expect(asked.map((each) => each.response.status)).toEqual([202, 202]);
+    const links = await Promise.all(
+      [first, second].map(async (to) => linkIn(await nthMailTo(env.smtp, to), origin, CONFIRM_EMAIL_PATH)),
+    );
+    const followed = await Promise.all(links.map((link) => followConfirmation(new TestBrowser(), link)));
+    // The later of the two replaced the earlier: one link changes the email, the other is used up.
+    expect(followed.map((each) => each.response.status).sort()).toEqual([200, 400]);
+    const { db } = env.server.app.database;
+    const user = await db.selectFrom("users").select("email").where("email", "in", [first, second]).execute();
+    const account = await db
+      .selectFrom("local_accounts")
+      .select("email")
+      .where("email", "in", [first, second])
+      .execute();
+    expect(user).toHaveLength(1);
+    expect(account).toEqual(user);
+  });
+
   it("keeps the account's email when the new address is taken between the request and the link", async () => {
     const { walker, browser } = await signedUp();
     const wanted = `wanted.${walker.email}`;
