@@ -49,6 +49,21 @@ export class SignInThrottleRepository {
     return wait;
   }
 
+  /**
+   * The milliseconds to wait when `key` has `limit` attempts or more in its window already, else 0:
+   * a look that counts nothing, for a caller that counts only the attempts that fail.
+   */
+  async waitFor(key: string, limit: number, now = Date.now()): Promise<number> {
+    const row = await this.db
+      .selectFrom("sign_in_failures")
+      .select(["failures", "window_started_at"])
+      .where("key", "=", key)
+      .where("window_started_at", ">", now - this.windowMs)
+      .executeTakeFirst();
+    if (!row || row.failures < limit) return 0;
+    return Math.max(1, Number(row.window_started_at) + this.windowMs - now);
+  }
+
   /** After a successful sign-in: `cleared` keys start afresh, and the attempt is taken back from `forgiven`. */
   async succeeded(cleared: string[], forgiven: string[]): Promise<void> {
     if (cleared.length > 0)

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { MAX_STEP_IMPORT_KEYS, STEP_IMPORT_KEY_PREFIX } from "@charity-steps/shared-types";
 import { type Kysely, sql } from "kysely";
-import { type Database, type DialectName, holdWalker } from "../db/database.js";
+import { type Database, type DialectName, holdWalker, isForeignKeyViolation } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
 import type { StepImportKeysTable } from "../db/schema/step-import-keys.js";
 import { hashSessionToken } from "./sessions.js";
@@ -119,9 +119,10 @@ export class StepImportKeysRepository {
   /**
    * Counts one call of the key in its current window (a window that has ended starts a new one), in
    * one statement, so that calls at once cannot all slip in under the limit. Resolves to the
-   * milliseconds until the window ends when this call is over `limit`, else 0.
+   * milliseconds until the window ends when this call is over `limit`, else 0; null when the key was
+   * removed since it was looked up.
    */
-  async countCall(keyId: string, limit: number, now = Date.now()): Promise<number> {
+  async countCall(keyId: string, limit: number, now = Date.now()): Promise<number | null> {
     const windowOver = sql<boolean>`step_import_calls.window_started_at <= ${now - this.callWindowMs}`;
     const row = await this.db
       .insertInto("step_import_calls")
@@ -133,7 +134,12 @@ export class StepImportKeysRepository {
         }),
       )
       .returning(["calls", "window_started_at"])
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow()
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) return null;
+        throw error;
+      });
+    if (row === null) return null;
     if (row.calls <= limit) return 0;
     return Math.max(1, Number(row.window_started_at) + this.callWindowMs - now);
   }

@@ -184,20 +184,26 @@ export const appleHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /**
-   * Before the body is read: the key must name a walker. Every call is counted against its network
-   * address first and a good key takes its call back, so an address sending wrong keys is stopped
-   * before they are hashed and looked up; then a good key's calls are counted against it.
+   * Before the body is read: the key must name a walker. An address that has sent
+   * BAD_KEY_CALLS_PER_MINUTE calls without a working key this minute is stopped before its key is
+   * hashed and looked up; only such calls count against it, so a burst of good calls (a Shortcut's
+   * days sent at once) is never refused by it. Then a good key's calls are counted against the key.
    */
   const requireImportKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const address = `step-import:${networkOf(request.ip)}`;
-    const wait = await badKeyThrottle.attempt([{ key: address, limit: BAD_KEY_CALLS_PER_MINUTE }]);
+    const wait = await badKeyThrottle.waitFor(address, BAD_KEY_CALLS_PER_MINUTE);
     if (wait > 0) throw tooManyRequests(reply, wait, APPLE_HEALTH_MESSAGES.tooManyBadKeys);
     const key = bearerKey(request.headers.authorization);
-    if (key === undefined) throw new UnauthorizedError(APPLE_HEALTH_MESSAGES.keyRequired);
-    const holder = await stepImportKeys.findHolder(key);
-    if (!holder) throw new UnauthorizedError(APPLE_HEALTH_MESSAGES.keyNotValid);
-    await badKeyThrottle.succeeded([], [address]);
+    const holder = key === undefined ? undefined : await stepImportKeys.findHolder(key);
+    const refuse = async (message: string) => {
+      await badKeyThrottle.attempt([{ key: address, limit: BAD_KEY_CALLS_PER_MINUTE }]);
+      return new UnauthorizedError(message);
+    };
+    if (key === undefined) throw await refuse(APPLE_HEALTH_MESSAGES.keyRequired);
+    if (!holder) throw await refuse(APPLE_HEALTH_MESSAGES.keyNotValid);
     const keyWait = await stepImportKeys.countCall(holder.keyId, IMPORT_CALLS_PER_MINUTE);
+    // Removed since it was looked up: as unknown as a key never made.
+    if (keyWait === null) throw await refuse(APPLE_HEALTH_MESSAGES.keyNotValid);
     if (keyWait > 0) throw tooManyRequests(reply, keyWait, APPLE_HEALTH_MESSAGES.tooManyCalls);
     request.stepImportKey = holder;
   };

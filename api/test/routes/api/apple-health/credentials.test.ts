@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { IMPORT_CALLS_PER_MINUTE } from "@charity-steps/shared-types";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -205,5 +205,20 @@ describe.each(dialects)("the import route's credentials (%s)", (dialect) => {
     } finally {
       vi.setSystemTime(NOW);
     }
+  });
+
+  it("never refuses a burst of good calls from one address for bad keys, and counts a key removed meanwhile as not valid", async () => {
+    const walker = await healthWalker(testApp.app);
+    const { key } = await walker.newKey();
+    const address = someAddress();
+    // More good calls at once than the address may send bad ones in a minute.
+    const answers = await Promise.all(
+      Array.from({ length: BAD_KEY_CALLS_PER_MINUTE + 10 }, (_, call) =>
+        importCall(testApp.app, { steps: 100 + call }, { key, remoteAddress: address }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    // A key removed between its look-up and its count is as unknown as one never made.
+    expect(await testApp.app.repositories.stepImportKeys.countCall(randomUUID(), 60)).toBeNull();
   });
 });
