@@ -34,6 +34,12 @@ export const errorsPlugin = fp(
           .send({ message: describeValidationErrors(error.validation, error.validationContext) });
       }
       const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
+      if (status === 503 && error instanceof AppError) {
+        // Busy by design (photos or exports queued to their limit, a draw's beacon not yet out): the
+        // caller is told to come back, and nothing failed.
+        request.log.warn({ status, reason: error.message }, "request put off");
+        return reply.status(status).send({ message: error.message });
+      }
       if (status >= 500) {
         request.log.error({ err: error }, "request failed");
         // Our own errors carry messages written for walkers; anything else may leak internals.
