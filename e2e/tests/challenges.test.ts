@@ -91,6 +91,10 @@ describe("challenges", () => {
     await row.getByRole("button", { name: "Move end" }).click();
     await page.locator("li.toast").filter({ hasText: "The end moved" }).waitFor();
     await expect.poll(() => row.textContent()).toContain(`to ${later}`);
+    // The audit log shows both changes at once, without a reload.
+    const log = page.getByRole("list", { name: "Operator actions, newest first" });
+    await log.getByRole("listitem").first().getByText("challenge.edit").waitFor();
+    await log.getByRole("listitem").nth(1).getByText("challenge.create").waitFor();
     expect(people[0]?.errors).toEqual([]);
   });
 

@@ -392,7 +392,7 @@ describe("the operator console's monthly draw", () => {
     await drawSection()
       .getByText(/Runner-up: the prize was not given again/)
       .waitFor();
-    await closeToast("Prize redrawn");
+    await closeToast("Prize not given again");
     await expectAccessible(page, "the operator's monthly draw, after redraws", { include: "main" });
     await screenshot(page, "95-operator-draw-nobody-left");
     expect(errors).toEqual([]);

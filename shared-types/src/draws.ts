@@ -85,6 +85,8 @@ export const DrawWinner = Type.Object({
   replaces: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Published once the winner has claimed: the name and county they chose to publish. */
   publicName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** The winner's days to claim ended without a claim (the prize may since have been redrawn). */
+  unclaimed: Type.Optional(Type.Literal(true)),
   county: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type DrawWinner = Static<typeof DrawWinner>;

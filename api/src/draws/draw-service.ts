@@ -139,6 +139,9 @@ export class DrawService {
         pick: Number(prize.pick),
         ...(prize.replaces_pick === null ? {} : { replaces: Number(prize.replaces_pick) }),
         ...(prize.status === "claimed" ? { publicName: prize.public_name, county: prize.county } : {}),
+        ...(prizeStatus(prize, now) === "expired" || prize.status === "redrawn"
+          ? { unclaimed: true as const }
+          : {}),
       })),
     };
   }

@@ -389,6 +389,13 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     const published = (await get(drawResultsPath(month))).json();
     const winner = published.winners.find((w: { ticket: string }) => w.ticket === prize.ticket);
     expect(winner).toMatchObject({ publicName: "A. Walker", county: "Kent" });
+    expect(winner.unclaimed).toBeUndefined();
+    // The prize left unclaimed past its days is published as such, not as still awaiting a claim.
+    const unclaimed = published.winners.find(
+      (w: { ticket: string }) => w.ticket === sleeper.prizes[0].ticket,
+    );
+    expect(unclaimed).toMatchObject({ unclaimed: true });
+    expect(unclaimed.publicName).toBeUndefined();
     expect(JSON.stringify(published)).not.toContain("1 High St");
 
     // A claimed prize is never redrawn; an unclaimed one is, by the next pick of the sequence.

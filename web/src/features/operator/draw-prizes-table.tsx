@@ -66,7 +66,7 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
       );
       setFocusOutcome((n) => n + 1);
       toast({
-        title: "Prize redrawn",
+        title: answer.prize ? "Prize redrawn" : "Prize not given again",
         description: answer.prize
           ? `${old.tier}: the new winner is ${winnerLine(answer.prize)}.`
           : `${old.tier}: every entrant has already won this month, so nobody was left to draw.`,

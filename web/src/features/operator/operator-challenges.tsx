@@ -7,7 +7,7 @@ import {
   OPERATOR_CHALLENGES_PATH,
   operatorChallengePath,
 } from "@charity-steps/shared-types";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Flag } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router-dom";
@@ -16,6 +16,15 @@ import { ConfirmDialog } from "../../components/confirm-dialog";
 import { apiRequest, serverMessage } from "../../lib/api-client";
 import { challengePagePath, paths } from "../../lib/paths";
 import { toast } from "../../lib/toast-store";
+import { AUDIT_LOG_KEY } from "./operator-queries";
+
+/** After an operator's change to a challenge: the list, and the audit log that records the change. */
+function refreshChallenges(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: [CHALLENGES_PATH] }),
+    queryClient.invalidateQueries({ queryKey: AUDIT_LOG_KEY }),
+  ]);
+}
 
 /**
  * Operators set public challenges (anyone may join them, and their totals are public), cancel one
@@ -26,7 +35,7 @@ export function OperatorChallenges() {
   const create = useMutation({
     mutationFn: async (input: ChallengeInput) =>
       (await (await apiRequest("POST", OPERATOR_CHALLENGES_PATH, input)).json()) as ChallengeItem,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [CHALLENGES_PATH] }),
+    onSuccess: () => refreshChallenges(queryClient),
   });
   return (
     <section className="card mt-4 space-y-3 p-4" aria-labelledby="operator-challenges-title">
@@ -65,7 +74,7 @@ function PublicChallengesList() {
   const challenges = useQuery<ChallengesResponse | null>({ queryKey: [CHALLENGES_PATH] });
   const today = londonDay();
   const [cancelling, setCancelling] = useState<ChallengeItem | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [CHALLENGES_PATH] });
+  const refresh = () => refreshChallenges(queryClient);
   const cancel = useMutation({
     mutationFn: async (id: string) => apiRequest("DELETE", operatorChallengePath(id)),
     onSuccess: refresh,

@@ -47,12 +47,12 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!fields.over18) {
-      setProblem("Record the claim only once the winner has confirmed that they are 18 or over.");
-      return;
-    }
     if (!fields.publicName.trim() || !fields.county.trim() || !fields.deliveryAddress.trim()) {
       setProblem("Fill in the name to publish, the county and where to send the prize.");
+      return;
+    }
+    if (!fields.over18) {
+      setProblem("Record the claim only once the winner has confirmed that they are 18 or over.");
       return;
     }
     const limits = [
@@ -82,10 +82,13 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
     <details className="draw-confirm mt-2">
       <summary className="cursor-pointer text-sm font-medium">Record their claim</summary>
       <form className="mt-2 space-y-2" onSubmit={submit} noValidate aria-describedby={ids.problem}>
-        <div className="field">
-          <label htmlFor={ids.name}>Name to publish (e.g. J. Smith)</label>
+        <div>
+          <label htmlFor={ids.name} className="block text-sm font-medium">
+            Name to publish (e.g. J. Smith)
+          </label>
           <input
             id={ids.name}
+            className="field"
             value={fields.publicName}
             aria-describedby={`${ids.name}-count`}
             onChange={(event) => set("publicName")(event.target.value)}
@@ -97,10 +100,13 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
             max={PRIZE_PUBLIC_NAME_MAX_CHARS}
           />
         </div>
-        <div className="field">
-          <label htmlFor={ids.county}>County</label>
+        <div>
+          <label htmlFor={ids.county} className="block text-sm font-medium">
+            County
+          </label>
           <input
             id={ids.county}
+            className="field"
             value={fields.county}
             aria-describedby={`${ids.county}-count`}
             onChange={(event) => set("county")(event.target.value)}
@@ -112,10 +118,13 @@ export function PostalClaimForm({ month, prize }: { month: string; prize: Operat
             max={PRIZE_COUNTY_MAX_CHARS}
           />
         </div>
-        <div className="field">
-          <label htmlFor={ids.address}>Where to send the prize</label>
+        <div>
+          <label htmlFor={ids.address} className="block text-sm font-medium">
+            Where to send the prize
+          </label>
           <textarea
             id={ids.address}
+            className="field"
             rows={3}
             value={fields.deliveryAddress}
             aria-describedby={`${ids.address}-count`}

@@ -9,6 +9,7 @@ import {
   formatNumber,
   londonDateTime,
   londonMonth,
+  PRIZE_CLAIM_DAYS,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -215,7 +216,8 @@ function Winners({ draw }: { draw: DrawResults }) {
 
 function winnerText(winner: DrawWinner, wasReplaced: boolean): string {
   if (winner.publicName) return winner.county ? `${winner.publicName}, ${winner.county}` : winner.publicName;
-  return wasReplaced ? "Unclaimed: this prize was redrawn" : "Awaiting claim";
+  if (wasReplaced) return "Unclaimed: this prize was redrawn";
+  return winner.unclaimed ? `Unclaimed: not claimed within ${PRIZE_CLAIM_DAYS} days` : "Awaiting claim";
 }
 
 function CheckIt({ month }: { month: string }) {

@@ -92,6 +92,23 @@ describe("a month's public draw results", () => {
     );
   });
 
+  it("says a prize whose days to claim ended without a claim, and that nobody else won, is unclaimed", async () => {
+    const winners = (drawnOctober.winners ?? []).filter((winner) => winner.replaces === undefined);
+    server.use(
+      http.get(drawResultsPath("2026-10"), () =>
+        HttpResponse.json({
+          ...drawnOctober,
+          winners: winners.map((winner) => (winner.publicName ? winner : { ...winner, unclaimed: true })),
+        }),
+      ),
+    );
+    renderApp("/prize-draw/results/2026-10");
+    const gold = within(await screen.findByRole("list", { name: "Gold winners" })).getAllByRole("listitem");
+    expect(gold.map((item) => item.textContent)).toEqual([
+      expect.stringContaining("Unclaimed: not claimed within 14 days"),
+    ]);
+  });
+
   it("says how many prizes of a tier went to nobody when fewer people were in the draw than prizes", async () => {
     server.use(
       http.get(drawResultsPath("2026-10"), () =>
