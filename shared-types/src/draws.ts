@@ -9,7 +9,7 @@ import {
   type MonthString,
 } from "./dates.js";
 import { ErrorResponse } from "./errors.js";
-import { MultiLineText, SingleLineText } from "./text.js";
+import { MultiLineText, SingleLineText, trimInvisible } from "./text.js";
 
 /**
  * The public record of a month's prize draw: `GET /api/draws/{YYYY-MM}` answers a `DrawResults`,
@@ -324,6 +324,15 @@ export const DRAW_CLAIM_MESSAGES = {
     "This prize was won by a walker, who claims it in the app: only a postal winner's claim is recorded here.",
   blankField: (field: string) => `${field} must not be blank.`,
 } as const;
+
+/**
+ * True when two tiers share a name as a reader sees it: "Gold", " Gold " and "gold" are one name on
+ * the public results.
+ */
+export function repeatsTierName(names: readonly string[]): boolean {
+  const seen = names.map((name) => trimInvisible(name).toLocaleLowerCase("en-GB"));
+  return new Set(seen).size !== seen.length;
+}
 
 export const DRAW_RUN_MESSAGES = {
   beforeClose: (closesAt: string) =>

@@ -27,6 +27,7 @@ import {
   type PrizeClaimRequest,
   type PrizeStatus,
   prizeClaimPagePath,
+  repeatsTierName,
   trimInvisible,
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
@@ -175,7 +176,7 @@ export class DrawService {
     }));
     if (clean.some((tier) => tier.name === ""))
       throw new BadRequestError(DRAW_CLAIM_MESSAGES.blankField("A tier's name"));
-    if (new Set(clean.map((tier) => tier.name)).size !== clean.length) {
+    if (repeatsTierName(clean.map((tier) => tier.name))) {
       throw new UnprocessableError(DRAW_RUN_MESSAGES.tierNamesRepeat);
     }
     if (clean.reduce((sum, tier) => sum + tier.prizes, 0) > DRAW_PRIZES_MAX) {

@@ -210,6 +210,12 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     ]);
     expect(twice.statusCode).toBe(422);
     expect(twice.json().message).toBe("Each tier needs its own name.");
+    // Two names that differ only in case read as one on the public results.
+    const cased = await put([
+      { name: "Platinum", prizes: 1, description: "A" },
+      { name: "platinum", prizes: 2, description: "B" },
+    ]);
+    expect(cased.statusCode).toBe(422);
     // A NUL in a name, or a bell in a description, would be published to everyone: refused.
     const nul = await put([{ name: "x\u0000y", prizes: 1, description: "A" }]);
     expect(nul.statusCode).toBe(400);

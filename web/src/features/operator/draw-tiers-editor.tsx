@@ -11,6 +11,7 @@ import {
   formatNumber,
   type OperatorDraw,
   operatorDrawTiersPath,
+  repeatsTierName,
 } from "@charity-steps/shared-types";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
@@ -40,8 +41,7 @@ function tiersProblem(tiers: DrawTier[]): string | null {
   if (tiers.some((tier) => overLimit(tier.description, DRAW_TIER_DESCRIPTION_MAX_CHARS))) {
     return tooLongMessage("A tier's description", DRAW_TIER_DESCRIPTION_MAX_CHARS);
   }
-  const names = tiers.map((tier) => tier.name.trim());
-  if (new Set(names).size !== names.length) return DRAW_RUN_MESSAGES.tierNamesRepeat;
+  if (repeatsTierName(tiers.map((tier) => tier.name))) return DRAW_RUN_MESSAGES.tierNamesRepeat;
   if (
     tiers.some((tier) => !Number.isInteger(tier.prizes) || tier.prizes < 0 || tier.prizes > DRAW_PRIZES_MAX)
   ) {
