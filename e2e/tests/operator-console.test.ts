@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
-import { createFakeClock, MID_MONTH_MOMENT, signUpMoment } from "../support/fake-clock.js";
+import { createFakeClock, signUpMoment } from "../support/fake-clock.js";
 import { inside, overflowOf } from "../support/layout.js";
 import { followConfirmation, linkIn } from "../support/mail-server.js";
 import { newSignedInWalker } from "../support/walker.js";
@@ -11,11 +11,14 @@ let server: AppServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-/** The server's clock: 10:00 in London on Wednesday 18 November 2026. */
+/**
+ * The server's clock: 10:00 in London on Wednesday 2 December 2026, the day before November's draw
+ * counts its tickets (noon on the 3rd).
+ */
 const clock = createFakeClock();
-const NOW = MID_MONTH_MOMENT;
-/** Last London month: still open to postal entries, and its 25th (the closing day) is past. */
-const month = "2026-10";
+const NOW = Date.parse("2026-12-02T10:00:00Z");
+/** Last London month: still open to postal entries until its draw closes, and its 25th (the closing day) is past. */
+const month = "2026-11";
 
 beforeAll(async () => {
   // The operator signs up at a moment ahead of the browser's real clock, so the sign-in pages'

@@ -32,6 +32,8 @@ export const OPERATOR_MESSAGES = {
     "That month's draw has not begun: entries can be recorded for this month or last month only.",
   monthCounted:
     "That month's tickets have already been counted for its draw: an entry recorded now would be in no draw.",
+  monthHadNoDraw:
+    "That month had no prize draw: it closed before a draw was set up for it, so an entry recorded now would be in no draw.",
   tooManyEntries: `You have recorded ${POSTAL_ENTRIES_PER_OPERATOR_PER_DAY} postal entries in the last 24 hours. Please try again later.`,
 } as const;
 

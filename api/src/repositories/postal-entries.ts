@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { OPERATOR_MESSAGES, type PostalEntry } from "@charity-steps/shared-types";
+import { drawClosesAt, OPERATOR_MESSAGES, type PostalEntry } from "@charity-steps/shared-types";
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../db/database.js";
 import type { DatabaseSchema } from "../db/schema/index.js";
@@ -74,6 +74,10 @@ export class PostalEntriesRepository {
       if (this.database.dialect === "postgres") draw = draw.forShare();
       const counted = await draw.executeTakeFirst();
       if (counted && counted.status !== "open") throw new ConflictError(OPERATOR_MESSAGES.monthCounted);
+      // No draw, and past the moment one would have counted its tickets: none can be set up now.
+      if (!counted && now >= drawClosesAt(entry.month).getTime()) {
+        throw new ConflictError(OPERATOR_MESSAGES.monthHadNoDraw);
+      }
 
       const recent = await trx
         .selectFrom("postal_entries")

@@ -66,6 +66,18 @@ describe.each(dialects)("operators (%s)", (dialect) => {
     operator = await walkerWithEmail(testApp.app, OPERATOR_EMAIL, true);
     unconfirmed = await walkerWithEmail(testApp.app, UNCONFIRMED_OPERATOR_EMAIL, false);
     walker = await walkerWithEmail(testApp.app, "walt.walker@example.org", true);
+    // Last month's draw, still open: the entries below are for it. (Past its close with no draw at
+    // all, an entry would be in none: see the last test.)
+    await testApp.app.database.db
+      .insertInto("draws")
+      .values({
+        month: lastMonth,
+        seed: "00",
+        commitment: "00",
+        status: "open",
+        created_at: TEST_NOW.getTime(),
+      })
+      .execute();
   });
   afterAll(async () => testApp?.close());
 
@@ -339,10 +351,7 @@ describe.each(dialects)("operators (%s)", (dialect) => {
     "refuses (409, nothing written) an entry for a month whose draw is %s: its tickets are counted",
     async (status) => {
       const { db } = testApp.app.database;
-      await db
-        .insertInto("draws")
-        .values({ month: lastMonth, seed: "00", commitment: "00", status, created_at: TEST_NOW.getTime() })
-        .execute();
+      await db.updateTable("draws").set({ status }).where("month", "=", lastMonth).execute();
       try {
         const [entries, audit] = [await count("postal_entries"), await count("audit_log")];
         const answer = await post(operator.cookie, entry({ fullName: "Too Late", email: null }));
@@ -350,10 +359,34 @@ describe.each(dialects)("operators (%s)", (dialect) => {
         expect(answer.json()).toEqual({ message: OPERATOR_MESSAGES.monthCounted });
         expect([await count("postal_entries"), await count("audit_log")]).toEqual([entries, audit]);
       } finally {
-        await db.deleteFrom("draws").where("month", "=", lastMonth).execute();
+        await db.updateTable("draws").set({ status: "open" }).where("month", "=", lastMonth).execute();
       }
       // An open draw takes entries again.
       expect((await post(operator.cookie, entry({ fullName: "In Time", email: null }))).statusCode).toBe(201);
     },
   );
+
+  it("refuses (409, nothing written) an entry for a month past its close that never had a draw", async () => {
+    const { db } = testApp.app.database;
+    const draw = await db
+      .selectFrom("draws")
+      .selectAll()
+      .where("month", "=", lastMonth)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom("draws").where("month", "=", lastMonth).execute();
+    try {
+      const [entries, audit] = [await count("postal_entries"), await count("audit_log")];
+      const answer = await post(operator.cookie, entry({ fullName: "No Draw", email: null }));
+      expect(answer.statusCode).toBe(409);
+      expect(answer.json()).toEqual({ message: OPERATOR_MESSAGES.monthHadNoDraw });
+      expect([await count("postal_entries"), await count("audit_log")]).toEqual([entries, audit]);
+    } finally {
+      await db.insertInto("draws").values(draw).execute();
+    }
+    // This month's draw, not yet set up, is still to come: its entries are taken.
+    expect(
+      (await post(operator.cookie, entry({ month: thisMonth, receivedOn: today, fullName: "Early" })))
+        .statusCode,
+    ).toBe(201);
+  });
 });
