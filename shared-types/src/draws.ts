@@ -334,6 +334,25 @@ export function repeatsTierName(names: readonly string[]): boolean {
   return new Set(seen).size !== seen.length;
 }
 
+/**
+ * The prizes of each tier that went to nobody: each person wins once, so with fewer people in the
+ * draw than prizes the last are not awarded. A redraw is the same prize again, not another. Tiers
+ * with every prize awarded are left out.
+ */
+export function unawardedPrizes(
+  results: Pick<DrawResults, "tiers" | "winners">,
+): { tier: string; count: number }[] {
+  return results.tiers
+    .map((tier) => ({
+      tier: tier.name,
+      count:
+        tier.prizes -
+        (results.winners ?? []).filter((winner) => winner.tier === tier.name && winner.replaces === undefined)
+          .length,
+    }))
+    .filter((tier) => tier.count > 0);
+}
+
 export const DRAW_RUN_MESSAGES = {
   beforeClose: (closesAt: string) =>
     `The draw cannot be run before it closes, at ${closesAt}: steps synced until then still count.`,

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: on a phone the prizes table is laid out as cards (display: block), which drops a table's semantics in some browsers; the explicit roles keep them.
 import {
+  countOf,
   type OperatorDraw,
   type OperatorPrize,
   operatorPrizeRedrawPath,
@@ -34,7 +35,16 @@ type Outcome = { kind: "won"; prize: OperatorPrize; tier: string } | { kind: "no
  * The month's prizes with who won each and where it stands. A prize unclaimed after the days to
  * claim can be redrawn: the next pick of the same sequence takes it, so the draw stays checkable.
  */
-export function DrawPrizesTable({ month, prizes }: { month: string; prizes: OperatorPrize[] }) {
+export function DrawPrizesTable({
+  month,
+  prizes,
+  notAwarded,
+}: {
+  month: string;
+  prizes: OperatorPrize[];
+  /** Each tier's prizes that went to nobody, as the public results say them. */
+  notAwarded: readonly { tier: string; count: number }[];
+}) {
   const queryClient = useQueryClient();
   const ids = { title: useId(), problem: useId() };
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -137,6 +147,12 @@ export function DrawPrizesTable({ month, prizes }: { month: string; prizes: Oper
           </p>
         )}
       </div>
+      {notAwarded.length > 0 && (
+        <p className="text-sm text-muted" data-testid="draw-not-awarded">
+          Not awarded, as fewer people were in the draw than there were prizes:{" "}
+          {notAwarded.map(({ tier, count }) => `${tier} ${countOf(count, "prize")}`).join(", ")}.
+        </p>
+      )}
       {prizes.length === 0 ? (
         <p className="text-sm text-muted">
           No prizes were drawn: there were no tickets, or no tiers with prizes.

@@ -7,6 +7,7 @@ import {
   londonMonth,
   type OperatorDraw,
   operatorDrawRunPath,
+  unawardedPrizes,
 } from "@charity-steps/shared-types";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, Clock, Dices, ExternalLink, Lock, Trophy } from "lucide-react";
@@ -279,7 +280,7 @@ function DrawMonth({ month }: { month: string }) {
               <ExternalLink aria-hidden="true" className="size-4" />
             </Link>
           </p>
-          <DrawPrizesTable month={month} prizes={prizes} />
+          <DrawPrizesTable month={month} prizes={prizes} notAwarded={unawardedPrizes(results)} />
         </div>
       )}
     </div>

@@ -10,6 +10,7 @@ import {
   londonDateTime,
   londonMonth,
   PRIZE_CLAIM_DAYS,
+  unawardedPrizes,
 } from "@charity-steps/shared-types";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -164,6 +165,7 @@ function Winners({ draw }: { draw: DrawResults }) {
     winners.flatMap((winner) => (winner.replaces === undefined ? [] : [winner.replaces])),
   );
   const tierNames = [...new Set([...draw.tiers.map((tier) => tier.name), ...winners.map((w) => w.tier)])];
+  const notAwarded = unawardedPrizes(draw);
   return (
     <section className="card mt-4 space-y-3 p-4" aria-labelledby="winners-heading">
       <h2 id="winners-heading" className="text-lg font-semibold">
@@ -172,10 +174,8 @@ function Winners({ draw }: { draw: DrawResults }) {
       {winners.length === 0 && <p>No prizes were won in this draw.</p>}
       {tierNames.map((tier) => {
         const tierWinners = winners.filter((winner) => winner.tier === tier);
-        // Each person wins once: with fewer people in the draw than prizes, the last go to nobody,
-        // and the page says so rather than leave them out. A redraw is the same prize again.
-        const prizes = draw.tiers.find((each) => each.name === tier)?.prizes ?? 0;
-        const unawarded = prizes - tierWinners.filter((winner) => winner.replaces === undefined).length;
+        // Prizes that went to nobody are said, rather than left out.
+        const unawarded = notAwarded.find((each) => each.tier === tier)?.count ?? 0;
         if (tierWinners.length === 0 && unawarded <= 0) return null;
         return (
           <div key={tier}>

@@ -541,6 +541,10 @@ describe("the operator console's monthly draw", () => {
     expect(rows[1]?.textContent).toContain("Mary O'Brien");
     expect(rows[1]?.textContent).toContain("1 High Street");
     expect(rows[1]?.textContent).toContain("Postal entry");
+    // Two people in the draw, nine prizes: the console says which went to nobody, as the public page does.
+    expect(within(section).getByTestId("draw-not-awarded").textContent).toBe(
+      "Not awarded, as fewer people were in the draw than there were prizes: Silver 2 prizes, Bronze 5 prizes.",
+    );
     expect(calls.filter((call) => call.url.startsWith(OPERATOR_AUDIT_LOG_PATH)).length).toBeGreaterThan(1);
   });
 
