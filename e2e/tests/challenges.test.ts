@@ -95,6 +95,23 @@ describe("challenges", () => {
     const log = page.getByRole("list", { name: "Operator actions, newest first" });
     await log.getByRole("listitem").first().getByText("challenge.edit").waitFor();
     await log.getByRole("listitem").nth(1).getByText("challenge.create").waitFor();
+
+    // One that starts tomorrow can be cancelled; the focus then goes to the section, not the page top.
+    await fillChallenge(section, { name: "Not Yet Begun", target: "10000" });
+    const starts = section.getByLabel("Starts on");
+    const tomorrow = new Date(Date.parse(`${await starts.inputValue()}T12:00:00Z`) + 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    await starts.fill(tomorrow);
+    await section.getByRole("button", { name: "Create Challenge" }).click();
+    const notYet = listed.filter({ hasText: "Not Yet Begun" });
+    await notYet.getByRole("button", { name: "Cancel challenge" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel challenge" }).click();
+    await expect.poll(() => notYet.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe("operator-challenges-title");
+    await log.getByRole("listitem").first().getByText("challenge.cancel").waitFor();
     expect(people[0]?.errors).toEqual([]);
   });
 

@@ -39,7 +39,11 @@ export function OperatorChallenges() {
   });
   return (
     <section className="card mt-4 space-y-3 p-4" aria-labelledby="operator-challenges-title">
-      <h2 id="operator-challenges-title" className="flex items-center gap-2 text-lg font-semibold">
+      <h2
+        id="operator-challenges-title"
+        tabIndex={-1}
+        className="flex items-center gap-2 text-lg font-semibold"
+      >
         <Flag aria-hidden="true" className="size-5 text-brand-strong" />
         Set a public challenge
       </h2>
@@ -77,7 +81,12 @@ function PublicChallengesList() {
   const refresh = () => refreshChallenges(queryClient);
   const cancel = useMutation({
     mutationFn: async (id: string) => apiRequest("DELETE", operatorChallengePath(id)),
-    onSuccess: refresh,
+    onSuccess: async () => {
+      await refresh();
+      // The button that asked is gone with its challenge: the focus goes to the section's heading,
+      // not to the top of the page.
+      document.getElementById("operator-challenges-title")?.focus();
+    },
     onError: (error) =>
       toast({
         title: "Not cancelled",
