@@ -12,6 +12,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * 503 by design: the server is busy with this kind of work (photos or exports queued to their
+ * limit, a draw's beacon round not yet out) and the caller is told to come back. Nothing failed.
+ */
+export class BusyError extends AppError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
+
 export class BadRequestError extends AppError {
   constructor(message: string) {
     super(400, message);

@@ -96,7 +96,7 @@ describe("importing an Apple Health export", () => {
     // A broken app's million steps in a minute, two days ago, are left out, and the walker told.
     await page
       .getByText(
-        "Left out 1 record that cannot be right: it ends before it starts, has a count below zero or a time or count that cannot be read, or holds more steps than anyone walks in its time.",
+        "Left out 1 record that cannot be right: it ends before it starts, has a count below zero, or an end or a count that cannot be read, or holds more steps than anyone walks in its time.",
         { exact: false },
       )
       .waitFor();

@@ -73,12 +73,12 @@ describe("a new walker's first days", () => {
     await page.getByText(/counts only while it is open with the screen on/).waitFor();
     await screenshot(page, "109-welcome-counting");
     await expectAccessible(page, "welcome: how will you count?");
-    // A reload keeps her place, and the browser's Back goes back a step.
+    // A reload keeps her place; Back goes back a step, and Next on again.
     await page.reload();
     await page.getByRole("heading", { name: "How will you count?" }).waitFor();
-    await page.goBack();
+    await page.getByRole("button", { name: "Back" }).click();
     await page.getByRole("heading", { name: "Choose your charity" }).waitFor();
-    await page.goForward();
+    await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "How will you count?" }).waitFor();
 
     await page.getByRole("button", { name: "Next" }).click();
@@ -94,6 +94,11 @@ describe("a new walker's first days", () => {
 
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     expect(await page.getByTestId("today-goal-text").textContent()).toBe("0 of 8,000 steps today");
+    // Done, the welcome is not in the way back: the browser's Back does not open one of its steps.
+    await page.goBack();
+    expect(new URL(page.url()).pathname).not.toBe("/welcome");
+    await page.goForward();
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
     // Welcomed once: the home screen no longer sends the walker to the welcome.
     await page.goto(`${server.origin}/`);
     await page.getByTestId("today-goal-text").waitFor();

@@ -126,7 +126,8 @@ export const EMAIL_MAX_CHARS = 254;
  * One @ with text either side and a dot after it, and no space or invisible formatting character
  * (a zero-width space or a direction mark inside makes a look-alike of someone else's address).
  */
-const emailAddress = /^[^\s@\p{Cf}]+@[^\s@\p{Cf}]+\.[^\s@\p{Cf}]+$/u;
+const emailAddress =
+  /^[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+@[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+\.[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+$/u;
 
 /** True for text shaped like an email address, no longer than `EMAIL_MAX_CHARS`. */
 export function isEmailAddress(text: string): boolean {

@@ -67,6 +67,7 @@ describe("isPlainText and isEmailAddress", () => {
       "ada@exa\u200Bmple.org",
       "\u200Fada@example.org",
       "ad\u00ADa@example.org",
+      "ada@exa\u3164mple.org",
     ]) {
       expect(isEmailAddress(address), JSON.stringify(address)).toBe(false);
     }

@@ -32,7 +32,14 @@ import {
 } from "@charity-steps/shared-types";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.js";
-import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "../errors.js";
+import {
+  AppError,
+  BadRequestError,
+  BusyError,
+  ConflictError,
+  NotFoundError,
+  UnprocessableError,
+} from "../errors.js";
 import { mailLayout } from "../mail/mail.js";
 import type { Notice, Notifier } from "../notifications/notifier.js";
 import {
@@ -217,7 +224,7 @@ export class DrawService {
         this.deps.log.warn({ err: error, month }, "draw: the beacon round could not be fetched");
         throw new AppError(503, `${DRAW_RUN_MESSAGES.beaconUnavailable} (${error.message})`);
       }
-      if (round === "not-yet") throw new AppError(503, DRAW_RUN_MESSAGES.beaconUnavailable);
+      if (round === "not-yet") throw new BusyError(DRAW_RUN_MESSAGES.beaconUnavailable);
       beacon = round;
     }
 

@@ -1,4 +1,4 @@
-import { AppError, BadRequestError, UnsupportedMediaTypeError } from "../errors.js";
+import { BadRequestError, BusyError, UnsupportedMediaTypeError } from "../errors.js";
 import { BoundedQueue } from "./bounded-queue.js";
 
 /** What a walker may prove steps with, recognised by the file's bytes (never its name or declared type). */
@@ -38,10 +38,10 @@ export const PHOTOS_BUSY_RETRY_AFTER_SECONDS = 5;
 export const photoQueue = new BoundedQueue(PHOTO_QUEUE_CONCURRENCY, PHOTO_QUEUE_WAITING);
 
 /** The photo queue is full: 503, with how long to wait before sending again. */
-export class PhotosBusyError extends AppError {
+export class PhotosBusyError extends BusyError {
   readonly retryAfterSeconds = PHOTOS_BUSY_RETRY_AFTER_SECONDS;
   constructor() {
-    super(503, PHOTOS_BUSY_MESSAGE);
+    super(PHOTOS_BUSY_MESSAGE);
   }
 }
 

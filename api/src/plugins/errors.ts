@@ -1,7 +1,7 @@
 import { PHOTO_TOO_LARGE_MESSAGE } from "@charity-steps/shared-types";
 import type { FastifyError } from "fastify";
 import fp from "fastify-plugin";
-import { AppError } from "../errors.js";
+import { AppError, BusyError } from "../errors.js";
 import { describeValidationErrors } from "./validation-messages.js";
 
 export const BODY_TOO_LARGE_MESSAGE = "The request body is larger than this request takes.";
@@ -34,9 +34,7 @@ export const errorsPlugin = fp(
           .send({ message: describeValidationErrors(error.validation, error.validationContext) });
       }
       const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
-      if (status === 503 && error instanceof AppError) {
-        // Busy by design (photos or exports queued to their limit, a draw's beacon not yet out): the
-        // caller is told to come back, and nothing failed.
+      if (error instanceof BusyError) {
         request.log.warn({ status, reason: error.message }, "request put off");
         return reply.status(status).send({ message: error.message });
       }

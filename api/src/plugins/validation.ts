@@ -75,14 +75,27 @@ export const validationPlugin = fp(
 
 type NumericField = { type: "integer" | "number"; schema: object };
 
-/** The fields of an object schema that hold numbers (a path's or a query's parts), by name. */
+type PropertySchema = { type?: unknown; anyOf?: PropertySchema[]; oneOf?: PropertySchema[] };
+
+/** The types a property's schema takes: its own, or its union's members' (TypeBox's `Union`). */
+function typesOf(schema: PropertySchema): unknown[] {
+  if (Array.isArray(schema.type)) return schema.type;
+  if (schema.type !== undefined) return [schema.type];
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap(typesOf);
+}
+
+/**
+ * The fields of an object schema that hold only numbers (a path's or a query's parts), by name: a
+ * field whose every type is a number, a union of numbers included. A field that may also be text
+ * is the schema's to judge.
+ */
 function numericFields(schema: unknown): Map<string, NumericField> {
   const fields = new Map<string, NumericField>();
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const properties = (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
   for (const [name, property] of Object.entries(properties)) {
-    if (property.type === "integer" || property.type === "number") {
-      fields.set(name, { type: property.type, schema: property });
-    }
+    const types = typesOf(property);
+    if (types.length === 0 || !types.every((type) => type === "integer" || type === "number")) continue;
+    fields.set(name, { type: types.includes("number") ? "number" : "integer", schema: property });
   }
   return fields;
 }

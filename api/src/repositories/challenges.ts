@@ -60,7 +60,7 @@ export class ChallengesRepository {
     max: number,
   ): Promise<"created" | "full" | "gone"> {
     try {
-      return await this.database.transaction(async (trx) => {
+      return await this.database.writeTransaction(async (trx) => {
         let held = trx.selectFrom("groups").select("id").where("id", "=", row.group_id);
         if (this.database.dialect === "postgres") held = held.forUpdate();
         if (!(await held.executeTakeFirst())) return "gone";
@@ -171,7 +171,7 @@ export class ChallengesRepository {
     limit?: { today: DayString; max: number },
   ): Promise<"joined" | "member" | "full" | "gone"> {
     try {
-      return await this.database.transaction(async (trx) => {
+      return await this.database.writeTransaction(async (trx) => {
         await holdWalker(trx, this.database.dialect, userId);
         const member = await trx
           .selectFrom("challenge_members")

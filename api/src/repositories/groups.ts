@@ -73,7 +73,7 @@ export class GroupsRepository {
   async create(input: NewGroup, now = Date.now()): Promise<Group | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const id = await this.database.transaction(async (trx) => {
+        const id = await this.database.writeTransaction(async (trx) => {
           if (await this.groupsFull(trx, input.adminUserId)) return undefined;
           const { id } = await trx
             .insertInto("groups")
@@ -159,7 +159,7 @@ export class GroupsRepository {
       .where("join_code", "=", joinCode)
       .executeTakeFirst();
     if (!found) return { kind: "unknown-code" };
-    const joined = await this.database.transaction(async (trx) => {
+    const joined = await this.database.writeTransaction(async (trx) => {
       // The walker's row is held first, so that two joins of one group at once see each other.
       const full = await this.groupsFull(trx, userId);
       const member = await trx

@@ -66,7 +66,7 @@ export class StepImportKeysRepository {
       created_at: now,
       last_used_at: null,
     };
-    return this.database.transaction(async (trx) => {
+    return this.database.writeTransaction(async (trx) => {
       await holdWalker(trx, this.dialect, userId);
       const { held } = await trx
         .selectFrom("step_import_keys")

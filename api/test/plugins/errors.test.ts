@@ -1,5 +1,6 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+import { AppError } from "../../src/errors.js";
 import { PHOTOS_BUSY_MESSAGE, PhotosBusyError } from "../../src/images/proof-photo.js";
 import { errorsPlugin, SERVER_ERROR_MESSAGE } from "../../src/plugins/errors.js";
 import { logCapture } from "../support/smtp-server.js";
@@ -24,6 +25,14 @@ describe("the error handler's log", () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ message: PHOTOS_BUSY_MESSAGE });
     expect(levels).toEqual([40]);
+  });
+
+  it("logs a 503 that is no busy answer (a beacon misconfigured, say) as an error", async () => {
+    const { response, levels } = await appThrowing(
+      new AppError(503, "The draw's beacon could not be reached."),
+    );
+    expect(response.statusCode).toBe(503);
+    expect(levels).toEqual([50]);
   });
 
   it("logs a fault as an error, and shows the caller nothing of it", async () => {

@@ -1,4 +1,8 @@
+import Fastify from "fastify";
+import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorsPlugin } from "../../src/plugins/errors.js";
+import { validationPlugin } from "../../src/plugins/validation.js";
 import { buildTestApp, dialects, type TestApp } from "../helper.js";
 import { OPERATOR_EMAIL, OPERATOR_ENV, walkerWithEmail } from "../support/operators.js";
 
@@ -73,5 +77,27 @@ describe.each(dialects)("numbers in query strings (%s)", (dialect) => {
     });
     expect(reviews.statusCode).toBe(400);
     expect(reviews.json().message).toBe("page must be a whole number.");
+  });
+});
+
+describe("numbers in a query, on a route of its own", () => {
+  it("holds a field that is a union of numbers to digits too", async () => {
+    const app = Fastify({ logger: false });
+    await app.register(validationPlugin);
+    await app.register(errorsPlugin);
+    app.get(
+      "/n",
+      {
+        schema: {
+          querystring: Type.Object({ n: Type.Union([Type.Integer({ maximum: 9 }), Type.Literal(100)]) }),
+        },
+      },
+      async (request) => request.query,
+    );
+    expect((await app.inject({ method: "GET", url: "/n?n=100" })).json()).toEqual({ n: 100 });
+    const hex = await app.inject({ method: "GET", url: "/n?n=0x64" });
+    expect(hex.statusCode).toBe(400);
+    expect(hex.json().message).toBe("n must be a number.");
+    await app.close();
   });
 });

@@ -28,8 +28,9 @@ export function WelcomePage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const step = stepOf(params);
-  // Each step is an entry in the browser's history: its Back button goes back a step.
-  const goTo = (next: number) => setParams(next === 0 ? {} : { step: String(next + 1) });
+  // The step replaces the address rather than adding to the browser's history: once the welcome is
+  // done, the browser's Back leaves it instead of opening one of its steps again.
+  const goTo = (next: number) => setParams(next === 0 ? {} : { step: String(next + 1) }, { replace: true });
   const preferences = usePreferences();
   const [goal, setGoal] = useState<number | null>(null);
   const shownGoal = goal ?? preferences.data?.dailyGoal ?? DEFAULT_DAILY_GOAL;

@@ -16,7 +16,7 @@ import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { Type } from "typebox";
 import { builtInIssuerOf } from "../../../auth/provider/provider.js";
 import { describeBrowser, signedInUser } from "../../../auth/sessions.js";
-import { AppError, BadRequestError } from "../../../errors.js";
+import { AppError, BadRequestError, BusyError } from "../../../errors.js";
 import { notificationItem } from "../../../notifications/notifier.js";
 import { endpointOrigin } from "../../../notifications/push-endpoints.js";
 import type { ExportDay } from "../../../repositories/account-data.js";
@@ -217,7 +217,7 @@ export const accountDataRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (exporting.has(user.id)) throw new AppError(429, ACCOUNT_MESSAGES.exportRunning);
       if (exporting.size >= MAX_CONCURRENT_EXPORTS) {
         reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
-        throw new AppError(503, ACCOUNT_MESSAGES.exportBusy);
+        throw new BusyError(ACCOUNT_MESSAGES.exportBusy);
       }
       exporting.add(user.id);
       const zip = new ZipStream(app.connectionLimits.stalledDownloadMs);

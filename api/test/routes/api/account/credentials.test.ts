@@ -219,6 +219,31 @@ describe.each(dialects)("changing a built-in account's password and email (%s)",
       .execute();
     expect(user).toHaveLength(1);
     expect(account).toEqual(user);
+
+    // However many links are asked for at once, one works: each replaces the last whole.
+    const { id } = await db
+      .selectFrom("local_accounts")
+      .select("id")
+      .where("email", "in", [first, second])
+      .executeTakeFirstOrThrow();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        env.server.app.repositories.accountTokens.replace(
+          "email-change",
+          id,
+          `n${n}.${walker.email}`,
+          60_000,
+        ),
+      ),
+    );
+    const working = await db
+      .selectFrom("account_tokens")
+      .select("email")
+      .where("account_id", "=", id)
+      .where("kind", "=", "email-change")
+      .where("used_at", "is", null)
+      .execute();
+    expect(working).toHaveLength(1);
   });
 
   it("keeps the account's email when the new address is taken between the request and the link", async () => {

@@ -27,7 +27,7 @@ const DELIVERY_TEXT: Record<ImportDelivery | "sending", string> = {
 /** What the import left out of the accepted days because no phone or watch could have measured it. */
 function leftOut(records: number): string {
   const each = records === 1 ? "it" : "each";
-  return `Left out ${countOf(records, "record")} that cannot be right: ${each} ends before it starts, has a count below zero or a time or count that cannot be read, or holds more steps than anyone walks in its time.`;
+  return `Left out ${countOf(records, "record")} that cannot be right: ${each} ends before it starts, has a count below zero, or an end or a count that cannot be read, or holds more steps than anyone walks in its time.`;
 }
 
 /**

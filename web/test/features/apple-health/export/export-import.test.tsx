@@ -116,7 +116,7 @@ describe("HealthExportImport", () => {
     const status = await screen.findByRole("status");
     await waitFor(() =>
       expect(status.textContent).toBe(
-        "Imported 1 day of steps from Apple Health. They are on your Charity Steps total now. Left out 2 records that cannot be right: each ends before it starts, has a count below zero or a time or count that cannot be read, or holds more steps than anyone walks in its time.",
+        "Imported 1 day of steps from Apple Health. They are on your Charity Steps total now. Left out 2 records that cannot be right: each ends before it starts, has a count below zero, or an end or a count that cannot be read, or holds more steps than anyone walks in its time.",
       ),
     );
     const syncs = requests.filter((request) => request.url === "/api/steps/sync");
