@@ -98,13 +98,19 @@ export function sentenceCase(text: string): string {
   return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
 }
 
+/** The Hangul fillers: letters that render as blank space in most fonts. */
+const HANGUL_FILLERS = "\\u115F\\u1160\\u3164\\uFFA0";
+
 /**
  * Space, or a character that shows nothing on its own: the zero-width space and joiners, the word
  * joiner, the left-to-right, right-to-left and Arabic letter marks, the soft hyphen, the Mongolian
- * vowel separator, and the Hangul fillers (which render as blank space in most fonts).
+ * vowel separator, and the Hangul fillers.
  */
-const invisible = (character: string) =>
-  /^[\s\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2060\u3164\uFFA0]$/u.test(character);
+const invisibleCharacter = /* @__PURE__ */ new RegExp(
+  `^[\\s\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u2060${HANGUL_FILLERS}]$`,
+  "u",
+);
+const invisible = (character: string) => invisibleCharacter.test(character);
 
 /**
  * `text` without the space and invisible characters at its ends: a name of a zero-width space alone
@@ -126,8 +132,8 @@ export const EMAIL_MAX_CHARS = 254;
  * One @ with text either side and a dot after it, and no space or invisible formatting character
  * (a zero-width space or a direction mark inside makes a look-alike of someone else's address).
  */
-const emailAddress =
-  /^[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+@[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+\.[^\s@\p{Cf}\u115F\u1160\u3164\uFFA0]+$/u;
+const EMAIL_PART = `[^\\s@\\p{Cf}${HANGUL_FILLERS}]+`;
+const emailAddress = /* @__PURE__ */ new RegExp(`^${EMAIL_PART}@${EMAIL_PART}\\.${EMAIL_PART}$`, "u");
 
 /** True for text shaped like an email address, no longer than `EMAIL_MAX_CHARS`. */
 export function isEmailAddress(text: string): boolean {

@@ -28,7 +28,7 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     case "required":
       return `${join(field, String(params.missingProperty))} is required.`;
     case "additionalProperties":
-      return `${join(field, String(params.additionalProperty))} is not a field this request takes.`;
+      return `${join(field, String(params.additionalProperty))} ${NOT_A_FIELD}`;
     case "type":
       return `${field} must be ${typeNames(params.type)}.`;
     case "minimum":
@@ -86,9 +86,11 @@ function callersFieldName(name: string): string {
   return `${characters.slice(0, FIELD_NAME_SHOWN_MAX).join("")}…`;
 }
 
+const NOT_A_FIELD = "is not a field this request takes.";
+
 /** What a request is told of a top-level field it sent that it does not take. */
 export function notAField(name: string): string {
-  return `${callersFieldName(name)} is not a field this request takes.`;
+  return `${callersFieldName(name)} ${NOT_A_FIELD}`;
 }
 
 /** JSON's types as a person names them: "a whole number", "text", "true or false". */
