@@ -5,6 +5,7 @@ import {
   launchChromium,
   phoneContext,
   screenshot,
+  showTheme,
   watchForErrors,
   withoutOfflineNoise,
 } from "../support/chromium.js";
@@ -130,6 +131,52 @@ describe("the signal dropping during a visit", () => {
     expect(await phone.getByRole("button", { name: "Selected: Crohn's & Colitis UK" }).count()).toBe(1);
     expect(withoutOfflineNoise(phoneErrors)).toEqual([]);
     await phone.context().close();
+  });
+});
+
+describe("settings saved online, then opened with no signal", () => {
+  it("shows the goal and switches as they were saved, not as they were first read", async () => {
+    const settings = await phoneContext(browser);
+    try {
+      const phone = await settings.newPage();
+      const phoneErrors = watchForErrors(phone);
+      await newSignedInWalker(phone, server.origin, { firstName: "Sian", lastName: "Settings" });
+      await phone.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      // Read once through the worker as they were, then changed on the same screen.
+      await phone.goto(`${server.origin}/account`);
+      const goalSection = phone.getByRole("region", { name: "Your daily goal" });
+      const goal = goalSection.getByLabel("Steps a day");
+      await expect.poll(() => goal.inputValue()).toBe("10000");
+      await goal.fill("12000");
+      await goalSection.getByRole("button", { name: "Save goal" }).click();
+      await phone.getByText("Daily goal saved").first().waitFor();
+      const notifications = phone.getByRole("region", { name: "Notifications" });
+      const goalPush = notifications.getByRole("checkbox", { name: "Daily goal reached: push" });
+      expect(await goalPush.isChecked()).toBe(true);
+      const switchSaved = phone.waitForResponse(
+        (response) =>
+          response.request().method() === "PUT" &&
+          new URL(response.url()).pathname === "/api/notifications/preferences",
+      );
+      await goalPush.uncheck();
+      expect((await switchSaved).status()).toBe(200);
+
+      await settings.setOffline(true);
+      await phone.reload();
+      await phone.getByRole("heading", { level: 1, name: "Account" }).waitFor();
+      await expect.poll(() => goal.inputValue()).toBe("12000");
+      await goalPush.waitFor();
+      expect(await goalPush.isChecked()).toBe(false);
+      await goalSection.scrollIntoViewIfNeeded();
+      await screenshot(phone, "22d-account-settings-offline-light", { fullPage: false });
+      await showTheme(phone, "dark");
+      await screenshot(phone, "22d-account-settings-offline-dark", { fullPage: false });
+      expect(withoutOfflineNoise(phoneErrors)).toEqual([]);
+    } finally {
+      await settings.close();
+    }
   });
 });
 

@@ -1,4 +1,9 @@
-import { CHARITY_IMPACT_PATH, OPERATOR_API_PREFIX } from "@charity-steps/shared-types";
+import {
+  ACCOUNT_PREFERENCES_PATH,
+  CHARITY_IMPACT_PATH,
+  NOTIFICATION_PREFERENCES_PATH,
+  OPERATOR_API_PREFIX,
+} from "@charity-steps/shared-types";
 
 /*
  * What is cached where. The API answers every read `Cache-Control: no-store`, so the browser's HTTP
@@ -39,5 +44,23 @@ export function isCachedApiRead(url: URL, origin: string, method: string): boole
     !NOT_CACHED.has(url.pathname) &&
     !NOT_CACHED_PREFIXES.some((prefix) => url.pathname.startsWith(prefix)) &&
     !PHOTO_PATH.test(url.pathname)
+  );
+}
+
+/**
+ * Saves whose answer is all of what a read of the same address answers: the walker's settings
+ * (goal, theme, emails) and their notification preferences. The screens show a save's answer
+ * without reading again, so the worker keeps that answer as the read's copy; otherwise a visit with
+ * no signal would show the settings as they were before the save.
+ */
+const SAVES_ANSWERING_THEIR_READ = new Set([ACCOUNT_PREFERENCES_PATH, NOTIFICATION_PREFERENCES_PATH]);
+
+/** True for a same-origin save whose answer the worker keeps as the copy of its address's read. */
+export function isSaveAnsweringItsRead(url: URL, origin: string, method: string): boolean {
+  return (
+    method === "PUT" &&
+    url.origin === origin &&
+    SAVES_ANSWERING_THEIR_READ.has(url.pathname) &&
+    isCachedApiRead(url, origin, "GET")
   );
 }

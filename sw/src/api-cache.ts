@@ -2,11 +2,12 @@ import { API_CACHE_NAME, clearApiCache } from "@charity-steps/client-store/api-c
 import { LOGOUT_PATH } from "@charity-steps/shared-types";
 import { registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
-import { isCachedApiRead } from "./api-cache-rules";
+import { isCachedApiRead, isSaveAnsweringItsRead } from "./api-cache-rules";
 
 /**
  * API reads go to the network first and fall back to the last answer when it fails, so the
- * charity, prize, groups and dashboard screens show what they last had. Signing out empties the
+ * charity, prize, groups and dashboard screens show what they last had; a save that answers what
+ * its address reads (the walker's settings) replaces that read's copy. Signing out empties the
  * cache, so the next walker on the device never sees the last one's data.
  */
 export function registerApiCache(
@@ -15,6 +16,19 @@ export function registerApiCache(
   registerRoute(
     ({ url, request }) => isCachedApiRead(url, scope.location.origin, request.method),
     new NetworkFirst({ cacheName: API_CACHE_NAME }),
+  );
+  registerRoute(
+    ({ url, request }) => isSaveAnsweringItsRead(url, scope.location.origin, request.method),
+    async ({ request, event }) => {
+      const response = await fetch(request);
+      if (response.ok) {
+        // Kept under the read's address (a GET), where NetworkFirst keeps the read's own answers.
+        const copy = response.clone();
+        event.waitUntil(caches.open(API_CACHE_NAME).then((cache) => cache.put(request.url, copy)));
+      }
+      return response;
+    },
+    "PUT",
   );
   scope.addEventListener("fetch", (event) => {
     if (new URL(event.request.url).pathname !== LOGOUT_PATH) return;

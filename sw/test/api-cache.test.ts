@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCachedApiRead } from "../src/api-cache-rules";
+import { isCachedApiRead, isSaveAnsweringItsRead } from "../src/api-cache-rules";
 
 const origin = "https://steps.example";
 const read = (path: string, method = "GET", at = origin) =>
@@ -33,5 +33,23 @@ describe("which API answers the worker keeps for offline", () => {
     expect(read("/api/callback")).toBe(false);
     expect(read("/dashboard")).toBe(false);
     expect(read("/api/groups", "GET", "https://elsewhere.example")).toBe(false);
+  });
+});
+
+describe("which saves the worker keeps as their read's copy", () => {
+  const save = (path: string, method = "PUT", at = origin) =>
+    isSaveAnsweringItsRead(new URL(path, at), origin, method);
+
+  it("keeps the answers of the walker's settings and notification preferences", () => {
+    expect(save("/api/account/preferences")).toBe(true);
+    expect(save("/api/notifications/preferences")).toBe(true);
+  });
+
+  it("keeps no other save, no other method, and nothing from another site", () => {
+    expect(save("/api/account/preferences", "POST")).toBe(false);
+    expect(save("/api/account/preferences", "GET")).toBe(false);
+    expect(save("/api/charity/select", "POST")).toBe(false);
+    expect(save("/api/steps/sync", "PUT")).toBe(false);
+    expect(save("/api/account/preferences", "PUT", "https://elsewhere.example")).toBe(false);
   });
 });

@@ -155,6 +155,9 @@ function ClaimForm({ prize, onClaimed }: { prize: MyPrize; onClaimed: () => void
         old ? { prizes: old.prizes.map((p) => (p.id === claimed.id ? claimed : p)) } : old,
       );
       await Promise.all([
+        // Read once more through the service worker, so that its copy for a visit with no signal
+        // shows the prize as claimed (the claim's form is gone, so nothing typed is overwritten).
+        queryClient.invalidateQueries({ queryKey: MY_PRIZES_KEY }),
         queryClient.invalidateQueries({ queryKey: myDrawKey(prize.month) }),
         queryClient.invalidateQueries({ queryKey: [drawResultsPath(prize.month)] }),
       ]);
