@@ -393,6 +393,17 @@ describe("the operator console's monthly draw", () => {
       .getByText(/Runner-up: the prize was not given again/)
       .waitFor();
     await closeToast("Prize not given again");
+    // Its row says so too, where the first redrawn prize names the pick it went to.
+    await prizes.getByText("Redrawn: not given again, as every entrant had already won").waitFor();
+    await prizes
+      .getByRole("row")
+      .nth(1)
+      .getByText(/^Redrawn: given to pick \d+$/)
+      .waitFor();
+    await screenshot(prizes, "95-operator-draw-prizes-redrawn");
+    await showTheme(page, "dark");
+    await screenshot(prizes, "95-operator-draw-prizes-redrawn-dark");
+    await showTheme(page, "light");
     await expectAccessible(page, "the operator's monthly draw, after redraws", { include: "main" });
     await screenshot(page, "95-operator-draw-nobody-left");
     expect(errors).toEqual([]);

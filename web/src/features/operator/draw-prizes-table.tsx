@@ -203,7 +203,10 @@ export function DrawPrizesTable({
                   </span>
                 </td>
                 <td role="cell" data-label="Status">
-                  <PrizeStatusText prize={prize} />
+                  <PrizeStatusText
+                    prize={prize}
+                    replacement={prizes.find((other) => other.replaces === prize.pick)}
+                  />
                   {prize.canRecordClaim && <PostalClaimForm month={month} prize={prize} />}
                   {prize.canRedraw &&
                     (confirming === prize.id ? (
@@ -241,7 +244,8 @@ export function DrawPrizesTable({
   );
 }
 
-function PrizeStatusText({ prize }: { prize: OperatorPrize }) {
+/** A prize's state; a redrawn one says where it went: the pick that replaced it, or nobody. */
+function PrizeStatusText({ prize, replacement }: { prize: OperatorPrize; replacement?: OperatorPrize }) {
   switch (prize.status) {
     case "awaiting_claim":
       return (
@@ -279,7 +283,9 @@ function PrizeStatusText({ prize }: { prize: OperatorPrize }) {
       return (
         <span className="draw-prize-status">
           <Repeat aria-hidden="true" className="size-4 shrink-0" />
-          Redrawn
+          {replacement
+            ? `Redrawn: given to pick ${replacement.pick}`
+            : "Redrawn: not given again, as every entrant had already won"}
         </span>
       );
   }

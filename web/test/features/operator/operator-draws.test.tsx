@@ -639,7 +639,7 @@ describe("the operator console's monthly draw", () => {
     expect(calls.find((call) => call.method === "POST")?.url).toBe(operatorPrizeRedrawPath("prize-2"));
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(4));
     const after = within(table).getAllByRole("row").slice(1);
-    expect(after[1]?.textContent).toContain("Redrawn");
+    expect(after[1]?.textContent).toContain("Redrawn: given to pick 5");
     expect(after[2]?.textContent).toContain("Pat Post");
     expect(after[2]?.textContent).toContain("redraw of pick 1");
     expect(within(table).queryByRole("button", { name: /^Redraw / })).toBeNull();
@@ -717,7 +717,11 @@ describe("the operator console's monthly draw", () => {
     await user.click(within(table).getByRole("button", { name: "Redraw the prize" }));
     const news = await within(section).findByText(/Platinum: the prize was not given again/);
     await waitFor(() => expect(document.activeElement?.contains(news)).toBe(true));
-    expect(within(table).getAllByRole("row")[1]?.textContent).toContain("Redrawn");
+    await waitFor(() =>
+      expect(within(table).getAllByRole("row")[1]?.textContent).toContain(
+        "Redrawn: not given again, as every entrant had already won",
+      ),
+    );
   });
 
   it("keeps this month's draw open to tier changes", async () => {
