@@ -31,6 +31,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A name as the server sets it in a sentence: between a first strong isolate and its pop. */
+const isolated = (name: string) => `\u2068${name}\u2069`;
+
 const admin = () => walkers[0]?.page as Page;
 const joiner = () => walkers[1]?.page as Page;
 const permissionAsked = (page: Page) =>
@@ -39,7 +42,8 @@ const permissionAsked = (page: Page) =>
 describe("notifications", () => {
   it("shows a group admin who joined on the bell, lists it, and marks it read", async () => {
     await newSignedInWalker(admin(), server.origin, { firstName: "Ada" });
-    await newSignedInWalker(joiner(), server.origin, { firstName: "Joanna", lastName: "Walker" });
+    // A name in Arabic, set apart in the English sentence so each keeps its own direction.
+    await newSignedInWalker(joiner(), server.origin, { firstName: "سارة", lastName: "Walker" });
     const created = await admin()
       .context()
       .request.post(`${server.origin}/api/groups`, {
@@ -59,8 +63,10 @@ describe("notifications", () => {
     await bell.click();
     await page.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
     const item = page.getByTestId("notification");
-    await item.getByText("New member in Canal Walkers").waitFor();
-    expect(await item.textContent()).toContain("Joanna W joined Canal Walkers. The group now has 2 members.");
+    await item.getByText(`New member in ${isolated("Canal Walkers")}`).waitFor();
+    expect(await item.textContent()).toContain(
+      `${isolated("سارة W")} joined ${isolated("Canal Walkers")}. The group now has 2 members.`,
+    );
     await screenshot(page, "128-notifications");
     await expectAccessible(page, "notifications");
 

@@ -98,6 +98,18 @@ export function sentenceCase(text: string): string {
   return `${first.toUpperCase()}${text.trimStart().slice(first.length)}`;
 }
 
+/**
+ * `text` that a walker or an operator typed, set apart from the sentence around it (Unicode's first
+ * strong isolate and pop directional isolate). A name in Arabic or Hebrew then keeps to its own
+ * place: a phone's notification or a mail reader that takes a text's direction from its first
+ * letter would otherwise show "سارة joined Canal Walkers." as a right-to-left sentence, its English
+ * words reordered, and a number after the name could join it. Walkers cannot type these two
+ * characters themselves (they are control characters above), so one name cannot undo another's.
+ */
+export function isolated(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
 /** The Hangul fillers: letters that render as blank space in most fonts. */
 const HANGUL_FILLERS = "\\u115F\\u1160\\u3164\\uFFA0";
 

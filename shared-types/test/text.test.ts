@@ -3,6 +3,7 @@ import {
   characterCount,
   firstCharacter,
   isEmailAddress,
+  isolated,
   isPlainText,
   sentenceCase,
   trimInvisible,
@@ -142,5 +143,21 @@ describe("sentenceCase", () => {
     expect(sentenceCase("\u00E9mile's steps")).toBe("\u00C9mile's steps");
     expect(sentenceCase("\u{1F6B6} walks")).toBe("\u{1F6B6} walks");
     expect(sentenceCase("")).toBe("");
+  });
+});
+
+describe("isolated", () => {
+  it("sets a typed name apart from its sentence, so the sentence keeps its own direction", () => {
+    const line = `${isolated("سارة")} joined ${isolated("Canal Walkers")}.`;
+    expect(line).toBe("\u2068سارة\u2069 joined \u2068Canal Walkers\u2069.");
+    // A reader that takes a text's direction from its first strong letter skips what is isolated,
+    // as Unicode's bidirectional algorithm says (rule P2): here it finds the "j" of "joined".
+    const firstStrongOutsideIsolates = line.replace(/\u2068[^\u2069]*\u2069/g, "").match(/\p{L}/u)?.[0];
+    expect(firstStrongOutsideIsolates).toBe("j");
+  });
+
+  it("cannot be undone by the name, which may hold none of the marks it uses", () => {
+    expect(isPlainText("\u2069 joined")).toBe(false);
+    expect(isPlainText(isolated("Sam"))).toBe(false);
   });
 });

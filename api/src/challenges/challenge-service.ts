@@ -19,6 +19,7 @@ import {
   GROUP_RUNNING_CHALLENGES_MAX,
   isCalendarDay,
   isFundraisingUrl,
+  isolated,
   londonDay,
   type PublicChallenge,
   trimInvisible,
@@ -436,8 +437,8 @@ export class ChallengeService {
           title: "Challenge completed!",
           body:
             challenge.kind === "team_total"
-              ? `Your team reached ${steps(challenge.target)} steps in "${challenge.name}". Your certificate is ready.`
-              : `You completed "${challenge.name}". Your certificate is ready.`,
+              ? `Your team reached ${steps(challenge.target)} steps in "${isolated(challenge.name)}". Your certificate is ready.`
+              : `You completed "${isolated(challenge.name)}". Your certificate is ready.`,
           url: `/challenges/${challenge.id}`,
         },
         now,

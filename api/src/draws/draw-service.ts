@@ -17,6 +17,7 @@ import {
   drawPostalClosesAt,
   drawResultsPagePath,
   formatMonth,
+  isolated,
   londonDateTime,
   londonMonth,
   MY_TICKETS_LIST_MAX,
@@ -416,7 +417,7 @@ export class DrawService {
     const month = formatMonth(prize.month);
     const claimBy = londonDateTime(Number(prize.claim_by));
     // Operators name the tiers: "an Eco prize" as well as "a Gold prize".
-    const aPrize = `${articleFor(prize.tier)} ${prize.tier} prize`;
+    const aPrize = `${articleFor(prize.tier)} ${isolated(prize.tier)} prize`;
     return {
       userId,
       kind: "prize_won",
@@ -427,7 +428,7 @@ export class DrawService {
       mail: (walker, links) => ({
         subject: `You won ${aPrize} in the Charity Steps draw for ${month}`,
         ...mailLayout({
-          greeting: `Hello ${walker.firstName ?? "there"},`,
+          greeting: walker.firstName ? `Hello ${isolated(walker.firstName)},` : "Hello there,",
           paragraphs: [
             `Your ticket ${prize.ticket_id} won ${aPrize} in the draw for ${month}: ${prize.description}`,
             `To receive it, claim it by ${claimBy} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
@@ -499,7 +500,7 @@ export class DrawService {
           kind: "prize_claim_reminder",
           eventKey: `${prize.id}:${day}`,
           title: "Your prize is waiting to be claimed",
-          body: `Claim your ${prize.tier} prize from the draw for ${formatMonth(prize.month)} by ${londonDateTime(Number(prize.claim_by))} (London time), or it may be drawn again for someone else.`,
+          body: `Claim your ${isolated(prize.tier)} prize from the draw for ${formatMonth(prize.month)} by ${londonDateTime(Number(prize.claim_by))} (London time), or it may be drawn again for someone else.`,
           url: prizeClaimPagePath(prize.id),
         });
       }

@@ -115,7 +115,7 @@ export function mailLayout({
   }
   const html = [
     "<!doctype html>",
-    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    '<html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="margin:0;padding:24px;background:#ffffff;color:#1a1a1a;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;">',
     `<div style="max-width:560px;margin:0 auto;">${htmlBlocks.join("")}</div>`,
     "</body></html>",

@@ -2,6 +2,7 @@ import {
   defaultNotificationPreferences,
   inQuietHours,
   isNotificationKind,
+  isolated,
   londonDay,
   londonDayStart,
   londonMinuteOfDay,
@@ -264,7 +265,7 @@ export class Notifier {
       : {
           subject: notice.title,
           ...mailLayout({
-            greeting: firstName ? `Hello ${firstName},` : "Hello,",
+            greeting: firstName ? `Hello ${isolated(firstName)},` : "Hello,",
             paragraphs: [notice.body],
             action: { label: "Open Charity Steps", url: `${config.publicUrl}${notice.url}` },
             unsubscribe: { reason: unsubscribeReason, url: unsubscribe },

@@ -3,6 +3,7 @@ import {
   type DayString,
   formatNumber,
   formatShortDay,
+  isolated,
   WEEKLY_SUMMARY_CADENCE,
   type WeekSummaryResponse,
   weekChangeText,
@@ -55,7 +56,7 @@ export function weeklySummaryMail(
     weekChangeText(week.steps, week.previousWeekSteps),
     ...(walker.charityName && week.steps > 0 ? [weekImpactText(week.steps, walker.charityName)] : []),
   ];
-  const hello = walker.firstName ? `Hello ${walker.firstName},` : "Hello,";
+  const hello = walker.firstName ? `Hello ${isolated(walker.firstName)},` : "Hello,";
   const heading = `Your week from ${formatShortDay(week.start)}`;
   const text = [
     hello,

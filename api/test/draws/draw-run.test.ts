@@ -9,6 +9,7 @@ import {
   drawResultsPath,
   drawTicketsPath,
   formatMonth,
+  isolated,
   MY_PRIZES_PATH,
   operatorDrawPath,
   operatorDrawRunPath,
@@ -293,7 +294,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       .execute();
     expect(mail).toHaveLength(4);
     expect(mail[0]?.subject).toMatch(
-      /^You won a (Platinum|Gold|Silver|Bronze) prize in the Charity Steps draw for /,
+      /^You won a \u2068(Platinum|Gold|Silver|Bronze)\u2069 prize in the Charity Steps draw for /,
     );
   });
 
@@ -562,7 +563,7 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       .executeTakeFirstOrThrow();
     expect(notice.title).toBe("You won a prize!");
     expect(notice.body).toMatch(
-      new RegExp(`^Your ticket won an Eco prize in the draw for ${monthName}\\. Claim it by `),
+      new RegExp(`^Your ticket won an ${isolated("Eco")} prize in the draw for ${monthName}\\. Claim it by `),
     );
     const mail = await testApp.app.database.db
       .selectFrom("mail_outbox")
@@ -570,9 +571,9 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
       .where("to", "=", winner.user.email ?? "")
       .execute();
     expect(mail.map((message) => message.subject)).toEqual([
-      `You won an Eco prize in the Charity Steps draw for ${monthName}`,
+      `You won an ${isolated("Eco")} prize in the Charity Steps draw for ${monthName}`,
     ]);
-    expect(mail[0]?.text).toContain(`won an Eco prize in the draw for ${monthName}: A bamboo water bottle`);
+    expect(mail[0]?.text).toContain(`won an ${isolated("Eco")} prize in the draw for ${monthName}: A bamboo water bottle`);
   });
 
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {

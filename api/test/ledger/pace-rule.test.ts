@@ -1,5 +1,6 @@
 import {
   addDays,
+  isolated,
   LATE_DAY_STEPS_AT_ONCE,
   londonDayStart,
   NOTIFICATIONS_PATH,
@@ -177,7 +178,7 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: "The steps held for a check in November 2026 were checked and do not count toward prize entries: A phone shaken, not walked.",
+        body: `The steps held for a check in November 2026 were checked and do not count toward prize entries: ${isolated("A phone shaken, not walked.")}`,
       },
     ]);
   });
@@ -242,7 +243,7 @@ describe.each(dialects)("counts faster than feet (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: "Your 7,750 steps counted quickly on Sat 21 Nov were checked and do not count toward prize entries: The count jumped by 8,000 in one minute.",
+        body: `Your 7,750 steps counted quickly on Sat 21 Nov were checked and do not count toward prize entries: ${isolated("The count jumped by 8,000 in one minute.")}`,
       },
     ]);
     const other = await newWalker();

@@ -1,4 +1,5 @@
 import {
+  isolated,
   NOTIFICATION_PREFERENCES_PATH,
   NOTIFICATIONS_PATH,
   type NotificationPreferences,
@@ -63,7 +64,7 @@ describe.each(dialects)("notifications by email (%s)", (dialect) => {
     await waitFor(() => mailsTo(ada.user.email).length === 1);
     const [mail] = mailsTo(ada.user.email);
     expect(mail?.subject).toBe("A new sign-in to your account");
-    expect(mail?.text).toContain("Hello Ada,");
+    expect(mail?.text).toContain(`Hello ${isolated("Ada")},`);
     expect(mail?.text).toContain("Someone signed in with Firefox on Android at 12:00 on 21 November.");
     const { publicUrl } = testApp.app.config;
     expect(mail?.text).toContain(`Open Charity Steps:\n${publicUrl}/account`);

@@ -1,3 +1,4 @@
+import { isolated } from "@charity-steps/shared-types";
 import type { AccountTokenKind } from "../../db/schema/account-tokens.js";
 import { ConflictError } from "../../errors.js";
 import { type Mailer, type MailMessage, mailLayout } from "../../mail/mail.js";
@@ -86,7 +87,7 @@ export class AccountLinks {
       to: account.email,
       subject: "Choose a new Charity Steps password",
       ...mailLayout({
-        greeting: `Hello ${account.first_name},`,
+        greeting: `Hello ${isolated(account.first_name)},`,
         paragraphs: [
           "Someone (we hope you) asked to reset the password of your Charity Steps account.",
           "The link below works once, for one hour. If you did not ask, ignore this mail: your password stays as it is.",
@@ -111,7 +112,7 @@ export class AccountLinks {
       to: account.email,
       subject: "Confirm your email for Charity Steps",
       ...mailLayout({
-        greeting: `Hello ${account.first_name},`,
+        greeting: `Hello ${isolated(account.first_name)},`,
         paragraphs: [
           "Welcome to Charity Steps! Please confirm that this is your email address, so that you can always get back into your account.",
           "The link works for 7 days. You can use the app in the meantime.",
@@ -150,7 +151,7 @@ export class AccountLinks {
       to: newEmail,
       subject: "Confirm your new email for Charity Steps",
       ...mailLayout({
-        greeting: `Hello ${account.first_name},`,
+        greeting: `Hello ${isolated(account.first_name)},`,
         paragraphs: [
           "You asked to use this address for your Charity Steps account. Your email changes once you follow the link below.",
           "The link works for 7 days. If you did not ask, ignore this mail: nothing changes.",
@@ -188,7 +189,7 @@ export class AccountLinks {
       to: account.email,
       subject: "Your Charity Steps email has changed",
       ...mailLayout({
-        greeting: `Hello ${account.first_name},`,
+        greeting: `Hello ${isolated(account.first_name)},`,
         paragraphs: [
           `Your Charity Steps account now uses ${row.email.toLowerCase()}: from now on, sign in with that address, and mail about your account goes there.`,
           "If you did not make this change, reset your password from the sign-in page at once and write to us.",

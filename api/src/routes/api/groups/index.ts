@@ -14,6 +14,7 @@ import {
   GroupMembersResponse,
   groupChallengesPath,
   isJoinCode,
+  isolated,
   JoinGroupRequest,
   MyGroupsResponse,
   NoContent,
@@ -142,8 +143,8 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           userId: group.adminUserId,
           kind: "group_joined",
           eventKey: `${group.id}:${userId}`,
-          title: `New member in ${group.name}`,
-          body: `${name} joined ${group.name}. The group now has ${formatNumber(group.memberCount)} members.`,
+          title: `New member in ${isolated(group.name)}`,
+          body: `${isolated(name)} joined ${isolated(group.name)}. The group now has ${formatNumber(group.memberCount)} members.`,
           url: `/groups/${group.id}`,
         });
       }

@@ -5,6 +5,7 @@ import {
   FAIR_PLAY_MESSAGES,
   formatMonth,
   formatShortDay,
+  isolated,
   londonMonth,
   MonthDecision,
   MonthDecisionParams,
@@ -162,7 +163,7 @@ function monthReviewed(decided: MonthDecision, decidedAt: number, reason: string
     title: approved ? "Your steps were approved" : "Your steps were not approved",
     body: approved
       ? `${subject} were checked and count toward that month's prize entries.`
-      : `${subject} were checked and do not count toward prize entries: ${reason ?? "no reason was given"}`,
+      : `${subject} were checked and do not count toward prize entries: ${reason === null ? "no reason was given" : isolated(reason)}`,
     url: "/prize-draw",
   };
 }
@@ -187,7 +188,7 @@ function entryReviewed(item: ReviewItem): NewNotification {
     title: approved ? "Your steps were approved" : "Your steps were not approved",
     body: approved
       ? `Your ${steps} ${were} checked and ${count} toward the prize entries for ${formatMonth(item.date.slice(0, 7))}.`
-      : `Your ${steps} ${were} checked and ${doNot} count toward prize entries: ${item.decisionReason ?? "no reason was given"}`,
+      : `Your ${steps} ${were} checked and ${doNot} count toward prize entries: ${item.decisionReason === null ? "no reason was given" : isolated(item.decisionReason)}`,
     url: "/prize-draw",
   };
 }

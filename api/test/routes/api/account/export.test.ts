@@ -8,6 +8,7 @@ import {
   addDays,
   BADGES_PATH,
   type BadgesResponse,
+  isolated,
   NOTIFICATION_PREFERENCES_PATH,
   type NotificationItem,
   type NotificationPreferences,
@@ -142,7 +143,7 @@ describe.each(dialects)("Download my data (%s)", (dialect) => {
     }>("notifications.json");
     expect(notifications.preferences.quietHours).toEqual({ start: "22:00", end: "07:00" });
     expect(notifications.notifications).toEqual([
-      expect.objectContaining({ kind: "group_joined", title: `New member in ${ana.groupName}` }),
+      expect.objectContaining({ kind: "group_joined", title: `New member in ${isolated(ana.groupName)}` }),
     ]);
     // Where pushes go, shortened to the push service: the full endpoint is a capability.
     expect(notifications.pushSubscriptions).toEqual([

@@ -20,6 +20,7 @@ import {
   FUNDRAISING_HOSTS,
   GROUP_RUNNING_CHALLENGES_MAX,
   groupChallengesPath,
+  isolated,
   NOTIFICATIONS_PATH,
   type NotificationsResponse,
   OPERATOR_CHALLENGES_PATH,
@@ -173,7 +174,7 @@ describe.each(dialects)("challenges (%s)", (dialect) => {
     expect(told.filter((each) => each.kind === "challenge_completed")).toEqual([
       expect.objectContaining({
         title: "Challenge completed!",
-        body: 'You completed "Winter Hundred K". Your certificate is ready.',
+        body: `You completed "${isolated("Winter Hundred K")}". Your certificate is ready.`,
         url: `/challenges/${item.id}`,
       }),
     ]);

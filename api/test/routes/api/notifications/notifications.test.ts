@@ -4,6 +4,7 @@ import {
   addDays,
   formatMonth,
   formatShortDay,
+  isolated,
   MAX_PUSH_SUBSCRIPTIONS,
   NOTIFICATION_KINDS,
   NOTIFICATION_PREFERENCES_PATH,
@@ -134,7 +135,8 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     const admin = await groupsWalker(app, "Admin");
     const browser = receiver.browser();
     expect((await admin.api.post(PUSH_SUBSCRIPTIONS_PATH, browser.subscription)).statusCode).toBe(201);
-    const created = await admin.api.createGroup("Canal Walkers");
+    // A group named in Arabic: each name keeps to its place in the English sentence.
+    const created = await admin.api.createGroup("مشاة القناة");
     const group = created.json<{ id: number; joinCode: string }>();
     const joiner = await groupsWalker(app, "Joanna");
     expect((await joiner.api.join(group.joinCode)).statusCode).toBe(201);
@@ -147,8 +149,8 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
     expect(push).toMatchObject({
       payload: {
         kind: "group_joined",
-        title: "New member in Canal Walkers",
-        body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+        title: `New member in ${isolated("مشاة القناة")}`,
+        body: `${isolated("Joanna W")} joined ${isolated("مشاة القناة")}. The group now has 2 members.`,
         url: `/groups/${group.id}`,
       },
       urgency: "normal",
@@ -162,8 +164,8 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         id: expect.any(String),
         kind: "group_joined",
-        title: "New member in Canal Walkers",
-        body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+        title: `New member in ${isolated("مشاة القناة")}`,
+        body: `${isolated("Joanna W")} joined ${isolated("مشاة القناة")}. The group now has 2 members.`,
         url: `/groups/${group.id}`,
         createdAt: expect.stringMatching(/^2026-11-21T12:/),
         readAt: null,
@@ -283,7 +285,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `Your 1 step for ${day} was checked and does not count toward prize entries: A test entry.`,
+        body: `Your 1 step for ${day} was checked and does not count toward prize entries: ${isolated("A test entry.")}`,
         url: "/prize-draw",
       },
       {
@@ -295,7 +297,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `Your 3,000 steps for ${day} were checked and do not count toward prize entries: The photo shows another day.`,
+        body: `Your 3,000 steps for ${day} were checked and do not count toward prize entries: ${isolated("The photo shows another day.")}`,
         url: "/prize-draw",
       },
     ]);
@@ -316,7 +318,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "entry_reviewed",
         title: "Your steps were not approved",
-        body: `The 2 entries of steps you added by hand for ${formatMonth(TEST_MONTH)} were checked and do not count toward prize entries: Photos of a screen, not a step counter.`,
+        body: `The 2 entries of steps you added by hand for ${formatMonth(TEST_MONTH)} were checked and do not count toward prize entries: ${isolated("Photos of a screen, not a step counter.")}`,
         url: "/prize-draw",
       },
     ]);
@@ -365,7 +367,7 @@ describe.each(dialects)("notifications and Web Push (%s)", (dialect) => {
       {
         kind: "challenge_completed",
         title: "Challenge completed!",
-        body: 'You completed "Weekend Ten K". Your certificate is ready.',
+        body: `You completed "${isolated("Weekend Ten K")}". Your certificate is ready.`,
         url: `/challenges/${challenge.id}`,
       },
       {
