@@ -573,7 +573,9 @@ describe.each(dialects)("running a month's draw (%s)", (dialect) => {
     expect(mail.map((message) => message.subject)).toEqual([
       `You won an ${isolated("Eco")} prize in the Charity Steps draw for ${monthName}`,
     ]);
-    expect(mail[0]?.text).toContain(`won an ${isolated("Eco")} prize in the draw for ${monthName}: A bamboo water bottle`);
+    expect(mail[0]?.text).toContain(
+      `won an ${isolated("Eco")} prize in the draw for ${monthName}: A bamboo water bottle`,
+    );
   });
 
   it("keeps the ticket list and the winners' mail private until the draw, and refuses a claim by someone else", async () => {
