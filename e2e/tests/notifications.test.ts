@@ -1,3 +1,4 @@
+import { isolated } from "@charity-steps/shared-types";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
@@ -30,9 +31,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A name as the server sets it in a sentence: between a first strong isolate and its pop. */
-const isolated = (name: string) => `\u2068${name}\u2069`;
 
 const admin = () => walkers[0]?.page as Page;
 const joiner = () => walkers[1]?.page as Page;
@@ -186,8 +184,8 @@ describe("notifications", () => {
     await cdp.send("BackgroundService.setRecording", { service: "pushMessaging", shouldRecord: true });
     const push = {
       kind: "group_joined",
-      title: "New member in Canal Walkers",
-      body: "Joanna W joined Canal Walkers. The group now has 2 members.",
+      title: `New member in ${isolated("Canal Walkers")}`,
+      body: `${isolated("Joanna W")} joined ${isolated("Canal Walkers")}. The group now has 2 members.`,
       url: "/groups",
     };
     await cdp.send("ServiceWorker.deliverPushMessage", {

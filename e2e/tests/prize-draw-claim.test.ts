@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isolated } from "@charity-steps/shared-types";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
@@ -148,9 +149,10 @@ describe("a walker wins the newest closed month's draw and claims the prize", ()
     await screenshot(walker, "81-prize-banner", { fullPage: false });
     await expectAccessible(walker, "dashboard with a prize to claim");
 
+    // The tier is the operator's word, set apart from the sentence as every name in a mail is.
     const mail = await server.mail.mail(
       walkerEmail,
-      `You won a Platinum prize in the Charity Steps draw for ${monthName}`,
+      `You won a ${isolated("Platinum")} prize in the Charity Steps draw for ${monthName}`,
     );
     // The mail links to the results page and, to claim, to the prize's claim form.
     expect(linkIn(mail, `${server.origin}/prize-draw/results/`)).toBe(
