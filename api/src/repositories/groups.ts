@@ -112,6 +112,31 @@ export class GroupsRepository {
     return row && toGroup(row);
   }
 
+  /**
+   * The group and whether the walker is one of its members, read in one statement: a group deleted
+   * meanwhile is gone with its memberships, never found without them.
+   */
+  async findForWalker(id: number, userId: string): Promise<{ group: Group; member: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom("groups as g")
+      .selectAll("g")
+      .select(memberCount)
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("group_members as mine")
+              .select("mine.user_id")
+              .whereRef("mine.group_id", "=", "g.id")
+              .where("mine.user_id", "=", userId),
+          )
+          .as("member"),
+      )
+      .where("g.id", "=", id)
+      .executeTakeFirst();
+    return row && { group: toGroup(row), member: Boolean(row.member) };
+  }
+
   /** The group whose join code this is (already normalised), if any. */
   async findByJoinCode(joinCode: string): Promise<Group | undefined> {
     const found = await this.db

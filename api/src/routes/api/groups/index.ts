@@ -56,12 +56,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** The group, for one of its members; 404 when there is none, 403 for anyone else. */
   const groupForMember = async (groupId: number, userId: string) => {
-    const group = await groups.findById(groupId);
-    if (!group) throw new NotFoundError(GROUP_MESSAGES.notFound);
-    if ((await groups.joinedAt(groupId, userId)) === undefined) {
-      throw new ForbiddenError(GROUP_MESSAGES.membersOnly);
-    }
-    return group;
+    const found = await groups.findForWalker(groupId, userId);
+    if (!found) throw new NotFoundError(GROUP_MESSAGES.notFound);
+    if (!found.member) throw new ForbiddenError(GROUP_MESSAGES.membersOnly);
+    return found.group;
   };
 
   app.get(

@@ -134,6 +134,31 @@ describe.each(dialects)("who may call the groups routes (%s)", (dialect) => {
     }
   });
 
+  it("answers a member who reads a group while its admin deletes it with the group or with 404, never 403", async () => {
+    const statuses = new Set<number>();
+    for (let round = 0; round < 10; round++) {
+      const admin = await groupsWalker(testApp.app, "Admin");
+      const member = await groupsWalker(testApp.app, "Member");
+      const group = (await admin.api.createGroup("Lunch loop")).json();
+      expect((await member.api.join(group.joinCode)).statusCode).toBe(201);
+      const reads = ["", "/members", "/leaderboard"].flatMap((path) =>
+        Array.from({ length: 4 }, () => member.api.get(`/api/groups/${group.id}${path}`)),
+      );
+      const [deleted, ...answers] = await Promise.all([
+        admin.api.delete(`/api/groups/${group.id}`),
+        ...reads,
+      ]);
+      expect(deleted.statusCode).toBe(204);
+      for (const answer of answers) {
+        statuses.add(answer.statusCode);
+        if (answer.statusCode === 404) {
+          expect(answer.json().message).toBe("This group does not exist: it may have been deleted.");
+        }
+      }
+    }
+    expect([...statuses].filter((status) => status !== 200 && status !== 404)).toEqual([]);
+  });
+
   describe("bad input", () => {
     const expectRefusal = (response: LightMyRequestResponse, message: string) => {
       expect(response.statusCode).toBe(400);
