@@ -110,11 +110,9 @@ export class ChallengeService {
     userId: string,
     now = Date.now(),
   ): Promise<ChallengeItem> {
-    const group = await this.deps.groups.findById(groupId);
-    if (!group || !(await this.deps.challenges.inGroup(groupId, userId))) {
-      throw new NotFoundError("There is no such group.");
-    }
-    if (group.adminUserId !== userId) throw new ForbiddenError(CHALLENGE_MESSAGES.notAdmin);
+    const found = await this.deps.groups.findForWalker(groupId, userId);
+    if (!found?.member) throw new NotFoundError("There is no such group.");
+    if (found.group.adminUserId !== userId) throw new ForbiddenError(CHALLENGE_MESSAGES.notAdmin);
     const row = { ...this.newRow(input, "group", groupId, userId, now), group_id: groupId };
     const outcome = await this.deps.challenges.createInGroup(
       row,
@@ -451,7 +449,10 @@ export class ChallengeService {
     const challenge = await this.deps.challenges.find(id);
     if (!challenge) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
     if (challenge.scope === "group") {
-      if (challenge.group_id === null || !(await this.deps.challenges.inGroup(challenge.group_id, userId))) {
+      const member =
+        challenge.group_id !== null &&
+        (await this.deps.groups.joinedAt(challenge.group_id, userId)) !== undefined;
+      if (!member) {
         throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
       }
     }

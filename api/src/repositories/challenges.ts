@@ -147,17 +147,6 @@ export class ChallengesRepository {
     return rows.map((row) => withMembership(row, userId));
   }
 
-  /** Whether the walker is a member of the group. */
-  async inGroup(groupId: number, userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom("group_members")
-      .select("user_id")
-      .where("group_id", "=", groupId)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /**
    * Adds the walker: "member" when they had joined already, "full" when `limit` is given and they
    * are in `limit.max` challenges not ended on `limit.today`, "gone" when the challenge was deleted
