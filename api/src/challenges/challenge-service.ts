@@ -449,12 +449,9 @@ export class ChallengeService {
     const challenge = await this.deps.challenges.find(id);
     if (!challenge) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
     if (challenge.scope === "group") {
-      const member =
-        challenge.group_id !== null &&
-        (await this.deps.groups.joinedAt(challenge.group_id, userId)) !== undefined;
-      if (!member) {
-        throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
-      }
+      const joined =
+        challenge.group_id === null ? undefined : await this.deps.groups.joinedAt(challenge.group_id, userId);
+      if (joined === undefined) throw new NotFoundError(CHALLENGE_MESSAGES.notFound);
     }
     return challenge;
   }

@@ -102,13 +102,13 @@ export class GroupsRepository {
     }
   }
 
+  /** The group with its member count, as every read of one group starts. */
+  private groupWithCount(id: number) {
+    return this.db.selectFrom("groups as g").selectAll("g").select(memberCount).where("g.id", "=", id);
+  }
+
   async findById(id: number): Promise<Group | undefined> {
-    const row = await this.db
-      .selectFrom("groups as g")
-      .selectAll("g")
-      .select(memberCount)
-      .where("g.id", "=", id)
-      .executeTakeFirst();
+    const row = await this.groupWithCount(id).executeTakeFirst();
     return row && toGroup(row);
   }
 
@@ -117,10 +117,7 @@ export class GroupsRepository {
    * meanwhile is gone with its memberships, never found without them.
    */
   async findForWalker(id: number, userId: string): Promise<{ group: Group; member: boolean } | undefined> {
-    const row = await this.db
-      .selectFrom("groups as g")
-      .selectAll("g")
-      .select(memberCount)
+    const row = await this.groupWithCount(id)
       .select((eb) =>
         eb
           .exists(
@@ -132,7 +129,6 @@ export class GroupsRepository {
           )
           .as("member"),
       )
-      .where("g.id", "=", id)
       .executeTakeFirst();
     return row && { group: toGroup(row), member: Boolean(row.member) };
   }
