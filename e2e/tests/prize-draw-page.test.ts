@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, POSTAL_ENTRY_ADDRESS, startAppServer } from "../support/app-server.js";
-import { launchChromium, phoneContext, screenshot, watchForErrors } from "../support/chromium.js";
+import { launchChromium, phoneContext, screenshot, showTheme, watchForErrors } from "../support/chromium.js";
 import { createFakeClock, MID_MONTH_MOMENT, signUpAhead } from "../support/fake-clock.js";
 import { newSignedInWalker } from "../support/walker.js";
 
@@ -48,6 +48,32 @@ describe("the prize page, before the draw", () => {
 
     await page.goto(`${server.origin}/terms`);
     expect(await page.getByTestId("postal-address").textContent()).toBe(POSTAL_ENTRY_ADDRESS);
+    expect(errors).toEqual([]);
+  });
+
+  it("is laid out once on a slow connection: a section's title stays where it first showed", async () => {
+    // The month's draw answers late, as over a poor signal; the rest of the page answers at once.
+    await page.route(`**/api/draws/${MONTH}`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    await page.goto(`${server.origin}/prize-draw`);
+    const sectionTitle = page.getByText("Prize Categories");
+    await sectionTitle.waitFor();
+    const first = await sectionTitle.boundingBox();
+    await page.getByTestId("draw-commitment").waitFor();
+    await page.waitForTimeout(800);
+    expect(await sectionTitle.boundingBox()).toEqual(first);
+    await sectionTitle.click();
+    await page.getByText("Platinum:").waitFor();
+    await screenshot(page.getByText("Prize Categories").locator("xpath=../.."), "80-prize-draw-sections");
+    await showTheme(page, "dark");
+    await screenshot(
+      page.getByText("Prize Categories").locator("xpath=../.."),
+      "80-prize-draw-sections-dark",
+    );
+    await showTheme(page, "light");
+    await page.unroute(`**/api/draws/${MONTH}`);
     expect(errors).toEqual([]);
   });
 });

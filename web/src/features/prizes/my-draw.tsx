@@ -149,14 +149,20 @@ export function MonthTickets({ month }: { month: string }) {
  * before that, while last month is still open, when last month's will be counted.
  */
 export function YourTickets({ lastMonth, draws }: { lastMonth: string; draws: readonly DrawSummary[] }) {
-  const lastMonthOpen = draws.some((draw) => draw.month === lastMonth && draw.status === "open");
-  const counted = draws.find((draw) => draw.status !== "open")?.month;
   return (
     <>
-      {lastMonthOpen && <MonthTickets month={lastMonth} />}
-      {counted && <MonthTickets month={counted} />}
+      {ticketMonths(lastMonth, draws).map((month) => (
+        <MonthTickets key={month} month={month} />
+      ))}
     </>
   );
+}
+
+/** The months whose tickets `YourTickets` shows: last month while it is open, then the newest counted. */
+export function ticketMonths(lastMonth: string, draws: readonly DrawSummary[]): string[] {
+  const lastMonthOpen = draws.some((draw) => draw.month === lastMonth && draw.status === "open");
+  const counted = draws.find((draw) => draw.status !== "open")?.month;
+  return [...(lastMonthOpen ? [lastMonth] : []), ...(counted ? [counted] : [])];
 }
 
 /** Links to the results of every drawn month in the list of draws (`draws`, newest first). */

@@ -1,6 +1,8 @@
 import {
   addMonths,
   type DashboardStatsResponse,
+  DRAW_RULES_PATH,
+  type DrawRulesResponse,
   drawPostalClosesAt,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatMonth,
@@ -13,7 +15,7 @@ import {
   splitRevenue,
   stepsToNextEntry,
 } from "@charity-steps/shared-types";
-import { useQuery } from "@tanstack/react-query";
+import { type UseQueryResult, useQueries, useQuery } from "@tanstack/react-query";
 import { Trophy } from "lucide-react";
 import { CollapsibleSection } from "../../components/collapsible-section";
 import {
@@ -30,7 +32,8 @@ import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
 import { DASHBOARD_STATS_KEY } from "../../lib/step-queries";
 import { useLiveSteps } from "../../lib/use-live-steps";
 import { useDraw } from "./draw-details";
-import { PastResults, YourPrizes, YourTickets } from "./my-draw";
+import { PastResults, ticketMonths, YourPrizes, YourTickets } from "./my-draw";
+import { myDrawKey, useMyPrizes } from "./prize-queries";
 
 const TIERS = [
   { name: "Platinum", text: "The month's top prize, drawn from every entry." },
@@ -60,9 +63,23 @@ export function PrizeDrawPage() {
   const month = londonMonth();
   const lastMonth = addMonths(month, -1);
   const draw = useDraw(month);
-  const draws = drawsNewestFirst(useDrawList().data);
+  const drawList = useDrawList();
+  const draws = drawsNewestFirst(drawList.data);
   const unconfirmed = useUnconfirmedWalker();
-  if (stats.isLoading) return <LoadingSpinner />;
+  // The cards above the sections come and go with these answers (a prize, tickets, the draw's
+  // details, the postal address): the page waits for all of their first answers, so that it is laid
+  // out once and a tap on a section never lands on the card that a late answer pushed under it.
+  const cards: UseQueryResult[] = [
+    stats,
+    draw,
+    drawList,
+    useMyPrizes(),
+    useQuery<DrawRulesResponse | null>({ queryKey: [DRAW_RULES_PATH] }),
+    ...useQueries({
+      queries: ticketMonths(lastMonth, draws).map((month) => ({ queryKey: myDrawKey(month) })),
+    }),
+  ];
+  if (cards.some((card) => card.isLoading)) return <LoadingSpinner />;
   // Entries count only eligible steps: steps waiting for a check show, but buy no entry yet.
   const eligibleSteps = liveEligibleSteps(stats.data, monthSteps);
   const entries = prizeEntries(eligibleSteps);

@@ -2,12 +2,16 @@ import {
   type AuthUser,
   DEFAULT_DRAW_TIERS,
   DRAW_RULES_PATH,
+  DRAWS_PATH,
+  type DrawList,
   type DrawResults,
+  drawMinePath,
   drawResultsPath,
+  type MyDraw,
 } from "@charity-steps/shared-types";
 import { focusManager } from "@tanstack/react-query";
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { HttpResponse, http } from "msw";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dashboardStats, signedInAs } from "../../support/handlers";
 import { renderApp } from "../../support/render-app";
@@ -68,6 +72,61 @@ describe("the prize draw's commitment and free postal route", () => {
     renderApp("/terms");
     expect((await screen.findByTestId("postal-address")).textContent).toBe(address);
     expect(screen.getByText(/must arrive by the 25th of the month/)).toBeTruthy();
+  });
+});
+
+describe("the prize page's layout", () => {
+  /** A handler that answers only once `release` is called, as a slow connection would. */
+  function heldAnswer<T extends JsonBodyType>(path: string, body: T) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return {
+      handler: http.get(path, async () => {
+        await released;
+        return HttpResponse.json(body);
+      }),
+      release: () => release(),
+    };
+  }
+
+  it("shows its sections only once every card above them has its answer, so none moves under a tap", async () => {
+    const lateDraw = heldAnswer(drawResultsPath("2026-11"), draw);
+    const lateTickets = heldAnswer<MyDraw>(drawMinePath("2026-10"), {
+      month: "2026-10",
+      status: "closed",
+      ticketCount: 3,
+      tickets: ["aa01", "aa02", "aa03"],
+      prizes: [],
+    });
+    server.use(
+      signedInAs(testWalker),
+      http.get(DRAWS_PATH, () =>
+        HttpResponse.json({ draws: [{ month: "2026-10", status: "closed" }] } satisfies DrawList),
+      ),
+      http.get(DRAW_RULES_PATH, () => HttpResponse.json({ postalEntryAddress: address })),
+      lateDraw.handler,
+      lateTickets.handler,
+    );
+    renderApp("/prize-draw");
+    await screen.findByRole("status");
+    // Past the stats' answer, still waiting for the draw and the tickets.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText("Prize Categories")).toBeNull();
+    expect(screen.queryByTestId("entry-count")).toBeNull();
+
+    lateDraw.release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText("Prize Categories")).toBeNull();
+
+    lateTickets.release();
+    await screen.findByText("Prize Categories");
+    // Everything above the sections came in the same render as them.
+    expect(screen.getByTestId("draw-commitment").textContent).toBe(commitment);
+    expect(screen.getByTestId("my-tickets").textContent).toBe("Your tickets for October 2026: 3");
+    expect(screen.getByTestId("postal-address").textContent).toBe(address);
+    expect(screen.getByTestId("entry-count")).toBeTruthy();
   });
 });
 
