@@ -430,7 +430,7 @@ export class DrawService {
         ...mailLayout({
           greeting: walker.firstName ? `Hello ${isolated(walker.firstName)},` : "Hello there,",
           paragraphs: [
-            `Your ticket ${prize.ticket_id} won ${aPrize} in the draw for ${month}: ${prize.description}`,
+            `Your ticket ${prize.ticket_id} won ${aPrize} in the draw for ${month}: ${isolated(prize.description)}`,
             `To receive it, claim it by ${claimBy} (London time): confirm that you are 18 or over, give the name and county to publish with the results, and say where to send the prize. A prize not claimed by then may be drawn again for someone else.`,
             `The draw's results, and how to check them yourself: ${publicUrl}${drawResultsPagePath(prize.month)}`,
           ],

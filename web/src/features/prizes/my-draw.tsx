@@ -37,7 +37,7 @@ export function YourPrizes() {
               </span>
             </p>
             <p className="text-sm text-muted">
-              {prize.description} Ticket <code className="prize-hex">{prize.ticket}</code>.
+              <bdi>{prize.description}</bdi> Ticket <code className="prize-hex">{prize.ticket}</code>.
             </p>
             <PrizeState prize={prize} />
           </li>

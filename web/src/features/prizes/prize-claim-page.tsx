@@ -70,8 +70,8 @@ export function PrizeClaimPage() {
       back={backLink}
     >
       <p className="mb-4 text-muted">
-        {prize.description} Won with ticket <code className="prize-hex">{prize.ticket}</code> in the{" "}
-        {formatMonth(prize.month)} draw.
+        <bdi>{prize.description}</bdi> Won with ticket <code className="prize-hex">{prize.ticket}</code> in
+        the {formatMonth(prize.month)} draw.
       </p>
       {prize.status === "awaiting_claim" ? (
         <ClaimForm prize={prize} onClaimed={() => setJustClaimed(true)} />

@@ -172,6 +172,8 @@ describe("the prize page after a draw", () => {
       "Redrawn",
     ]);
     expect(items[0]?.textContent).toContain("Gold prize, October 2026 draw");
+    // An operator's description, in whatever script, is its own run of text beside "Ticket …".
+    expect(within(items[0] as HTMLElement).getByText("A smartwatch.").tagName).toBe("BDI");
     expect(items[0]?.textContent).toContain(
       "Claim by 17 November 2026 at 12:00 (London time): 13 days left.",
     );
