@@ -1,8 +1,6 @@
 import {
   addMonths,
   type DashboardStatsResponse,
-  DRAW_RULES_PATH,
-  type DrawRulesResponse,
   drawPostalClosesAt,
   FUTURE_MONTHLY_PRICE_PENCE,
   formatMonth,
@@ -25,7 +23,7 @@ import {
 } from "../../components/draw-email-notice";
 import { LoadingSpinner } from "../../components/loading-spinner";
 import { Page } from "../../components/page";
-import { PostalAddress } from "../../components/postal-address";
+import { PostalAddress, useDrawRules } from "../../components/postal-address";
 import { drawsNewestFirst, useDrawList } from "../../lib/draw-list";
 import { formatSteps } from "../../lib/format";
 import { liveEligibleSteps, waitingStepsText } from "../../lib/step-progress";
@@ -74,7 +72,7 @@ export function PrizeDrawPage() {
     draw,
     drawList,
     useMyPrizes(),
-    useQuery<DrawRulesResponse | null>({ queryKey: [DRAW_RULES_PATH] }),
+    useDrawRules(),
     ...useQueries({
       queries: ticketMonths(lastMonth, draws).map((month) => ({ queryKey: myDrawKey(month) })),
     }),
